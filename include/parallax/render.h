@@ -16,6 +16,7 @@ namespace parallax {
 // defaults for a --thread-function window).
 struct TimelineRequest {
   std::string cfg_path;                // a cfg: one image per timeline window, or the one named
+  std::string cfg_text;                // the cfg's content instead of reading cfg_path
   std::string window;                  // window name inside the cfg
   std::string thread_function;         // instead of a cfg: a thread-level window with this function
   std::vector<double> parameters;      // its first parameter
@@ -37,6 +38,10 @@ struct TimelineRequest {
   bool pcf_gradient = false;           // gradient through the .pcf GRADIENT_COLOR stops
   uint32_t pixel_size = 0;             // 1, 2, 4 or 8; 0: the cfg's
   bool labels = true, axis = true, legend = true, title = true;
+  // Only values v with highlight_min <= v < highlight_max (v == highlight_min when both are
+  // equal) are drawn; others are drawn as the background. For "where does this histogram cell
+  // occur": the cell's column range on its control window.
+  std::optional<double> highlight_min, highlight_max;
 };
 
 struct TimelineImage {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "include/parallax/status.h"
@@ -66,6 +67,8 @@ struct TraceInfo {
 // which time range.
 struct TextRequest {
   std::string cfg_path;            // a cfg; its last window unless `window` names another
+  std::string cfg_text;            // the cfg's content instead of reading cfg_path (which then
+                                   // only names it in messages)
   std::string window;              // window name inside the cfg
   std::string thread_function;     // instead of a cfg: a thread-level window with this function
   std::vector<double> parameters;  // its first parameter (e.g. state values)
@@ -119,6 +122,7 @@ struct ParamedirOutput {
 // The histograms of a cfg as tables (`parallax analyze`, analysis.md).
 struct AnalyzeRequest {
   std::string cfg_path;
+  std::string cfg_text;             // the cfg's content instead of reading cfg_path
   bool all_histograms = true;       // false: only the last one (as paramedir)
   bool hide_empty_columns = false;  // besides the cfg's Analyzer2D.HideCols
 };
@@ -126,6 +130,10 @@ struct AnalyzePlane {
   std::string label;  // 3D plane label; empty for 2D histograms
   std::vector<std::string> columns;         // column labels (.pcf labels, bin ranges, objects)
   std::vector<std::string> rows;            // row labels
+  std::vector<uint32_t> row_objects;        // 0-based object (at the control window's level) of each row
+  // The control-window values each column counts: [low, high) for bins; low == high for a
+  // column of one discrete value; both NaN for communication histograms' partner columns.
+  std::vector<std::pair<double, double>> column_ranges;
   std::vector<std::vector<double>> values;  // [row][column]; missing cells are 0, NaN kept
   std::vector<std::string> total_names;     // Total, Average, Maximum, Minimum, StDev, Avg/Max
   std::vector<std::vector<double>> totals;  // [total][column]
@@ -133,6 +141,9 @@ struct AnalyzePlane {
 struct AnalyzeTable {
   std::string name;       // Analyzer2D.Name
   std::string statistic;  // the printed statistic
+  int control_window = -1;  // 0-based cfg window indices
+  int data_window = -1;
+  int extra_window = -1;    // -1 for 2D histograms
   std::vector<AnalyzePlane> planes;
 };
 

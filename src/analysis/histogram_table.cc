@@ -62,6 +62,17 @@ std::string BinLabel(const Bins& b, uint32_t k, const HistogramInput& in, int wi
                     in.spec.short_labels);
 }
 
+// The control values column k counts (Bins::Of; labels as BinLabel: unit bins from a whole
+// number are discrete values).
+std::pair<double, double> ColumnRange(const HistogramResult& r, uint32_t k) {
+  const Bins& b = r.columns;
+  if (r.comm) return {kNan, kNan};
+  double lo = b.min + k * b.delta;
+  if (b.min == std::floor(b.min) && b.delta == 1) return {lo, lo};
+  if (k + 1 >= b.count) return {lo, std::nextafter(b.max, std::numeric_limits<double>::infinity())};
+  return {lo, lo + b.delta};
+}
+
 size_t CriteriaIndex(cfg::SortCriteria c) {
   switch (c) {
     case cfg::SortCriteria::kTotal:
@@ -178,8 +189,10 @@ HistogramTable BuildTable(const HistogramResult& r, const HistogramInput& in,
     for (uint32_t k : cols) {
       out.columns.push_back(col_labels[k]);
       out.column_totals.push_back(totals[k]);
+      out.column_ranges.push_back(ColumnRange(r, k));
     }
     out.rows = row_labels;
+    out.row_objects = r.rows;
     for (size_t i = 0; i < r.rows.size(); ++i) {
       std::vector<double> row, existing;
       for (uint32_t k : cols) row.push_back(pv.v[i][k]);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/analysis/histogram.h"
@@ -35,6 +36,10 @@ struct HistogramTable {
     std::vector<std::vector<double>> values;  // [row][printed column]; missing cells are 0
     std::vector<Totals> column_totals;        // per printed column
     std::vector<Totals> row_totals;           // per row, over all its existing cells
+    std::vector<uint32_t> row_objects;        // per row, its object (control window's level)
+    // Per printed column, the control values it counts: [low, high) for a bin (the last bin
+    // also holds its maximum), low == high for one discrete value, NaN for partner columns.
+    std::vector<std::pair<double, double>> column_ranges;
   };
   std::vector<Plane> planes;
 };

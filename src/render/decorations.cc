@@ -190,6 +190,7 @@ void PlanLegend(Frame& f) {
     for (const FoldedRow& r : f.folded) {
       for (size_t j = 0; j < r.values.size(); ++j) {
         if (j > 0 && r.values[j] == r.values[j - 1]) continue;  // runs: one look-up each
+        if (std::isnan(r.values[j])) continue;                  // kNoValue (highlight)
         if (seen.size() < kMaxLegendEntries) seen.emplace(r.values[j], true);
       }
     }

@@ -21,6 +21,11 @@ constexpr std::string_view kNames[] = {"last",
                                        "abs-maximum",
                                        "abs-minimum"};
 
+// Indexed by cfg::ColorMode.
+constexpr std::string_view kColorModeNames[] = {
+    "code", "gradient", "null-gradient", "alt-gradient", "punctual", "fused", "line"};
+static_assert(std::size(kColorModeNames) == static_cast<size_t>(cfg::ColorMode::kFunctionLine) + 1);
+
 size_t RandomIndex(size_t len, double random) {
   size_t i = static_cast<size_t>(std::floor(static_cast<double>(len) * random));
   return std::min(i, len - 1);
@@ -121,6 +126,16 @@ std::optional<DrawMode> ParseDrawMode(std::string_view name) {
 }
 
 std::string_view DrawModeName(DrawMode mode) { return kNames[static_cast<size_t>(mode)]; }
+
+std::optional<cfg::ColorMode> ParseColorModeName(std::string_view name) {
+  for (size_t i = 0; i < std::size(kColorModeNames); ++i)
+    if (kColorModeNames[i] == name) return static_cast<cfg::ColorMode>(i);
+  return std::nullopt;
+}
+
+std::string_view ColorModeName(cfg::ColorMode mode) {
+  return kColorModeNames[static_cast<size_t>(mode)];
+}
 
 double PixelRandom(uint64_t row, uint64_t column) {
   uint64_t z = row * 0x9E3779B97F4A7C15ull + column + 0x632BE59BD9B4E019ull;

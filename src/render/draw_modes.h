@@ -24,6 +24,11 @@ double Reduce(DrawMode mode, std::span<const double> values, double random);
 std::optional<DrawMode> ParseDrawMode(std::string_view name);
 std::string_view DrawModeName(DrawMode mode);
 
+// The names front ends use for colour modes ("code", "gradient", "null-gradient",
+// "alt-gradient", "line", "fused", "punctual"; "line" is cfg::ColorMode::kFunctionLine).
+std::optional<cfg::ColorMode> ParseColorModeName(std::string_view name);
+std::string_view ColorModeName(cfg::ColorMode mode);
+
 // A reproducible value in [0, 1) for (row, column).
 double PixelRandom(uint64_t row, uint64_t column);
 

@@ -85,9 +85,11 @@ class RowFolder {
   }
 
   void Take(double p0, double p1) {
-    values_.push_back(cur().value);
+    double v = cur().value;
+    if (options_.highlight && !options_.highlight->Contains(v)) return;
+    values_.push_back(v);
     auto b = static_cast<double>(cur().begin);
-    if (options_.punctual && b >= p0 && b < p1) starts_.push_back(cur().value);
+    if (options_.punctual && b >= p0 && b < p1) starts_.push_back(v);
   }
 
   void Observe() {
@@ -127,7 +129,9 @@ FoldedRow Fold(RowT& row, const Columns& columns, const FoldOptions& options, ui
     if (j > 0 && columns.p0[j] < columns.p1[j - 1]) folder.Start(columns.p0[j]);
     folder.Collect(columns.p0[j], columns.p1[j]);
     double r = PixelRandom(row_id, j);
-    out.values[j] = Reduce(options.time_mode, folder.values(), r);
+    // Only a highlight range leaves a column without values.
+    out.values[j] =
+        folder.values().empty() ? kNoValue : Reduce(options.time_mode, folder.values(), r);
     if (options.punctual && !folder.starts().empty()) {
       out.has_start[j] = 1;
       out.start_values[j] = Reduce(options.time_mode, folder.starts(), r);

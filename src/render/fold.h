@@ -4,6 +4,8 @@
 // the only step whose cost grows with the trace; everything after it works on columns.
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <vector>
 
 #include "src/base/parallel.h"
@@ -37,7 +39,7 @@ Columns MakeColumns(model::Time begin, model::Time end, model::Time trace_end, u
 // One row folded: the time-draw-mode value of every column, plus what the scale fit and the
 // punctual mode need.
 struct FoldedRow {
-  std::vector<double> values;
+  std::vector<double> values;  // kNoValue where the highlight left nothing
   // Punctual mode: per column, whether some interval starts inside it, and the reduced value of
   // those intervals.
   std::vector<uint8_t> has_start;
@@ -49,12 +51,27 @@ struct FoldedRow {
   bool exist_zero = false;
 };
 
+// The value of a column where nothing is drawn (every interval in it was left out by the
+// highlight range): drawn as the background.
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+// Which values are drawn when a highlight range is set: low <= v < high, or v == low when
+// low == high.
+struct Highlight {
+  double low = -std::numeric_limits<double>::infinity();
+  double high = std::numeric_limits<double>::infinity();
+  bool Contains(double v) const { return low == high ? v == low : (v >= low && v < high); }
+};
+
 struct FoldOptions {
   DrawMode time_mode = DrawMode::kMaximum;
   bool punctual = false;
   unsigned threads = 0;  // 0: all cores
   // The trace store, for the fast State As Is row (state_row.h); null: always the window's rows.
   const store::TraceStore* store = nullptr;
+  // Set: the values outside the range take no part in the draw modes, and a column with no
+  // value left is kNoValue.
+  std::optional<Highlight> highlight;
 };
 
 // Folds one row (seeded with `row_id` for the random draw modes).

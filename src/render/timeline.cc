@@ -76,6 +76,7 @@ void PlanRows(Frame& f) {
 }
 
 Rgb ColorOf(const Frame& f, double v) {
+  if (std::isnan(v)) return f.scheme.prefs.background;  // kNoValue (highlight)
   switch (f.options->color) {
     case ColorMode::kGradient:
       return GradientColor(f.scheme, v, false);
@@ -92,8 +93,11 @@ Rgb ColorOf(const Frame& f, double v) {
 double GroupValue(const Frame& f, const RowGroup& g, uint32_t j, std::vector<double>& buf) {
   if (g.members.size() == 1) return f.folded[g.members[0]].values[j];
   buf.clear();
-  for (uint32_t m : g.members) buf.push_back(f.folded[m].values[j]);
-  return Reduce(f.options->object_mode, buf, PixelRandom(g.y, j));
+  for (uint32_t m : g.members) {
+    double v = f.folded[m].values[j];
+    if (!std::isnan(v)) buf.push_back(v);  // kNoValue takes no part (highlight)
+  }
+  return buf.empty() ? kNoValue : Reduce(f.options->object_mode, buf, PixelRandom(g.y, j));
 }
 
 // Colour bands: one rectangle per run of columns of the same colour.
@@ -128,6 +132,10 @@ void AddLine(Frame& f, int32_t top, int32_t h, const std::vector<double>& values
   const int32_t ps = static_cast<int32_t>(f.columns.pixel_size);
   int32_t prev = -1;
   for (uint32_t j = 0; j < values.size(); ++j) {
+    if (std::isnan(values[j])) {  // kNoValue (highlight): a gap in the line
+      prev = -1;
+      continue;
+    }
     int32_t x = f.list.area_x + static_cast<int32_t>(j) * ps;
     int32_t y = top + h - 1 - LineOffset(f, values[j], h);
     if (prev >= 0 && prev != y) f.list.lines.push_back(Line{x, prev, x, y, color});
@@ -247,7 +255,7 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
     return Status::Error(fmt::format("image width {} leaves no room for the time axis", o.width));
   f.columns =
       MakeColumns(begin, end, window.trace_end(), static_cast<uint32_t>(l.area_w), o.pixel_size);
-  FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store};
+  FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store, o.highlight};
   f.folded = FoldRows(window, f.objects, f.columns, fo);
   PlanScale(f);
   if (o.legend) PlanLegend(f);

@@ -14,6 +14,7 @@
 #include "src/model/row_names.h"
 #include "src/render/draw_list.h"
 #include "src/render/draw_modes.h"
+#include "src/render/fold.h"
 #include "src/render/palette.h"
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_table.h"
@@ -45,6 +46,9 @@ struct TimelineOptions {
   std::string title;  // empty: no title
   ColorPrefs prefs;
   unsigned threads = 0;  // fold workers; 0: all cores
+  // Only the values in this range are drawn, the others as the background (the scale is still
+  // fitted to every value).
+  std::optional<Highlight> highlight;
 };
 
 // The display settings a cfg window carries (colour mode, draw modes, scale, flags, lines,

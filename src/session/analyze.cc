@@ -31,6 +31,8 @@ AnalyzePlane ToPlane(const analysis::HistogramTable::Plane& p) {
   out.label = p.label;
   out.columns = p.columns;
   out.rows = p.rows;
+  out.row_objects = p.row_objects;
+  out.column_ranges = p.column_ranges;
   out.values = p.values;
   for (size_t k = 0; k < std::size(analysis::kTotalNames); ++k) {
     out.total_names.emplace_back(analysis::kTotalNames[k]);
@@ -45,11 +47,12 @@ AnalyzePlane ToPlane(const analysis::HistogramTable::Plane& p) {
 
 Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& req) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
-  auto file = impl.LoadCfg(req.cfg_path);
+  auto file = impl.LoadRequestCfg(req.cfg_path, req.cfg_text);
   if (!file.ok()) return file.status();
   if (file->histograms.empty()) {
     std::string why = file->histogram_error.empty() ? "" : ": " + file->histogram_error;
-    return Status::Error("the cfg defines no histogram" + why, Location{req.cfg_path, 0, 0},
+    return Status::Error("the cfg defines no histogram" + why,
+                         Location{req.cfg_path.empty() ? "cfg" : req.cfg_path, 0, 0},
                          "a histogram starts with a '< NEW ANALYZER2D >' line");
   }
   std::vector<AnalyzeTable> out;
@@ -60,7 +63,12 @@ Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeReque
     if (!result.ok()) return result.status();
     analysis::HistogramTable t = analysis::BuildTable(*result, in, session::HistogramLabels(impl),
                                                       {req.hide_empty_columns, false});
-    AnalyzeTable table{in.spec.name, in.spec.statistic, {}};
+    AnalyzeTable table;
+    table.name = in.spec.name;
+    table.statistic = in.spec.statistic;
+    table.control_window = in.spec.control;
+    table.data_window = in.spec.data < 0 ? in.spec.control : in.spec.data;
+    table.extra_window = in.spec.extra;
     for (const auto& p : t.planes) table.planes.push_back(ToPlane(p));
     out.push_back(std::move(table));
   }

@@ -31,13 +31,28 @@ const std::vector<uint32_t>& TraceImpl::EventTypes() const {
   return event_types_;
 }
 
-Result<cfg::CfgFile> TraceImpl::LoadCfg(const std::string& path) const {
+cfg::CfgContext TraceImpl::CfgContextOf() const {
   cfg::CfgContext ctx;
   ctx.process = &header().processes;
   ctx.resources = header().resources.empty() ? nullptr : &header().resources;
   ctx.pcf = pcf();
   ctx.trace_event_types = &EventTypes();
-  return cfg::ReadCfg(path, ctx);
+  return ctx;
+}
+
+Result<cfg::CfgFile> TraceImpl::LoadCfg(const std::string& path) const {
+  return cfg::ReadCfg(path, CfgContextOf());
+}
+
+Result<cfg::CfgFile> TraceImpl::LoadCfgText(const std::string& text,
+                                            const std::string& name) const {
+  return cfg::ParseCfg(text, name, CfgContextOf());
+}
+
+Result<cfg::CfgFile> TraceImpl::LoadRequestCfg(const std::string& path,
+                                               const std::string& text) const {
+  if (text.empty()) return LoadCfg(path);
+  return LoadCfgText(text, path.empty() ? "cfg" : path);
 }
 
 namespace {

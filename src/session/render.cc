@@ -29,7 +29,7 @@ struct WindowSet {
 
 Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequest& req) {
   WindowSet set;
-  if (req.cfg_path.empty()) {
+  if (req.cfg_path.empty() && req.cfg_text.empty()) {
     semantic::WindowSpec w;
     w.name = req.thread_function.empty() ? "State As Is" : req.thread_function;
     w.unit = t.header().unit;
@@ -43,8 +43,9 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
     set.draw.push_back(0);
     return set;
   }
-  auto file = t.LoadCfg(req.cfg_path);
+  auto file = t.LoadRequestCfg(req.cfg_path, req.cfg_text);
   if (!file.ok()) return file.status();
+  const std::string name = req.cfg_path.empty() ? "cfg" : req.cfg_path;
   set.specs = std::move(file->windows);
   set.info = std::move(file->window_info);
   for (size_t i = 0; i < set.specs.size(); ++i) {
@@ -53,10 +54,9 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
   }
   if (!req.window.empty() && set.draw.empty())
     return Status::Error(fmt::format("no window named '{}' in the cfg", req.window),
-                         Location{req.cfg_path, 0, 0});
+                         Location{name, 0, 0});
   if (set.draw.empty() && !set.specs.empty()) set.draw.push_back(set.specs.size() - 1);
-  if (set.draw.empty())
-    return Status::Error("the cfg defines no window", Location{req.cfg_path, 0, 0});
+  if (set.draw.empty()) return Status::Error("the cfg defines no window", Location{name, 0, 0});
   return set;
 }
 
@@ -97,16 +97,7 @@ Result<model::Rgb> ParseColor(const std::string& text) {
 }
 
 Result<ColorMode> ParseColorMode(const std::string& text) {
-  static const std::pair<const char*, ColorMode> kModes[] = {
-      {"code", ColorMode::kCode},
-      {"gradient", ColorMode::kGradient},
-      {"null-gradient", ColorMode::kNullGradient},
-      {"alt-gradient", ColorMode::kAlternativeGradient},
-      {"line", ColorMode::kFunctionLine},
-      {"fused", ColorMode::kFusedLines},
-      {"punctual", ColorMode::kPunctual}};
-  for (const auto& [name, mode] : kModes)
-    if (text == name) return mode;
+  if (auto mode = render::ParseColorModeName(text)) return *mode;
   return Status::Error(fmt::format("unknown colour mode '{}'", text), {},
                        "use code, gradient, null-gradient, alt-gradient, line, fused or punctual");
 }
@@ -169,6 +160,12 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
   o.flags = req.flags.value_or(o.flags);
   o.comms = req.comms.value_or(o.comms);
   if (req.pixel_size != 0) o.pixel_size = req.pixel_size;
+  if (req.highlight_min || req.highlight_max) {
+    render::Highlight h;
+    h.low = req.highlight_min.value_or(h.low);
+    h.high = req.highlight_max.value_or(h.high);
+    o.highlight = h;
+  }
   o.labels = req.labels;
   o.axis = req.axis;
   o.legend = req.legend;

@@ -158,16 +158,17 @@ void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view) 
 }
 
 Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TraceImpl::TextWindows(const TextRequest& req) const {
-  if (!req.cfg_path.empty()) {
-    auto file = LoadCfg(req.cfg_path);
+  if (!req.cfg_path.empty() || !req.cfg_text.empty()) {
+    auto file = LoadRequestCfg(req.cfg_path, req.cfg_text);
     if (!file.ok()) return file.status();
+    const std::string name = req.cfg_path.empty() ? "cfg" : req.cfg_path;
     auto& windows = file->windows;
-    if (windows.empty()) return Status::Error("the cfg defines no window", Location{req.cfg_path, 0, 0});
+    if (windows.empty()) return Status::Error("the cfg defines no window", Location{name, 0, 0});
     size_t index = windows.size() - 1;
     if (!req.window.empty()) {
       auto it = std::find_if(windows.begin(), windows.end(), [&](const auto& w) { return w.name == req.window; });
       if (it == windows.end())
-        return Status::Error(fmt::format("no window named '{}' in the cfg", req.window), Location{req.cfg_path, 0, 0});
+        return Status::Error(fmt::format("no window named '{}' in the cfg", req.window), Location{name, 0, 0});
       index = static_cast<size_t>(it - windows.begin());
     }
     return std::make_pair(std::move(windows), index);

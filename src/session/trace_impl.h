@@ -29,6 +29,12 @@ class TraceImpl : public Trace {
 
   // Reads a cfg against this trace (object counts, .pcf labels, event types present).
   Result<cfg::CfgFile> LoadCfg(const std::string& path) const;
+  // The same for cfg text; `name` names it in messages.
+  Result<cfg::CfgFile> LoadCfgText(const std::string& text, const std::string& name) const;
+  // A request's cfg: `text` when not empty (named by `path`, or "cfg"), else the file `path`.
+  Result<cfg::CfgFile> LoadRequestCfg(const std::string& path, const std::string& text) const;
+  // What the cfg reader needs to know about this trace.
+  cfg::CfgContext CfgContextOf() const;
   // Event types that occur in the trace, sorted (computed once).
   const std::vector<uint32_t>& EventTypes() const;
 
