@@ -1,9 +1,12 @@
 #pragma once
-// The JSON the API returns for the core's result types (the same shapes as the CLI's --json).
+// The JSON the API returns for the core's result types (the same shapes as the CLI's --json),
+// and the one it reads back: a cfg's editable settings (CfgDocument).
 
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
+#include "include/parallax/cfg.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/trace.h"
 
@@ -13,5 +16,14 @@ nlohmann::json ToJson(const TraceInfo& info);
 nlohmann::json ToJson(const TextView& view);
 nlohmann::json ToJson(const std::vector<AnalyzeTable>& tables);
 nlohmann::json ToJson(const std::vector<FunctionInfo>& functions);
+
+// Field names as in the C++ structs (include/parallax/cfg.h); NaN and infinities become null.
+nlohmann::json ToJson(const CfgDocument& doc);
+
+// Reads what ToJson(CfgDocument) writes. Missing (or null) fields keep the struct defaults; null
+// inside a list of numbers is NaN. A wrong type, an out-of-range integer or an unknown field is an
+// error: false, with `error` naming the field ("document.windows[0].filter.from.op: ...").
+// `path` names `j` itself in messages.
+bool FromJson(const nlohmann::json& j, const std::string& path, CfgDocument* doc, std::string* error);
 
 }  // namespace parallax::server

@@ -1,23 +1,30 @@
 #include "apps/server/server.h"
 
+#include <fcntl.h>
 #include <httplib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "apps/server/assets.h"
 #include "apps/server/json_convert.h"
 #include "apps/server/root_dir.h"
 #include "apps/server/trace_cache.h"
+#include "include/parallax/cfg.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
@@ -48,33 +55,216 @@ void SendJson(httplib::Response& res, const json& j) {
   res.set_content(j.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
 
-ApiError CoreError(const Status& s) { return {422, s.message(), s.hint()}; }
+constexpr size_t kMaxCfgBytes = size_t{1} << 20;  // a cfg file, or a cfg's text in a request
+constexpr size_t kMaxDescription = 4000;           // characters of a cfg's description in listings
+constexpr int kMaxJsonDepth = 64;                  // nesting of a JSON body
 
-std::string Param(const httplib::Request& req, const char* name, size_t max_len = 4096) {
-  if (!req.has_param(name)) return {};
-  std::string v = req.get_param_value(name);
-  if (v.size() > max_len) throw ApiError{400, std::string("parameter '") + name + "' is too long"};
-  return v;
+// The core's message, with the line it points at (the file's base name only: absolute paths say
+// nothing the client needs).
+std::string StatusText(const Status& s) {
+  const Location& w = s.where();
+  if (w.line == 0) return s.message();
+  std::string where = fs::path(w.file).filename().string() + ":" + std::to_string(w.line);
+  if (w.column != 0) where += ":" + std::to_string(w.column);
+  return where + ": " + s.message();
+}
+
+ApiError CoreError(const Status& s) { return {422, StatusText(s), s.hint()}; }
+
+// The deepest nesting of arrays and objects in `text` (strings skipped), without parsing it.
+int JsonDepth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 template <typename T>
-std::optional<T> NumberParam(const httplib::Request& req, const char* name) {
-  std::string v = Param(req, name, 64);
-  if (v.empty()) return std::nullopt;
-  T out{};
-  auto r = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (r.ec != std::errc() || r.ptr != v.data() + v.size())
-    throw ApiError{400, std::string("parameter '") + name + "' is not a valid number: '" + v + "'"};
-  return out;
+bool FromChars(const std::string& v, T* out) {
+  auto r = std::from_chars(v.data(), v.data() + v.size(), *out);
+  return r.ec == std::errc() && r.ptr == v.data() + v.size();
 }
 
-std::optional<bool> BoolParam(const httplib::Request& req, const char* name) {
-  std::string v = Param(req, name, 8);
-  if (v.empty()) return std::nullopt;
-  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-  throw ApiError{400, std::string("parameter '") + name + "' must be true or false, not '" + v + "'"};
+// Where a route reads its parameters: the query string (GET) or the fields of a JSON object sent
+// as the body (POST). The routes read both the same way; only the types differ: query values are
+// text ("1", "true", "on"), JSON fields have their natural types (numbers, true/false, strings),
+// and a JSON null counts as absent. Query parameters a route does not know are ignored, and so are
+// unknown JSON fields.
+class Params {
+ public:
+  static Params Query(const httplib::Request& req) { return Params(&req, json()); }
+
+  static Params Body(const httplib::Request& req) {
+    const char* hint = "send a JSON object, e.g. {\"trace\": \"traces/a.prv\", ...}";
+    if (JsonDepth(req.body) > kMaxJsonDepth) throw ApiError{400, "the JSON body is nested too deeply", hint};
+    json j;
+    try {
+      j = json::parse(req.body);
+    } catch (const json::exception& e) {
+      throw ApiError{400, std::string("malformed JSON body: ") + e.what(), hint};
+    }
+    if (!j.is_object()) throw ApiError{400, std::string("the body must be a JSON object, not ") + j.type_name(), hint};
+    return Params(nullptr, std::move(j));
+  }
+
+  // POST: the JSON body; otherwise the query string.
+  static Params Of(const httplib::Request& req) { return req.method == "POST" ? Body(req) : Query(req); }
+
+  // The raw JSON field (null when absent or from a query).
+  const json* JsonField(const char* name) const {
+    if (req_ != nullptr) return nullptr;
+    auto it = body_.find(name);
+    return it == body_.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  std::string String(const char* name, size_t max_len = 4096) const {
+    std::string v;
+    if (req_ != nullptr) {
+      if (req_->has_param(name)) v = req_->get_param_value(name);
+    } else if (const json* j = JsonField(name)) {
+      if (!j->is_string()) throw Wrong(name, "a string", *j);
+      v = j->get<std::string>();
+    }
+    if (v.size() > max_len) throw ApiError{400, Kind() + " '" + name + "' is too long"};
+    return v;
+  }
+
+  template <typename T>
+  std::optional<T> Number(const char* name) const {
+    T out{};
+    if (req_ != nullptr) {
+      std::string v = String(name, 64);
+      if (v.empty()) return std::nullopt;
+      if (!FromChars(v, &out))
+        throw ApiError{400, "parameter '" + std::string(name) + "' is not a valid number: '" + v + "'"};
+      return out;
+    }
+    const json* j = JsonField(name);
+    if (j == nullptr) return std::nullopt;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!j->is_number()) throw Wrong(name, "a number", *j);
+    } else {
+      if (!j->is_number_integer()) throw Wrong(name, "an integer", *j);
+      bool fits = j->is_number_unsigned()
+                      ? j->get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max())
+                      : std::is_signed_v<T> && j->get<int64_t>() >= static_cast<int64_t>(std::numeric_limits<T>::min());
+      if (!fits) throw ApiError{400, "field '" + std::string(name) + "' is out of range: " + j->dump()};
+    }
+    return j->get<T>();
+  }
+
+  std::optional<bool> Bool(const char* name) const {
+    if (req_ == nullptr) {
+      const json* j = JsonField(name);
+      if (j == nullptr) return std::nullopt;
+      if (!j->is_boolean()) throw Wrong(name, "true or false", *j);
+      return j->get<bool>();
+    }
+    std::string v = String(name, 8);
+    if (v.empty()) return std::nullopt;
+    if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+    throw ApiError{400, std::string("parameter '") + name + "' must be true or false, not '" + v + "'"};
+  }
+
+  // A function's parameter values: the repeated query parameter `param`, or the JSON array
+  // `params` of numbers.
+  std::vector<double> Parameters() const {
+    constexpr size_t kMax = 64;
+    std::vector<double> out;
+    if (req_ != nullptr) {
+      size_t n = req_->get_param_value_count("param");
+      if (n > kMax) throw ApiError{400, "too many 'param' values"};
+      for (size_t i = 0; i < n; ++i) {
+        std::string v = req_->get_param_value("param", i);
+        double d = 0;
+        if (!FromChars(v, &d)) throw ApiError{400, "parameter 'param' is not a number: '" + v + "'"};
+        out.push_back(d);
+      }
+      return out;
+    }
+    const json* j = JsonField("params");
+    if (j == nullptr) return out;
+    if (!j->is_array()) throw Wrong("params", "an array of numbers", *j);
+    if (j->size() > kMax) throw ApiError{400, "too many 'params' values"};
+    for (size_t i = 0; i < j->size(); ++i) {
+      if (!(*j)[i].is_number()) throw Wrong(("params[" + std::to_string(i) + "]").c_str(), "a number", (*j)[i]);
+      out.push_back((*j)[i].get<double>());
+    }
+    return out;
+  }
+
+ private:
+  Params(const httplib::Request* req, json body) : req_(req), body_(std::move(body)) {}
+
+  std::string Kind() const { return req_ != nullptr ? "parameter" : "field"; }
+
+  static ApiError Wrong(const std::string& name, const char* expected, const json& j) {
+    return {400, "field '" + name + "' must be " + expected + ", not " + j.type_name()};
+  }
+
+  const httplib::Request* req_;  // query parameters, or null for a JSON body
+  json body_;
+};
+
+// The window(s) a timeline, text or analyzer request works on: a cfg under the root, a cfg's text
+// sent with the request, or (timeline and text) one thread function.
+struct WindowSource {
+  std::string cfg_path;  // the resolved cfg, or only a name for cfg_text in messages
+  std::string cfg_text;
+  std::string window;
+  std::string function;
+  std::vector<double> params;
+
+  template <typename Request>
+  void To(Request* r) const {
+    r->cfg_path = cfg_path;
+    r->cfg_text = cfg_text;
+    r->window = window;
+    r->thread_function = function;
+    r->parameters = params;
+  }
+};
+
+// Cuts `s` to at most `max` bytes without splitting a UTF-8 sequence.
+std::string Truncate(std::string s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t n = max;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  s.resize(n);
+  return s;
 }
+
+// Closes a file descriptor and removes a temporary file (relative to a directory descriptor)
+// when a save does not complete.
+class SaveCleanup {
+ public:
+  explicit SaveCleanup(int dir_fd) : dir_fd_(dir_fd) {}
+  ~SaveCleanup() {
+    if (!temp_.empty()) ::unlinkat(dir_fd_, temp_.c_str(), 0);
+    if (dir_fd_ >= 0) ::close(dir_fd_);
+  }
+  SaveCleanup(const SaveCleanup&) = delete;
+  SaveCleanup& operator=(const SaveCleanup&) = delete;
+  void set_temp(std::string name) { temp_ = std::move(name); }
+  void keep() { temp_.clear(); }
+
+ private:
+  int dir_fd_;
+  std::string temp_;
+};
 
 bool ConstantTimeEqual(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -191,11 +381,21 @@ class ServerImpl final : public Server {
     http_.Get("/api/info", Guarded(&ServerImpl::Info));
     http_.Get("/api/progress", Guarded(&ServerImpl::Progress));
     http_.Get("/api/traces", Guarded(&ServerImpl::Traces));
-    http_.Get("/api/timeline", Guarded(&ServerImpl::Timeline));
-    http_.Get("/api/text", Guarded(&ServerImpl::Text));
-    http_.Get("/api/analyze", Guarded(&ServerImpl::AnalyzeRoute));
+    // GET with query parameters, or POST with the same parameters as a JSON object.
+    const std::pair<const char*, Handler> either[] = {
+        {"/api/timeline", &ServerImpl::Timeline}, {"/api/text", &ServerImpl::Text},
+        {"/api/analyze", &ServerImpl::AnalyzeRoute}};
+    for (const auto& [path, handler] : either) {
+      http_.Get(path, Guarded(handler));
+      http_.Post(path, Guarded(handler));
+    }
     http_.Get("/api/functions", Guarded(&ServerImpl::Functions));
+    http_.Get("/api/cfg", Guarded(&ServerImpl::Cfg));
+    http_.Post("/api/cfg/function", Guarded(&ServerImpl::CfgFunction));
+    http_.Post("/api/cfg/edit", Guarded(&ServerImpl::CfgEdit));
+    http_.Post("/api/cfg/save", Guarded(&ServerImpl::CfgSave));
     http_.Get("/api/.*", Guarded(&ServerImpl::NoRoute));
+    http_.Post("/api/.*", Guarded(&ServerImpl::NoRoute));
     http_.Get("/(.*)", Guarded(&ServerImpl::Asset));
   }
 
@@ -220,10 +420,33 @@ class ServerImpl final : public Server {
     return p;
   }
 
-  std::string RequiredPath(const httplib::Request& req, const char* name) const {
-    std::string v = Param(req, name);
+  std::string RequiredPath(const Params& p, const char* name) const {
+    std::string v = p.String(name);
     if (v.empty()) throw ApiError{400, std::string("missing parameter '") + name + "'"};
     return ResolvePath(v);
+  }
+
+  // A cfg file under the root (resolved).
+  std::string CfgPath(const std::string& user_path) const {
+    std::string path = ResolvePath(user_path);
+    if (!EndsWith(path, ".cfg")) throw ApiError{400, "'" + user_path + "' is not a .cfg file"};
+    return path;
+  }
+
+  // The text of a resolved cfg, at most kMaxCfgBytes.
+  static std::string ReadCfgFile(const std::string& path, const std::string& user_path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) throw ApiError{400, "'" + user_path + "' is not a file"};
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) throw ApiError{404, "cannot read '" + user_path + "'"};
+    std::string text(kMaxCfgBytes + 1, '\0');
+    size_t got = std::fread(text.data(), 1, text.size(), f);
+    bool failed = std::ferror(f) != 0;
+    std::fclose(f);
+    if (failed) throw ApiError{500, "cannot read '" + user_path + "'"};
+    if (got > kMaxCfgBytes) throw ApiError{413, "'" + user_path + "' is larger than 1 MiB", "cfg files are small text files"};
+    text.resize(got);
+    return text;
   }
 
   std::shared_ptr<const Trace> OpenTrace(const std::string& user_path) {
@@ -243,44 +466,65 @@ class ServerImpl final : public Server {
     return t.value();
   }
 
-  std::shared_ptr<const Trace> RequiredTrace(const httplib::Request& req) {
-    std::string v = Param(req, "trace");
+  std::shared_ptr<const Trace> RequiredTrace(const Params& p) {
+    std::string v = p.String("trace");
     if (v.empty()) throw ApiError{400, "missing parameter 'trace'"};
     return OpenTrace(v);
   }
 
-  // The window of a timeline or text request: a cfg (and a window in it) or one function.
-  void WindowSource(const httplib::Request& req, std::string* cfg, std::string* window, std::string* function,
-                    std::vector<double>* params) const {
-    std::string c = Param(req, "cfg");
-    *function = Param(req, "function", 256);
-    if (c.empty() == function->empty())
-      throw ApiError{400, "give exactly one of 'cfg' (a .cfg under the root) or 'function' (a thread function)"};
-    if (!c.empty()) {
-      *cfg = ResolvePath(c);
-      if (!EndsWith(*cfg, ".cfg")) throw ApiError{400, "'" + c + "' is not a .cfg file"};
+  // `cfg`, `cfg_text` (with `name` naming it in messages) or, when allowed, `function` with its
+  // `param`s; `window` names one window of the cfg.
+  WindowSource ReadWindowSource(const Params& p, bool function_allowed) const {
+    WindowSource w;
+    std::string cfg = p.String("cfg");
+    w.cfg_text = p.String("cfg_text", kMaxCfgBytes);
+    w.function = function_allowed ? p.String("function", 256) : "";
+    if (!cfg.empty() + !w.cfg_text.empty() + !w.function.empty() != 1)
+      throw ApiError{400, function_allowed ? "give exactly one of 'cfg' (a .cfg under the root), 'cfg_text' (a cfg's "
+                                             "content) or 'function' (a thread function)"
+                                           : "give exactly one of 'cfg' (a .cfg under the root) or 'cfg_text' (a "
+                                             "cfg's content)"};
+    if (!cfg.empty()) w.cfg_path = CfgPath(cfg);
+    if (!w.cfg_text.empty()) {
+      // Only a label: a base name, so it can never be taken for a file to open.
+      w.cfg_path = fs::path(p.String("name", 256)).filename().string();
+      if (w.cfg_path.empty()) w.cfg_path = "cfg_text";
     }
-    *window = Param(req, "window", 1024);
-    size_t n = req.get_param_value_count("param");
-    if (n > 64) throw ApiError{400, "too many 'param' values"};
-    for (size_t i = 0; i < n; ++i) {
-      std::string v = req.get_param_value("param", i);
-      double d = 0;
-      auto r = std::from_chars(v.data(), v.data() + v.size(), d);
-      if (r.ec != std::errc() || r.ptr != v.data() + v.size())
-        throw ApiError{400, "parameter 'param' is not a number: '" + v + "'"};
-      params->push_back(d);
-    }
+    w.window = p.String("window", 1024);
+    w.params = p.Parameters();
+    return w;
   }
 
-  void TimeRange(const httplib::Request& req, std::optional<uint64_t>* from, std::optional<uint64_t>* to) const {
-    *from = NumberParam<uint64_t>(req, "from");
-    *to = NumberParam<uint64_t>(req, "to");
+  static void TimeRange(const Params& p, std::optional<uint64_t>* from, std::optional<uint64_t>* to) {
+    *from = p.Number<uint64_t>("from");
+    *to = p.Number<uint64_t>("to");
     if (*from && *to && **from >= **to) throw ApiError{400, "'from' must be less than 'to'"};
   }
 
+  // What a cfg browser shows of a cfg: its description and its window and histogram names, or why
+  // it cannot be read.
+  static json CfgListing(const fs::path& canonical) {
+    std::error_code ec;
+    uintmax_t size = fs::file_size(canonical, ec);
+    if (ec) return {{"error", "cannot read the file"}};
+    if (size > kMaxCfgBytes) return {{"error", "larger than 1 MiB"}};
+    auto summary = SummarizeCfg(canonical.string());
+    if (!summary.ok()) return {{"error", StatusText(summary.status())}};
+    std::vector<std::string> lines = summary->description;
+    while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
+    std::string description;
+    for (const auto& line : lines) {
+      if (!description.empty()) description += '\n';
+      description += line;
+      if (description.size() > kMaxDescription) break;
+    }
+    return {{"description", Truncate(std::move(description), kMaxDescription)},
+            {"windows", summary->windows},
+            {"histograms", summary->histograms}};
+  }
+
   void Files(const httplib::Request& req, httplib::Response& res) {
-    std::string dir_param = Param(req, "dir");
+    std::string dir_param = Params::Query(req).String("dir");
     std::string dir = dir_param.empty() ? root_.path() : ResolvePath(dir_param);
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw ApiError{400, "'" + dir_param + "' is not a directory"};
@@ -290,13 +534,16 @@ class ServerImpl final : public Server {
       if (name.empty() || name[0] == '.') continue;
       fs::path canonical = fs::canonical(entry.path(), ec);
       if (ec || !root_.Contains(canonical.string())) continue;  // symlinks out of the root are not listed
-      std::string kind = fs::is_directory(canonical, ec)    ? "dir"
+      bool is_dir = fs::is_directory(canonical, ec);
+      if (!is_dir && !fs::is_regular_file(canonical, ec)) continue;  // no devices or pipes
+      std::string kind = is_dir                                                ? "dir"
                          : EndsWith(name, ".prv") || EndsWith(name, ".prv.gz") ? "trace"
-                         : EndsWith(name, ".cfg")           ? "cfg"
-                                                            : "";
+                         : EndsWith(name, ".cfg")                              ? "cfg"
+                                                                               : "";
       if (kind.empty()) continue;
       json e = {{"name", name}, {"path", root_.Relative(entry.path().lexically_normal().string())}, {"kind", kind}};
       if (kind != "dir") e["size"] = fs::file_size(canonical, ec);
+      if (kind == "cfg") e.update(CfgListing(canonical));
       entries.push_back(std::move(e));
       if (entries.size() >= 10000) break;
     }
@@ -316,17 +563,19 @@ class ServerImpl final : public Server {
   }
 
   void Open(const httplib::Request& req, httplib::Response& res) {
-    std::string p = Param(req, "path");
+    // POST /api/open takes {path} as JSON, or the path as a query parameter with an empty body.
+    std::string p = (req.method == "POST" && !req.body.empty() ? Params::Body(req) : Params::Query(req)).String("path");
     if (p.empty()) throw ApiError{400, "missing parameter 'path'"};
     SendJson(res, InfoJson(p, *OpenTrace(p)));
   }
 
   void Info(const httplib::Request& req, httplib::Response& res) {
-    SendJson(res, InfoJson(Param(req, "trace"), *RequiredTrace(req)));
+    Params p = Params::Query(req);
+    SendJson(res, InfoJson(p.String("trace"), *RequiredTrace(p)));
   }
 
   void Progress(const httplib::Request& req, httplib::Response& res) {
-    LoadProgress p = cache_.Progress(RequiredPath(req, "trace"));
+    LoadProgress p = cache_.Progress(RequiredPath(Params::Query(req), "trace"));
     SendJson(res, {{"loaded", p.loaded}, {"loading", p.loading}, {"done", p.done}, {"total", p.total}});
   }
 
@@ -336,35 +585,39 @@ class ServerImpl final : public Server {
     SendJson(res, {{"traces", std::move(a)}});
   }
 
+  // GET (query) or POST (JSON body), the same parameters.
   void Timeline(const httplib::Request& req, httplib::Response& res) {
-    auto trace = RequiredTrace(req);
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
     TimelineRequest r;
-    WindowSource(req, &r.cfg_path, &r.window, &r.thread_function, &r.parameters);
-    r.format = Param(req, "format", 8);
+    ReadWindowSource(p, true).To(&r);
+    r.format = p.String("format", 8);
     if (r.format.empty()) r.format = "png";
     if (r.format != "png" && r.format != "svg" && r.format != "json")
       throw ApiError{400, "format must be png, svg or json, not '" + r.format + "'"};
-    r.width = NumberParam<uint32_t>(req, "width").value_or(1000);
-    r.height = NumberParam<uint32_t>(req, "height").value_or(0);
+    r.width = p.Number<uint32_t>("width").value_or(1000);
+    r.height = p.Number<uint32_t>("height").value_or(0);
     if (r.width < 16 || r.width > options_.max_width || r.height > options_.max_height)
       throw ApiError{400, "image size out of range", "width 16.." + std::to_string(options_.max_width) +
                                                          ", height 0.." + std::to_string(options_.max_height)};
-    TimeRange(req, &r.from, &r.to);
-    r.objects = Param(req, "objects", 1024);
-    r.draw_mode = Param(req, "draw_mode", 64);
-    r.object_draw_mode = Param(req, "object_draw_mode", 64);
-    r.color_mode = Param(req, "color_mode", 64);
-    r.background = Param(req, "background", 16);
-    r.min_y = NumberParam<double>(req, "min");
-    r.max_y = NumberParam<double>(req, "max");
-    r.fit_scale = BoolParam(req, "fit").value_or(false);
-    r.flags = BoolParam(req, "flags");
-    r.comms = BoolParam(req, "comms");
-    r.pixel_size = NumberParam<uint32_t>(req, "pixel_size").value_or(0);
-    r.labels = BoolParam(req, "labels").value_or(true);
-    r.axis = BoolParam(req, "axis").value_or(true);
-    r.legend = BoolParam(req, "legend").value_or(true);
-    r.title = BoolParam(req, "title").value_or(true);
+    TimeRange(p, &r.from, &r.to);
+    r.objects = p.String("objects", 1024);
+    r.draw_mode = p.String("draw_mode", 64);
+    r.object_draw_mode = p.String("object_draw_mode", 64);
+    r.color_mode = p.String("color_mode", 64);
+    r.background = p.String("background", 16);
+    r.min_y = p.Number<double>("min");
+    r.max_y = p.Number<double>("max");
+    r.fit_scale = p.Bool("fit").value_or(false);
+    r.flags = p.Bool("flags");
+    r.comms = p.Bool("comms");
+    r.pixel_size = p.Number<uint32_t>("pixel_size").value_or(0);
+    r.labels = p.Bool("labels").value_or(true);
+    r.axis = p.Bool("axis").value_or(true);
+    r.legend = p.Bool("legend").value_or(true);
+    r.title = p.Bool("title").value_or(true);
+    r.highlight_min = p.Number<double>("highlight_min");
+    r.highlight_max = p.Number<double>("highlight_max");
     auto images = RenderTimeline(*trace, r);
     if (!images.ok()) throw CoreError(images.status());
     if (images->empty()) throw ApiError{422, "the cfg has no timeline window"};
@@ -379,26 +632,153 @@ class ServerImpl final : public Server {
   }
 
   void Text(const httplib::Request& req, httplib::Response& res) {
-    auto trace = RequiredTrace(req);
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
     TextRequest r;
-    WindowSource(req, &r.cfg_path, &r.window, &r.thread_function, &r.parameters);
-    r.object = Param(req, "object", 256);
-    TimeRange(req, &r.from, &r.to);
+    ReadWindowSource(p, true).To(&r);
+    r.object = p.String("object", 256);
+    TimeRange(p, &r.from, &r.to);
     auto view = trace->Text(r);
     if (!view.ok()) throw CoreError(view.status());
     SendJson(res, ToJson(view.value()));
   }
 
   void AnalyzeRoute(const httplib::Request& req, httplib::Response& res) {
-    auto trace = RequiredTrace(req);
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
     AnalyzeRequest r;
-    r.cfg_path = RequiredPath(req, "cfg");
-    if (!EndsWith(r.cfg_path, ".cfg")) throw ApiError{400, "'" + Param(req, "cfg") + "' is not a .cfg file"};
-    r.all_histograms = BoolParam(req, "all").value_or(true);
-    r.hide_empty_columns = BoolParam(req, "hide_empty").value_or(false);
+    WindowSource w = ReadWindowSource(p, false);
+    r.cfg_path = w.cfg_path;
+    r.cfg_text = w.cfg_text;
+    r.all_histograms = p.Bool("all").value_or(true);
+    r.hide_empty_columns = p.Bool("hide_empty").value_or(false);
     auto tables = Analyze(*trace, r);
     if (!tables.ok()) throw CoreError(tables.status());
     SendJson(res, {{"tables", ToJson(tables.value())}});
+  }
+
+  // {text, document}: a cfg's text and its editable settings for `trace`.
+  static json CfgJson(const Trace& trace, std::string text, const std::string& name) {
+    auto doc = DescribeCfg(trace, text, name);
+    if (!doc.ok()) throw CoreError(doc.status());
+    return {{"text", std::move(text)}, {"document", ToJson(doc.value())}};
+  }
+
+  void Cfg(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Query(req);
+    auto trace = RequiredTrace(p);
+    std::string user = p.String("path");
+    if (user.empty()) throw ApiError{400, "missing parameter 'path'"};
+    std::string path = CfgPath(user);
+    std::string relative = root_.Relative(path);
+    json j = CfgJson(*trace, ReadCfgFile(path, user), relative);
+    j["path"] = relative;
+    SendJson(res, j);
+  }
+
+  void CfgFunction(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Body(req);
+    auto trace = RequiredTrace(p);
+    std::string function = p.String("function", 256);
+    if (function.empty()) throw ApiError{400, "missing field 'function'"};
+    auto text = FunctionCfg(*trace, function, p.Parameters());
+    if (!text.ok()) throw CoreError(text.status());
+    SendJson(res, CfgJson(*trace, std::move(text.value()), function));
+  }
+
+  void CfgEdit(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Body(req);
+    auto trace = RequiredTrace(p);
+    std::string text = p.String("text", kMaxCfgBytes);
+    if (text.empty()) throw ApiError{400, "missing field 'text' (the cfg to edit)"};
+    std::string name = p.String("name", 256);
+    if (name.empty()) name = "cfg";
+    const json* d = p.JsonField("document");
+    if (d == nullptr) throw ApiError{400, "missing field 'document' (the settings to apply)"};
+    CfgDocument doc;
+    std::string error;
+    if (!FromJson(*d, "document", &doc, &error)) throw ApiError{400, error};
+    auto edited = EditCfg(*trace, text, name, doc);
+    if (!edited.ok()) throw CoreError(edited.status());
+    SendJson(res, CfgJson(*trace, std::move(edited.value()), name));
+  }
+
+  // Writes a cfg under the root. The directory must exist inside the root; the file is written
+  // through a descriptor of that directory, as a temporary file that the core must read as a cfg,
+  // then renamed into place (never through a symlink, never replacing a file unless `overwrite`).
+  void CfgSave(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Body(req);
+    std::string user = p.String("path");
+    if (user.empty()) throw ApiError{400, "missing field 'path'"};
+    std::string text = p.String("text", kMaxCfgBytes);
+    if (text.empty()) throw ApiError{400, "missing field 'text' (the cfg to save)"};
+    bool overwrite = p.Bool("overwrite").value_or(false);
+
+    fs::path user_path(user);
+    for (const auto& part : user_path)
+      if (part == "..") throw ApiError{403, "path '" + user + "' escapes the served root (no '..' allowed)"};
+    std::string name = user_path.filename().string();
+    if (!EndsWith(name, ".cfg") || name.size() <= 4)
+      throw ApiError{400, "'" + user + "' is not a .cfg name", "cfg files end in .cfg"};
+    if (name[0] == '.') throw ApiError{400, "'" + name + "' is a hidden name", "choose a name not starting with '.'"};
+    std::string parent = user_path.parent_path().string();
+    std::string dir = parent.empty() ? root_.path() : ResolvePath(parent);
+
+    int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir_fd < 0) throw ApiError{400, "'" + parent + "' is not a directory"};
+    SaveCleanup cleanup(dir_fd);
+    // The descriptor must be the directory checked: the same inode as the canonical path inside the
+    // root now (a directory has one parent, so it is inside the root).
+    struct stat opened {}, resolved {};
+    char real[PATH_MAX];
+    if (::fstat(dir_fd, &opened) != 0 || ::realpath(dir.c_str(), real) == nullptr || !root_.Contains(real) ||
+        ::stat(real, &resolved) != 0 || opened.st_dev != resolved.st_dev || opened.st_ino != resolved.st_ino)
+      throw ApiError{403, "path '" + user + "' is outside the served root"};
+    std::string target = (fs::path(real) / name).string();
+    std::string relative = root_.Relative(target);
+
+    struct stat existing {};
+    if (::fstatat(dir_fd, name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0) {
+      if (S_ISLNK(existing.st_mode)) throw ApiError{403, "'" + relative + "' is a symbolic link: not replaced"};
+      if (!S_ISREG(existing.st_mode)) throw ApiError{409, "'" + relative + "' exists and is not a file"};
+      if (!overwrite)
+        throw ApiError{409, "'" + relative + "' already exists", "send \"overwrite\": true to replace it"};
+    }
+
+    std::string temp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
+      temp = "." + name + "." + RandomToken().substr(0, 12) + std::to_string(attempt) + ".tmp";
+      fd = ::openat(dir_fd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) throw ApiError{500, "cannot create a file in '" + root_.Relative(real) + "'"};
+    cleanup.set_temp(temp);
+    size_t written = 0;
+    while (written < text.size()) {
+      ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+    bool ok = written == text.size() && ::fsync(fd) == 0;
+    ok = ::close(fd) == 0 && ok;
+    if (!ok) throw ApiError{500, "cannot write '" + relative + "'"};
+
+    auto summary = SummarizeCfg((fs::path(real) / temp).string());
+    if (!summary.ok()) {
+      // The temporary name means nothing to the client: only the line.
+      const Status& s = summary.status();
+      std::string line = s.where().line != 0 ? "line " + std::to_string(s.where().line) + ": " : "";
+      throw ApiError{422, "the text is not a cfg: " + line + s.message(), s.hint()};
+    }
+    int moved = overwrite ? ::renameat(dir_fd, temp.c_str(), dir_fd, name.c_str())
+                          : ::renameat2(dir_fd, temp.c_str(), dir_fd, name.c_str(), RENAME_NOREPLACE);
+    if (moved != 0 && errno == EEXIST)
+      throw ApiError{409, "'" + relative + "' already exists", "send \"overwrite\": true to replace it"};
+    if (moved != 0) throw ApiError{500, "cannot write '" + relative + "'"};
+    cleanup.keep();
+    SendJson(res, {{"path", relative}});
   }
 
   void Functions(const httplib::Request&, httplib::Response& res) {
@@ -406,7 +786,7 @@ class ServerImpl final : public Server {
   }
 
   void NoRoute(const httplib::Request& req, httplib::Response&) {
-    throw ApiError{404, "no route GET " + req.path};
+    throw ApiError{404, "no route " + req.method + " " + req.path};
   }
 
   void Asset(const httplib::Request& req, httplib::Response& res) {

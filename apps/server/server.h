@@ -16,7 +16,7 @@ struct ServerOptions {
   std::string host = "127.0.0.1";  // loopback unless told otherwise
   int port = 0;                    // 0: any free port
   std::string token;               // empty: a random one
-  size_t max_payload = 64 * 1024;  // request bodies (nothing posts more than a few parameters)
+  size_t max_payload = 1 << 20;    // request bodies (a cfg's text and its settings): 413 beyond
   uint32_t max_width = 16384, max_height = 16384;  // image size limits
 };
 

@@ -2,93 +2,15 @@
 // bad requests. The served root is a temporary directory holding a copy of tests/data/omp and
 // two cfgs, next to an "outside" directory the server must never open.
 
-#include <gtest/gtest.h>
-#include <httplib.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <memory>
-#include <nlohmann/json.hpp>
-#include <string>
-#include <thread>
-
-#include "apps/server/server.h"
+#include "tests/unit/server/server_fixture.h"
 
 namespace parallax::server {
 namespace {
 
-namespace fs = std::filesystem;
-using nlohmann::json;
-
-constexpr const char* kToken = "0123456789abcdef0123456789abcdef";
-constexpr const char* kTrace = "traces/omp2.prv.gz";
-constexpr const char* kViewCfg = "cfgs/User_function_excl_MPI.cfg";
-constexpr const char* kAnalysisCfg = "cfgs/2dc_cyc_ipc.cfg";
-
-class ServerApiTest : public ::testing::Test {
+class ServerApiTest : public ServerFixture {
  protected:
-  static void SetUpTestSuite() {
-    base_ = fs::temp_directory_path() / ("parallax_server_test_" + std::to_string(getpid()));
-    fs::remove_all(base_);
-    fs::path root = base_ / "root";
-    fs::create_directories(root / "traces");
-    fs::create_directories(root / "cfgs");
-    fs::create_directories(base_ / "outside");
-    fs::path data = PARALLAX_TEST_DATA;
-    for (const char* f : {"omp2.prv.gz", "omp2.pcf", "omp2.row"}) fs::copy_file(data / "omp" / f, root / "traces" / f);
-    fs::copy_file(data / "cfg/bsc/General/views/User_function_excl_MPI.cfg", root / kViewCfg);
-    fs::copy_file(data / "cfg/bsc/General/analysis/2dc_cyc_ipc.cfg", root / kAnalysisCfg);
-    fs::copy_file(data / "omp/omp2.prv.gz", base_ / "outside/secret.prv.gz");
-    fs::create_symlink(base_ / "outside/secret.prv.gz", root / "traces/escape.prv.gz");
-    fs::create_symlink(base_ / "outside", root / "outdir");
-    // A trace inside the root whose .pcf is a symlink to a file outside it.
-    fs::copy_file(data / "omp/omp2.prv.gz", root / "traces/leaky.prv.gz");
-    fs::copy_file(data / "omp/omp2.pcf", base_ / "outside/secret.pcf");
-    fs::create_symlink(base_ / "outside/secret.pcf", root / "traces/leaky.pcf");
-
-    ServerOptions o;
-    o.root = root.string();
-    o.token = kToken;
-    std::string error;
-    server_ = Server::Create(o, &error).release();
-    ASSERT_NE(server_, nullptr) << error;
-    thread_ = new std::thread([] { server_->Run(); });
-  }
-
-  static void TearDownTestSuite() {
-    if (server_ != nullptr) server_->Stop();
-    if (thread_ != nullptr) thread_->join();
-    delete thread_;
-    delete server_;
-    fs::remove_all(base_);
-  }
-
-  static std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
-    c->set_read_timeout(120, 0);
-    return c;
-  }
-
-  // GET with the token header; `query` is already URL-encoded.
-  static httplib::Result Get(const std::string& path_and_query) {
-    return Client()->Get(path_and_query.c_str(), {{"X-Parallax-Token", kToken}});
-  }
-
-  static json Json(const httplib::Result& r) { return json::parse(r->body); }
-
-  static void ExpectError(const std::string& path_and_query, int status) {
-    auto r = Get(path_and_query);
-    ASSERT_TRUE(r) << path_and_query;
-    EXPECT_EQ(r->status, status) << path_and_query << ": " << r->body;
-    EXPECT_EQ(r->get_header_value("Content-Type"), "application/json") << path_and_query;
-    json j = json::parse(r->body, nullptr, false);
-    ASSERT_FALSE(j.is_discarded()) << r->body;
-    EXPECT_TRUE(j.contains("error")) << r->body;
-  }
-
-  static inline fs::path base_;
-  static inline Server* server_ = nullptr;
-  static inline std::thread* thread_ = nullptr;
+  static void SetUpTestSuite() { StartServer("api"); }
+  static void TearDownTestSuite() { StopServer(); }
 };
 
 TEST_F(ServerApiTest, TokenIsRequiredEverywhere) {
@@ -200,7 +122,7 @@ TEST_F(ServerApiTest, RejectsBadRequestsWithJsonErrors) {
   ExpectError("/api/timeline?trace=traces/omp2.prv.gz&cfg=traces/omp2.pcf", 400);
   ExpectError("/api/text?trace=traces/omp2.prv.gz&function=State%20As%20Is&object=THREAD%209.9.9", 422);
   ExpectError("/api/analyze?trace=traces/omp2.prv.gz", 400);
-  auto big = Client()->Post("/api/open", {{"X-Parallax-Token", kToken}}, std::string(1 << 20, 'x'), "text/plain");
+  auto big = Client()->Post("/api/open", {{"X-Parallax-Token", kToken}}, std::string((1 << 20) + 1, 'x'), "text/plain");
   ASSERT_TRUE(big);
   EXPECT_EQ(big->status, 413);
 }
