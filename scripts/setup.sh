@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Parallax needs (build, tests, benchmarks) and builds the
-# release preset into build/. Safe to run again: installed packages are skipped.
+# Installs the Debian 12 packages Parallax needs (build, tests, benchmarks, browser tests), the
+# npm packages of the browser tests (package-lock.json), and builds the release preset into
+# build/. Safe to run again: installed packages are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +11,10 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time
   libopenmpi-dev openmpi-bin
+  chromium fonts-dejavu-core
 )
+# Node.js and npm run the browser tests; a newer Node.js already installed is kept.
+command -v node >/dev/null && command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -23,6 +27,9 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# playwright-core drives Debian's chromium in tests/e2e; versions pinned by package-lock.json.
+npm ci --no-audit --no-fund --loglevel=error
 
 cmake --preset release -G Ninja >/dev/null
 cmake --build --preset release -j "$(nproc)"

@@ -1,4 +1,5 @@
-// The server's JSON API. The token cookie set by the first page load authenticates every call.
+// The server's JSON API (docs/serve.md). The token cookie set by the first page load
+// authenticates every call.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -17,26 +18,70 @@ function query(params) {
   return q.toString();
 }
 
-async function request(path, params, options = {}) {
-  const res = await fetch(`${path}?${query(params)}`, { credentials: 'same-origin', ...options });
-  if (!res.ok) {
-    let body = {};
-    try { body = await res.json(); } catch (e) { /* not JSON */ }
-    throw new ApiError(res.status, body);
-  }
-  return res;
+async function check(res) {
+  if (res.ok) return res;
+  let body = {};
+  try { body = await res.json(); } catch (e) { /* not JSON */ }
+  throw new ApiError(res.status, body);
 }
 
 export async function getJson(path, params = {}) {
-  return (await request(path, params)).json();
+  return (await check(await fetch(`${path}?${query(params)}`, { credentials: 'same-origin' }))).json();
 }
 
-export async function openTrace(path) {
-  return (await request('/api/open', { path }, { method: 'POST' })).json();
+// POSTs a JSON body; returns the Response (already checked).
+export async function post(path, body) {
+  const res = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return check(res);
 }
 
-// The timeline draw list (format=json) plus the window names of the cfg.
-export async function timeline(params) {
-  const res = await request('/api/timeline', { ...params, format: 'json' });
-  return { list: await res.json(), window: JSON.parse(res.headers.get('X-Parallax-Window') || '""') };
+export async function postJson(path, body) {
+  return (await post(path, body)).json();
+}
+
+// Opens a trace, calling onProgress(fraction) while the server loads it.
+export async function openTrace(path, onProgress) {
+  let done = false;
+  const poll = async () => {
+    while (!done) {
+      await new Promise((r) => setTimeout(r, 150));
+      if (done) break;
+      try {
+        const p = await getJson('/api/progress', { trace: path });
+        if (p.loading && p.total > 0) onProgress(p.done / p.total);
+      } catch (e) { /* the load itself reports errors */ }
+    }
+  };
+  poll();
+  try {
+    return await postJson('/api/open', { path });
+  } finally {
+    done = true;
+  }
+}
+
+// The timeline draw list (format=json) of one window of a cfg text.
+export async function timelineList(body) {
+  return (await post('/api/timeline', { ...body, format: 'json' })).json();
+}
+
+// An exported image (png or svg) as a Blob.
+export async function timelineImage(body, format) {
+  return (await post('/api/timeline', { ...body, format })).blob();
+}
+
+// Offers `blob` to the user as a download named `name`.
+export function download(blob, name) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }

@@ -1,164 +1,324 @@
-// Parallax's browser UI: a file browser for traces and cfgs, a timeline window, the textual
-// view of a clicked object and the analyzer tables of a cfg. Everything is computed by the
-// server; this only asks and draws.
+// Parallax's browser UI: a trace and cfg browser, timeline windows (zoom, pan, toggles, textual
+// view on click, properties, derived windows), analyzer windows (statistic, transpose, cell →
+// where in the timeline), synchronised ranges and several traces side by side. Everything is
+// computed by the server; this only asks and draws.
 
-import { getJson, openTrace } from './api.js';
-import { TimelineView } from './timeline.js';
-import { renderText, renderTables } from './tables.js';
+import { ApiError, download, getJson, openTrace, postJson } from './api.js';
+import { PropertiesDialog } from './properties.js';
+import { el } from './tables.js';
+import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 
 const $ = (id) => document.getElementById(id);
-const state = { dir: '', trace: null, info: null, cfg: null, fn: null };
 
-function status(text, isError = false) {
-  $('status').textContent = text;
-  $('status').className = isError ? 'error' : '';
-}
+class App {
+  constructor() {
+    this.traces = new Map();  // path → info
+    this.current = null;      // path of the trace new windows open on
+    this.panels = [];
+    this.functions = [];
+    this.selectedCfg = null;
+    this.properties = new PropertiesDialog(this, $('properties'));
+  }
 
-function showError(e) {
-  status(`${e.message}${e.hint ? ` (${e.hint})` : ''}`, true);
-}
+  status(text, isError = false) {
+    $('status').textContent = text;
+    $('status').className = isError ? 'error' : '';
+  }
 
-const view = new TimelineView($('timeline'), $('selection'), {
-  onClick: showText,
-  onRange: (r, name) => {
-    $('timeline-title').textContent = name;
-    $('range').textContent = `${r.from} – ${r.to} ${state.info.time_unit}`;
-    status('');
-  },
-  onError: showError,
-});
+  showError(e) {
+    this.status(`${e.message}${e.hint ? ` (${e.hint})` : ''}`, true);
+  }
 
-async function listDir(dir) {
-  try {
-    const { entries } = await getJson('/api/files', { dir });
-    state.dir = dir;
-    $('cwd').textContent = `/${dir}`;
-    const ul = $('files');
-    ul.replaceChildren();
-    if (dir) entries.unshift({ name: '..', kind: 'dir', path: dir.split('/').slice(0, -1).join('/') });
-    for (const e of entries) {
-      const li = document.createElement('li');
-      li.textContent = e.name;
-      li.className = e.kind;
-      li.dataset.path = e.path;
-      li.title = e.path;
-      li.addEventListener('click', () => choose(e, li));
-      ul.append(li);
+  traceInfo(path) {
+    return this.traces.get(path);
+  }
+
+  traceEnd(path) {
+    return Math.max(1, this.traces.get(path).trace_end);
+  }
+
+  // ---- files ---------------------------------------------------------------------------------
+
+  async listDir(dir) {
+    try {
+      const { entries } = await getJson('/api/files', { dir });
+      $('cwd').textContent = `/${dir}`;
+      const ul = $('files');
+      ul.replaceChildren();
+      if (dir) entries.unshift({ name: '..', kind: 'dir', path: dir.split('/').slice(0, -1).join('/') });
+      for (const e of entries) {
+        const li = el('li', e.name, e.kind);
+        li.dataset.path = e.path;
+        li.title = e.kind === 'cfg' && e.description ? e.description : e.path;
+        li.addEventListener('click', () => this.choose(e, li));
+        li.addEventListener('dblclick', () => { if (e.kind === 'cfg') this.openCfg(e.path); });
+        ul.append(li);
+      }
+    } catch (e) {
+      this.showError(e);
     }
-  } catch (e) {
-    showError(e);
   }
-}
 
-function choose(entry, li) {
-  if (entry.kind === 'dir') return listDir(entry.path);
-  for (const x of document.querySelectorAll(`#files li.${entry.kind}`)) x.classList.remove('current');
-  li.classList.add('current');
-  if (entry.kind === 'trace') return loadTrace(entry.path);
-  if (entry.kind === 'cfg') return drawCfg(entry.path);
-}
-
-async function loadTrace(path) {
-  status(`loading ${path}…`);
-  try {
-    state.info = await openTrace(path);
-    state.trace = path;
-    showInfo(state.info);
-    status(`${path} loaded in ${state.info.load_seconds.toFixed(2)} s`);
-    if (state.cfg) drawCfg(state.cfg);
-    else drawFunction();
-  } catch (e) {
-    showError(e);
+  choose(entry, li) {
+    if (entry.kind === 'dir') return this.listDir(entry.path);
+    for (const x of document.querySelectorAll(`#files li.${entry.kind}`)) x.classList.remove('current');
+    li.classList.add('current');
+    if (entry.kind === 'trace') return this.loadTrace(entry.path);
+    if (entry.kind === 'cfg') return this.showCfg(entry);
+    return undefined;
   }
-}
 
-function showInfo(i) {
-  const dl = document.createElement('dl');
-  const rows = [['trace', i.trace], ['duration', `${i.trace_end} ${i.time_unit}`],
-    ['objects', `${i.appls} appl, ${i.tasks} tasks, ${i.threads} threads; ${i.nodes} nodes, ${i.cpus} cpus`],
-    ['records', `${i.states} states, ${i.event_pairs} events, ${i.comms} communications`]];
-  for (const [k, v] of rows) {
-    const dt = document.createElement('dt');
-    const dd = document.createElement('dd');
-    dt.textContent = k;
-    dd.textContent = v;
-    dl.append(dt, dd);
+  // The cfg browser: description and contents of the chosen cfg, with an Open button.
+  showCfg(entry) {
+    this.selectedCfg = entry.path;
+    const box = $('cfg-details');
+    box.hidden = false;
+    const parts = [el('strong', entry.name)];
+    if (entry.error) parts.push(el('div', entry.error, 'error'));
+    if (entry.description) parts.push(el('pre', entry.description, 'description'));
+    if (entry.windows && entry.windows.length) parts.push(el('div', `windows: ${entry.windows.join(', ')}`));
+    if (entry.histograms && entry.histograms.length) parts.push(el('div', `analyzers: ${entry.histograms.join(', ')}`));
+    const open = el('button', 'Open cfg', 'open-cfg');
+    open.type = 'button';
+    open.disabled = Boolean(entry.error);
+    open.addEventListener('click', () => this.openCfg(entry.path));
+    parts.push(open);
+    box.replaceChildren(...parts);
   }
-  $('trace-info').replaceChildren(dl);
-}
 
-function fullRange() {
-  return { from: 0, to: Math.max(1, state.info.trace_end) };
-}
+  // ---- traces --------------------------------------------------------------------------------
 
-function drawCfg(cfg) {
-  state.cfg = cfg;
-  state.fn = null;
-  $('analyze').hidden = false;
-  if (!state.trace) return status('open a trace first');
-  $('timeline-panel').hidden = false;
-  view.show({ trace: state.trace, cfg }, fullRange());
-}
-
-function drawFunction() {
-  if (!state.trace) return status('open a trace first');
-  const fn = $('function').value;
-  if (!fn) return;
-  const param = $('function-param').value.trim();
-  state.fn = fn;
-  state.cfg = null;
-  $('analyze').hidden = true;
-  $('timeline-panel').hidden = false;
-  view.show({ trace: state.trace, function: fn, param: param ? param.split(/[ ,]+/) : undefined }, fullRange());
-}
-
-async function showText(object, time) {
-  const span = Math.max(1, Math.round((view.range.to - view.range.from) / 100));
-  const params = { ...view.source, object, from: Math.max(0, time - span), to: time + span };
-  try {
-    const text = await getJson('/api/text', params);
-    $('text-panel').hidden = false;
-    renderText($('text-panel'), text, time);
-  } catch (e) {
-    showError(e);
-  }
-}
-
-async function analyze() {
-  if (!state.trace || !state.cfg) return;
-  status('analyzing…');
-  try {
-    const { tables } = await getJson('/api/analyze', { trace: state.trace, cfg: state.cfg });
-    $('analyzer-panel').hidden = false;
-    renderTables($('analyzer-panel'), tables);
-    status(tables.length ? '' : 'this cfg has no 2D/3D analyzer window');
-  } catch (e) {
-    showError(e);
-  }
-}
-
-async function loadFunctions() {
-  try {
-    const { functions } = await getJson('/api/functions');
-    const select = $('function');
-    for (const f of functions.filter((x) => x.implemented && x.group !== 'compose' && x.group !== 'derived'
-      && x.group !== 'aggregation' && x.group !== 'cpu')) {
-      const o = document.createElement('option');
-      o.value = o.textContent = f.name;
-      select.append(o);
+  async loadTrace(path) {
+    if (this.traces.has(path)) return this.setCurrent(path);
+    const bar = $('progress');
+    bar.hidden = false;
+    bar.value = 0;
+    this.status(`loading ${path}…`);
+    try {
+      const info = await openTrace(path, (f) => { bar.value = f; this.status(`loading ${path}: ${Math.round(f * 100)}%`); });
+      this.traces.set(path, info);
+      this.status(`${path} loaded in ${info.load_seconds.toFixed(2)} s`);
+      this.setCurrent(path);
+      this.listTraces();
+      if (!this.panels.some((p) => p.doc.trace === path)) await this.openFunction('State As Is', []);
+    } catch (e) {
+      this.showError(e);
+    } finally {
+      bar.hidden = true;
     }
-    if ([...select.options].some((o) => o.value === 'State As Is')) select.value = 'State As Is';
-  } catch (e) {
-    showError(e);
+    return undefined;
+  }
+
+  setCurrent(path) {
+    this.current = path;
+    this.showInfo(this.traces.get(path));
+    this.listTraces();
+  }
+
+  listTraces() {
+    const ul = $('traces');
+    ul.replaceChildren(...[...this.traces.keys()].map((p) => {
+      const li = el('li', p, p === this.current ? 'current' : '');
+      li.dataset.path = p;
+      li.addEventListener('click', () => this.setCurrent(p));
+      return li;
+    }));
+  }
+
+  showInfo(i) {
+    const dl = el('dl');
+    const rows = [['trace', i.trace], ['duration', `${i.trace_end} ${i.time_unit}`],
+      ['objects', `${i.appls} appl, ${i.tasks} tasks, ${i.threads} threads; ${i.nodes} nodes, ${i.cpus} cpus`],
+      ['records', `${i.states} states, ${i.event_pairs} events, ${i.comms} communications`],
+      ['load', `${i.load_seconds.toFixed(2)} s, ${(i.store_bytes / 1048576).toFixed(1)} MiB in memory`]];
+    for (const d of i.diagnostics || []) rows.push([d.severity, `${d.count} × ${d.description}`]);
+    for (const [k, v] of rows) dl.append(el('dt', k), el('dd', v));
+    $('trace-info').replaceChildren(dl);
+  }
+
+  // ---- documents and panels ------------------------------------------------------------------
+
+  needTrace() {
+    if (!this.current) throw new ApiError(400, { error: 'open a trace first', hint: 'click a .prv in Files' });
+    return this.current;
+  }
+
+  async openCfg(path, trace = undefined) {
+    try {
+      const t = trace || this.needTrace();
+      const r = await getJson('/api/cfg', { path, trace: t });
+      this.addDoc(new Doc(this, t, path, r.text, r.document));
+      for (const n of r.document.notices || []) this.status(`${path}: ${n}`);
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  async openFunction(name, params) {
+    try {
+      const t = this.needTrace();
+      const r = await postJson('/api/cfg/function', { trace: t, function: name, params });
+      this.addDoc(new Doc(this, t, `function ${name}`, r.text, r.document));
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  // Opens the doc's windows (those marked open; else the last) and all its analyzers.
+  addDoc(doc, range = null) {
+    const ws = doc.document.windows;
+    let shown = ws.map((w, i) => (w.open ? i : -1)).filter((i) => i >= 0);
+    if (!shown.length && ws.length) shown = [ws.length - 1];
+    for (const i of shown) this.openWindow(doc, i, range);
+    doc.document.histograms.forEach((_, k) => this.addPanel(new AnalyzerPanel(this, doc, k)));
+  }
+
+  openWindow(doc, index, range = null, highlight = null) {
+    const p = new TimelinePanel(this, doc, index, { range, highlight });
+    this.addPanel(p);
+    return p;
+  }
+
+  addPanel(panel) {
+    this.panels.push(panel);
+    $('windows').append(panel.root);
+    panel.render();
+  }
+
+  removePanel(panel) {
+    this.panels = this.panels.filter((p) => p !== panel);
+    panel.root.remove();
+  }
+
+  // After an edit: every panel of the doc shows the new cfg.
+  docChanged(doc) {
+    for (const p of this.panels.filter((x) => x.doc === doc)) {
+      p.refreshControls();
+      p.render();
+    }
+  }
+
+  syncRange(source, range) {
+    for (const p of this.panels) {
+      if (p === source || !(p instanceof TimelinePanel) || !p.sync) continue;
+      p.zoom.go(range);
+      p.render();
+    }
+  }
+
+  // The same cfg on another open trace, opened synchronised beside this one.
+  async compare(panel) {
+    const others = [...this.traces.keys()].filter((t) => t !== panel.doc.trace);
+    if (!others.length) return this.status('open another trace first, then Compare', true);
+    const trace = others.includes(this.current) ? this.current : others[0];
+    try {
+      const r = await postJson('/api/cfg/edit', { trace, text: panel.doc.text, name: panel.doc.label, document: panel.doc.document });
+      const doc = new Doc(this, trace, panel.doc.source, r.text, r.document);
+      const p = this.openWindow(doc, panel.index, panel.zoom.range);
+      p.sync = panel.sync = true;
+      $('windows').classList.add('side-by-side');
+      $('layout').value = 'side-by-side';
+      this.status(`comparing ${panel.doc.trace} with ${trace}`);
+    } catch (e) {
+      this.showError(e);
+    }
+    return undefined;
+  }
+
+  // A click on an analyzer cell: the control window, drawing only the values of that column,
+  // with the cell's row outlined.
+  showCell(analyzer, r, c) {
+    const t = analyzer.table;
+    const p = t.planes[analyzer.plane];
+    const [lo, hi] = (p.column_ranges || [])[c] || [null, null];
+    if (lo === null || t.control_window < 0) {
+      this.status('this column has no value range to look for (communication histogram)', true);
+      return;
+    }
+    const label = `${p.rows[r]} × ${p.columns[c]}`;
+    const highlight = { min: lo, max: hi, label, rowLabel: p.rows[r] };
+    let panel = this.panels.find((x) => x instanceof TimelinePanel && x.doc === analyzer.doc && x.highlight
+      && x.index === t.control_window);
+    if (panel) {
+      panel.highlight = highlight;
+      panel.refreshControls();
+      panel.render();
+    } else {
+      panel = this.openWindow(analyzer.doc, t.control_window, null, highlight);
+      panel.sync = false;
+    }
+    panel.root.scrollIntoView({ block: 'nearest' });
+  }
+
+  async saveCfg(doc) {
+    const dir = doc.trace.includes('/') ? `${doc.trace.split('/').slice(0, -1).join('/')}/` : '';
+    const suggestion = doc.source.endsWith('.cfg') ? doc.source.replace(/\.cfg$/, '.edited.cfg') : `${dir}parallax.cfg`;
+    const path = window.prompt('Save the windows as a Paraver .cfg under the root (path):', suggestion);
+    if (!path) return;
+    try {
+      let r;
+      try {
+        r = await postJson('/api/cfg/save', { path, text: doc.text, overwrite: false });
+      } catch (e) {
+        if (e.status !== 409 || !window.confirm(`${path} exists. Replace it?`)) throw e;
+        r = await postJson('/api/cfg/save', { path, text: doc.text, overwrite: true });
+      }
+      this.status(`saved ${r.path}`);
+      this.listDir($('cwd').textContent.slice(1));
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  downloadCfg(doc) {
+    download(new Blob([doc.text], { type: 'text/plain' }), doc.label.endsWith('.cfg') ? doc.label : 'parallax.cfg');
+  }
+
+  async loadFunctions() {
+    try {
+      const { functions } = await getJson('/api/functions');
+      this.functions = functions;
+      const select = $('function');
+      for (const f of functions.filter((x) => x.implemented && ['state', 'event', 'communication', 'object'].includes(x.group))) {
+        const o = el('option', f.name);
+        o.value = f.name;
+        select.append(o);
+      }
+      select.value = 'State As Is';
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  start() {
+    $('function-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const p = $('function-param').value.trim();
+      this.openFunction($('function').value, p ? p.split(/[\s,]+/).map(Number) : []);
+    });
+    $('layout').addEventListener('change', () => {
+      $('windows').classList.toggle('side-by-side', $('layout').value === 'side-by-side');
+      for (const p of this.panels) if (p instanceof TimelinePanel) p.render();
+    });
+    $('close-all').addEventListener('click', () => { for (const p of [...this.panels]) p.close(); });
+    // Drop the token from the address bar: the cookie carries it from now on.
+    if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
+    this.loadFunctions();
+    this.listDir('');
+    this.openPreloaded();
+  }
+
+  // Traces given on the command line (`parallax serve TRACE...`) are open from the start.
+  async openPreloaded() {
+    try {
+      const { traces } = await getJson('/api/traces');
+      for (const t of traces) await this.loadTrace(t);
+    } catch (e) {
+      this.showError(e);
+    }
   }
 }
 
-$('function-form').addEventListener('submit', (e) => { e.preventDefault(); drawFunction(); });
-$('undo-zoom').addEventListener('click', () => view.undo());
-$('fit').addEventListener('click', () => view.fit());
-$('analyze').addEventListener('click', analyze);
-
-// Drop the token from the address bar: the cookie carries it from now on.
-if (location.search.includes('token=')) history.replaceState(null, '', location.pathname);
-loadFunctions();
-listDir('');
+const app = new App();
+window.parallax = app;  // for the browser console and the browser tests
+app.start();

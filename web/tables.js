@@ -1,37 +1,37 @@
-// The textual view of one object and the analyzer tables, as HTML tables.
+// HTML tables: the textual view of one object, and analyzer planes (shaded cells, totals,
+// transpose, a click handler per cell), plus their CSV.
 
-function cell(tag, text, cls) {
+export function el(tag, text, cls) {
   const c = document.createElement(tag);
-  c.textContent = text;
+  if (text !== undefined && text !== null) c.textContent = text;
   if (cls) c.className = cls;
   return c;
 }
 
-function table(headers, rows) {
-  const t = document.createElement('table');
-  const head = document.createElement('tr');
-  headers.forEach((h, i) => head.append(cell('th', h, i === 0 ? 'label' : '')));
+function table(headers, rows, cls) {
+  const t = el('table', null, cls);
+  const head = el('tr');
+  headers.forEach((h, i) => head.append(el('th', h, i === 0 ? 'label' : '')));
   t.append(head);
   for (const r of rows) {
-    const tr = document.createElement('tr');
-    r.forEach((v, i) => tr.append(v instanceof HTMLElement ? v : cell('td', v, i === 0 ? 'label' : '')));
+    const tr = el('tr');
+    r.forEach((v, i) => tr.append(v instanceof HTMLElement ? v : el('td', v, i === 0 ? 'label' : '')));
     t.append(tr);
   }
   return t;
 }
 
 export function renderText(panel, v, time) {
-  const h = cell('h3', `${v.object} at ${time} ${v.time_unit} — ${v.window} (${v.function})`);
+  const h = el('h4', `${v.object} at ${time} ${v.time_unit} — ${v.window} (${v.function}), ${v.from}–${v.to}`);
   const intervals = table(['begin', 'end', 'value', 'label'],
-    v.intervals.map((i) => [String(i.begin), String(i.end), i.value === null ? '' : String(i.value), i.label]));
-  intervals.querySelectorAll('td:first-child').forEach((td) => td.classList.remove('label'));
+    v.intervals.map((i) => [String(i.begin), String(i.end), i.value === null ? '' : String(i.value), i.label]), 'text-values');
   const events = table(['time', 'thread', 'type', 'value'],
-    v.events.map((e) => [String(e.time), e.thread, `${e.type} ${e.type_label}`, `${e.value} ${e.value_label}`]));
-  const comms = table(['thread', 'direction', 'partner', 'logical send', 'logical recv', 'size', 'tag'],
-    v.comms.map((c) => [c.thread, c.direction, c.partner, String(c.logical_send), String(c.logical_recv),
-      String(c.size), String(c.tag)]));
-  panel.replaceChildren(h, cell('h4', 'values'), intervals, cell('h4', `events (${v.events.length})`), events,
-    cell('h4', `communications (${v.comms.length})`), comms);
+    v.events.map((e) => [String(e.time), e.thread, `${e.type} ${e.type_label}`, `${e.value} ${e.value_label}`]), 'text-events');
+  const comms = table(['thread', 'direction', 'partner', 'logical send', 'physical send', 'logical recv', 'physical recv', 'size', 'tag'],
+    v.comms.map((c) => [c.thread, c.direction, c.partner, String(c.logical_send), String(c.physical_send),
+      String(c.logical_recv), String(c.physical_recv), String(c.size), String(c.tag)]), 'text-comms');
+  panel.replaceChildren(h, el('h5', `values (${v.intervals.length})`), intervals, el('h5', `events (${v.events.length})`), events,
+    el('h5', `communications (${v.comms.length})`), comms);
 }
 
 // Cells are shaded from light to dark green by their value within the plane.
@@ -41,27 +41,57 @@ function shade(v, max) {
   return `hsl(120, 60%, ${Math.round(95 - 45 * f)}%)`;
 }
 
-function format(v) {
-  if (v === null) return 'nan';
+export function formatValue(v) {
+  if (v === null || v === undefined) return 'nan';
   return Number.isInteger(v) ? String(v) : v.toPrecision(6);
 }
 
-export function renderTables(panel, tables) {
-  const parts = [];
-  for (const t of tables) {
-    for (const p of t.planes) {
-      parts.push(cell('h3', `${t.name} — ${t.statistic}${p.label ? ` — ${p.label}` : ''}`));
-      const max = Math.max(0, ...p.values.flat().filter((x) => x !== null).map(Math.abs));
-      const rows = p.values.map((r, i) => [p.rows[i], ...r.map((v) => {
-        const td = cell('td', format(v));
+// The plane as a grid of strings (header row first), transposed on request, with totals.
+export function planeGrid(p, { transpose = false, totals = true } = {}) {
+  const head = ['', ...p.columns];
+  const body = p.values.map((r, i) => [p.rows[i], ...r]);
+  if (totals) p.totals.forEach((r, i) => body.push([p.total_names[i], ...r]));
+  const grid = [head, ...body];
+  if (!transpose) return grid;
+  return grid[0].map((_, c) => grid.map((r) => r[c]));
+}
+
+function csvField(v) {
+  const s = typeof v === 'number' || v === null ? formatValue(v) : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function planeCsv(p, options) {
+  return planeGrid(p, options).map((r) => r.map(csvField).join(',')).join('\n') + '\n';
+}
+
+// One plane as a table. onCell(row, column) gets plane indices (before transposing).
+export function renderPlane(p, { transpose = false, totals = true, onCell } = {}) {
+  const max = Math.max(0, ...p.values.flat().filter((x) => x !== null).map(Math.abs));
+  const nRows = p.rows.length;
+  const t = el('table', null, 'analyzer');
+  const grid = planeGrid(p, { transpose, totals });
+  grid.forEach((r, gi) => {
+    const tr = el('tr');
+    r.forEach((v, gj) => {
+      if (gi === 0 || gj === 0) {
+        tr.append(el('th', v, gj === 0 ? 'label' : ''));
+        return;
+      }
+      // Plane indices of this cell.
+      const [ri, ci] = transpose ? [gj - 1, gi - 1] : [gi - 1, gj - 1];
+      const td = el('td', formatValue(v));
+      if (ri < nRows) {
         td.style.background = shade(v, max);
-        return td;
-      })]);
-      p.totals.forEach((r, i) => rows.push([p.total_names[i], ...r.map(format)]));
-      const tbl = table(['', ...p.columns], rows);
-      tbl.classList.add('analyzer');
-      parts.push(tbl);
-    }
-  }
-  panel.replaceChildren(...parts);
+        td.dataset.row = ri;
+        td.dataset.col = ci;
+        if (onCell) td.addEventListener('click', () => onCell(ri, ci, td));
+      } else {
+        td.className = 'total';
+      }
+      tr.append(td);
+    });
+    t.append(tr);
+  });
+  return t;
 }

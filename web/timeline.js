@@ -1,59 +1,27 @@
-// A timeline window: draws the core's draw list on a canvas, zooms by dragging (with an undo
-// stack), fits, and reports clicks as (row label, time).
+// The canvas of a timeline window: paints the core's draw list, turns a drag into a zoom and a
+// click into (row, time). It knows nothing about the server: its owner loads the list for the
+// range it asks for.
 
-import { timeline } from './api.js';
-
-export class TimelineView {
-  constructor(canvas, selection, { onClick, onRange, onError }) {
+export class TimelineCanvas {
+  // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object?].
+  constructor(canvas, selection, { onZoom, onClick }) {
     this.canvas = canvas;
     this.selection = selection;
+    this.onZoom = onZoom;
     this.onClick = onClick;
-    this.onRange = onRange;
-    this.onError = onError;
-    this.source = null;   // {trace, cfg} or {trace, function, param}
-    this.range = null;    // {from, to}
-    this.history = [];
     this.list = null;
+    this.range = null;
     this.drag = null;
+    this.marked = null;  // [y, h] of a row to outline
     canvas.addEventListener('mousedown', (e) => this.down(e));
     window.addEventListener('mousemove', (e) => this.move(e));
     window.addEventListener('mouseup', (e) => this.up(e));
   }
 
-  show(source, fullRange) {
-    this.source = source;
-    this.full = fullRange;
-    this.history = [];
-    return this.load(fullRange);
-  }
-
-  async load(range) {
+  show(list, range) {
+    this.list = list;
     this.range = range;
-    const width = Math.max(200, Math.floor(this.canvas.parentElement.clientWidth));
-    try {
-      const { list, window: name } = await timeline({ ...this.source, from: range.from, to: range.to, width });
-      this.list = list;
-      this.window = name;
-      this.draw();
-      this.onRange(range, name);
-    } catch (e) {
-      this.onError(e);
-    }
-  }
-
-  zoom(from, to) {
-    if (to - from < 1) return;
-    this.history.push(this.range);
-    return this.load({ from, to });
-  }
-
-  undo() {
-    if (this.history.length) return this.load(this.history.pop());
-  }
-
-  fit() {
-    this.history.push(this.range);
-    return this.load(this.full);
+    this.draw();
   }
 
   draw() {
@@ -79,9 +47,24 @@ export class TimelineView {
     g.textBaseline = 'top';
     for (const [x, y, text, color, anchor] of l.texts) {
       g.fillStyle = color;
-      g.textAlign = anchor === 'end' ? 'right' : anchor === 'middle' ? 'center' : 'left';
+      g.textAlign = anchor === 'r' || anchor === 'end' ? 'right' : anchor === 'c' || anchor === 'middle' ? 'center' : 'left';
       g.fillText(text, x, y);
     }
+    if (this.marked) {
+      const [ax, , aw] = l.area;
+      g.strokeStyle = '#ffd000';
+      g.lineWidth = 2;
+      g.strokeRect(ax - 1, this.marked[0] - 1, aw + 2, Math.max(1, this.marked[1]) + 2);
+      g.lineWidth = 1;
+    }
+  }
+
+  // Outlines the row drawn for `object` ("THREAD 1.1.1") or labelled `label`.
+  mark(object, label) {
+    const row = this.list && this.list.rows.find((r) => (object && r[3] === object) || (!object && r[0] === label));
+    this.marked = row ? [row[1], row[2]] : null;
+    if (this.list) this.draw();
+    return Boolean(row);
   }
 
   // Canvas x to trace time, clamped to the timeline area.
@@ -121,10 +104,63 @@ export class TimelineView {
     this.selection.hidden = true;
     if (Math.abs(end.x - start.x) >= 3) {
       const t0 = this.timeAt(Math.min(start.x, end.x)), t1 = this.timeAt(Math.max(start.x, end.x));
-      this.zoom(t0, t1);
+      if (t1 > t0) this.onZoom(t0, t1);
       return;
     }
     const row = this.rowAt(start.y);
-    if (row) this.onClick(row[0], this.timeAt(start.x));
+    if (row) this.onClick(row, this.timeAt(start.x));
+  }
+}
+
+// Zoom history of a window: undo and redo stacks over {from, to} ranges, pan and fit, clamped
+// to [0, end].
+export class ZoomHistory {
+  constructor(end) {
+    this.end = Math.max(1, end);
+    this.range = { from: 0, to: this.end };
+    this.back = [];
+    this.forward = [];
+  }
+
+  clamp(from, to) {
+    const span = Math.min(this.end, Math.max(1, to - from));
+    let f = Math.max(0, Math.min(from, this.end - span));
+    return { from: Math.round(f), to: Math.round(f + span) };
+  }
+
+  go(range) {
+    this.back.push(this.range);
+    this.forward = [];
+    this.range = this.clamp(range.from, range.to);
+    return this.range;
+  }
+
+  undo() {
+    if (!this.back.length) return null;
+    this.forward.push(this.range);
+    this.range = this.back.pop();
+    return this.range;
+  }
+
+  redo() {
+    if (!this.forward.length) return null;
+    this.back.push(this.range);
+    this.range = this.forward.pop();
+    return this.range;
+  }
+
+  pan(fraction) {
+    const span = this.range.to - this.range.from;
+    const d = Math.round(span * fraction);
+    return this.go({ from: this.range.from + d, to: this.range.to + d });
+  }
+
+  zoomOut() {
+    const span = this.range.to - this.range.from;
+    return this.go({ from: this.range.from - span / 2, to: this.range.to + span / 2 });
+  }
+
+  fit() {
+    return this.go({ from: 0, to: this.end });
   }
 }

@@ -1,0 +1,107 @@
+// Shared set-up of the browser tests and the zoom benchmark: a root folder with traces and cfgs,
+// `parallax serve` on a free port, and Debian's chromium driven by playwright-core.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.error('error: playwright-core is not installed\n  hint: run `npm ci` in the repository (scripts/setup.sh does)');
+  process.exit(1);
+}
+
+export const CHROMIUM = process.env.PARALLAX_CHROMIUM || '/usr/bin/chromium';
+
+export function fail(message) {
+  throw new Error(message);
+}
+
+export function check(condition, message) {
+  if (!condition) fail(message);
+}
+
+// A temporary root holding copies of `files` ([source, name under the root]).
+export function makeRoot(files) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'parallax-e2e-'));
+  for (const [src, dst] of files) {
+    const to = path.join(root, dst);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(src, to);
+  }
+  return root;
+}
+
+// Starts `parallax serve` and resolves with {url, proc} once it prints its URL.
+export function startServer(binary, root, extraArgs = []) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(binary, ['serve', '--root', root, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`parallax serve printed no URL in 120 s:\n${out}`)), 120000);
+    const onData = (d) => {
+      out += d;
+      const m = /(http:\/\/\S+\?token=\w+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], proc, output: () => out });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`parallax serve exited with ${code}:\n${out}`)); });
+  });
+}
+
+export async function launch() {
+  check(fs.existsSync(CHROMIUM), `${CHROMIUM} not found (hint: apt-get install chromium, as scripts/setup.sh does)`);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1500, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // Chromium logs every failed fetch; a 409 is the expected answer to saving over a file.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 409/.test(m.text())) problems.push(`console error: ${m.text()}`);
+  });
+  return { browser, page, problems };
+}
+
+// Waits until the panel's frame counter passes `after` (a new image was painted).
+export async function waitFrame(panel, after = 0, timeout = 60000) {
+  await panel.page().waitForFunction(([el, n]) => Number(el.dataset.frames || 0) > n,
+    [await panel.elementHandle(), after], { timeout });
+  return Number(await panel.getAttribute('data-frames'));
+}
+
+export async function frames(panel) {
+  return Number((await panel.getAttribute('data-frames')) || 0);
+}
+
+// Drags across a panel's canvas between two fractions of its width, at mid height.
+export async function dragZoom(page, panel, f0, f1) {
+  const box = await panel.locator('canvas').boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * f0, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * ((f0 + f1) / 2), y, { steps: 3 });
+  await page.mouse.move(box.x + box.width * f1, y, { steps: 3 });
+  await page.mouse.up();
+}
+
+// How many canvas pixels differ from the background colour at (0, 0) of the timeline area.
+export async function paintedPixels(panel) {
+  return panel.locator('canvas').evaluate((c) => {
+    const g = c.getContext('2d');
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] || d[i + 1] || d[i + 2]) n += 1;
+    return n;
+  });
+}

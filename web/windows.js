@@ -1,0 +1,350 @@
+// The windows of the UI. A Doc is one cfg (its text and its described windows and histograms)
+// applied to one trace; every TimelinePanel and AnalyzerPanel shows one window or histogram of
+// a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
+
+import { download, postJson, timelineImage, timelineList } from './api.js';
+import { TimelineCanvas, ZoomHistory } from './timeline.js';
+import { el, planeCsv, renderPlane, renderText } from './tables.js';
+
+export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
+export const DRAW_MODES = ['last', 'maximum', 'minimum-not-zero', 'random', 'random-not-zero', 'average',
+  'average-not-zero', 'mode', 'abs-maximum', 'abs-minimum'];
+
+export class Doc {
+  // `source` names the cfg: its path under the root, or "function NAME".
+  constructor(app, trace, source, text, document) {
+    this.app = app;
+    this.trace = trace;
+    this.source = source;
+    this.text = text;
+    this.document = document;
+    this.analyzeCache = new Map();
+  }
+
+  get label() {
+    return this.source.split('/').pop();
+  }
+
+  // Applies `mutate` to a copy of the document and lets the server rewrite the cfg.
+  async edit(mutate) {
+    const doc = structuredClone(this.document);
+    mutate(doc);
+    const r = await postJson('/api/cfg/edit', { trace: this.trace, text: this.text, name: this.label, document: doc });
+    const before = this.document.windows.length;
+    this.text = r.text;
+    this.document = r.document;
+    this.analyzeCache.clear();
+    this.app.docChanged(this, before);
+  }
+
+  async analyze(hideEmpty) {
+    const key = hideEmpty ? 'hide' : 'all';
+    if (!this.analyzeCache.has(key)) {
+      const p = postJson('/api/analyze', { trace: this.trace, cfg_text: this.text, cfg: undefined, hide_empty: hideEmpty });
+      this.analyzeCache.set(key, p);
+      p.catch(() => this.analyzeCache.delete(key));
+    }
+    return (await this.analyzeCache.get(key)).tables;
+  }
+}
+
+function select(options, value, label) {
+  const s = el('select');
+  s.setAttribute('aria-label', label);
+  for (const o of options) {
+    const opt = el('option', o);
+    opt.value = o;
+    s.append(opt);
+  }
+  if (value !== undefined) s.value = value;
+  return s;
+}
+
+function button(text, title, onClick, cls) {
+  const b = el('button', text, cls);
+  b.type = 'button';
+  if (title) b.title = title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function checkbox(text, checked, onChange, cls) {
+  const l = el('label', null, cls);
+  const c = el('input');
+  c.type = 'checkbox';
+  c.checked = checked;
+  c.addEventListener('change', () => onChange(c.checked));
+  l.append(c, ` ${text}`);
+  return { label: l, input: c };
+}
+
+class Panel {
+  constructor(app, doc, kind) {
+    this.app = app;
+    this.doc = doc;
+    this.root = el('section', null, `panel ${kind}`);
+    this.root.dataset.trace = doc.trace;
+    this.title = el('h3');
+    this.bar = el('div', null, 'toolbar');
+    this.message = el('div', null, 'panel-message');
+    this.root.append(this.title, this.bar, this.message);
+  }
+
+  error(e) {
+    this.message.textContent = `${e.message}${e.hint ? ` (${e.hint})` : ''}`;
+    this.message.className = 'panel-message error';
+  }
+
+  note(text) {
+    this.message.textContent = text;
+    this.message.className = 'panel-message';
+  }
+
+  close() {
+    this.app.removePanel(this);
+  }
+}
+
+export class TimelinePanel extends Panel {
+  constructor(app, doc, windowIndex, { highlight = null, range = null } = {}) {
+    super(app, doc, 'timeline');
+    this.index = windowIndex;
+    this.highlight = highlight;  // {min, max, label, object, rowLabel}
+    this.sync = true;
+    this.frames = 0;
+    this.seq = 0;
+    this.zoom = new ZoomHistory(app.traceEnd(doc.trace));
+    if (range) this.zoom.range = this.zoom.clamp(range.from, range.to);
+    this.box = el('div', null, 'canvas-box');
+    const canvas = el('canvas');
+    const selection = el('div', null, 'selection');
+    selection.hidden = true;
+    this.box.append(canvas, selection);
+    this.canvas = new TimelineCanvas(canvas, selection, {
+      onZoom: (from, to) => this.userRange(this.zoom.go({ from, to })),
+      onClick: (row, time) => this.showText(row, time),
+    });
+    this.range = el('span', null, 'range');
+    this.textBox = el('div', null, 'text-view');
+    this.textBox.hidden = true;
+    this.root.append(this.box, this.textBox);
+    this.buildBar();
+    this.refreshControls();
+  }
+
+  get window() {
+    return this.doc.document.windows[this.index];
+  }
+
+  buildBar() {
+    const b = this.bar;
+    b.replaceChildren(
+      button('↶', 'undo zoom', () => this.userRange(this.zoom.undo()), 'undo'),
+      button('↷', 'redo zoom', () => this.userRange(this.zoom.redo()), 'redo'),
+      button('◀', 'pan left', () => this.userRange(this.zoom.pan(-0.5)), 'pan-left'),
+      button('▶', 'pan right', () => this.userRange(this.zoom.pan(0.5)), 'pan-right'),
+      button('−', 'zoom out', () => this.userRange(this.zoom.zoomOut()), 'zoom-out'),
+      button('Fit', 'whole trace', () => this.userRange(this.zoom.fit()), 'fit'));
+    this.flags = checkbox('flags', false, (v) => this.setDisplay({ flags: v }), 'flags');
+    this.comms = checkbox('comms', true, (v) => this.setDisplay({ comm_lines: v }), 'comms');
+    this.colorMode = select(COLOR_MODES, undefined, 'colour mode');
+    this.colorMode.classList.add('color-mode');
+    this.colorMode.addEventListener('change', () => this.setDisplay({ color_mode: this.colorMode.value }));
+    this.drawMode = select(DRAW_MODES, undefined, 'draw mode');
+    this.drawMode.classList.add('draw-mode');
+    this.drawMode.addEventListener('change', () => this.setDisplay({ draw_mode: this.drawMode.value }));
+    this.minY = el('input', null, 'min-y');
+    this.maxY = el('input', null, 'max-y');
+    for (const [input, label] of [[this.minY, 'scale minimum'], [this.maxY, 'scale maximum']]) {
+      input.size = 7;
+      input.setAttribute('aria-label', label);
+      input.title = label;
+      input.addEventListener('change', () => {
+        const min = Number(this.minY.value), max = Number(this.maxY.value);
+        if (Number.isFinite(min) && Number.isFinite(max) && min < max) this.setDisplay({ min_y: min, max_y: max });
+      });
+    }
+    this.fit = false;
+    const fitBox = checkbox('fit scale', false, (v) => { this.fit = v; this.render(); }, 'fit-scale');
+    fitBox.label.title = 'semantic scale from the values in view';
+    const syncBox = checkbox('sync', this.sync, (v) => { this.sync = v; }, 'sync');
+    const more = el('span', null, 'more');
+    more.append(
+      button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
+      button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
+      button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
+      button('PNG', 'export the image', () => this.export('png'), 'export-png'),
+      button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
+      button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'),
+      button('✕', 'close', () => this.close(), 'close'));
+    b.append(this.flags.label, this.comms.label, this.colorMode, this.drawMode, this.minY, this.maxY,
+      fitBox.label, syncBox.label, more, this.range);
+  }
+
+  refreshControls() {
+    const w = this.window;
+    this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''}`;
+    this.root.dataset.window = w.name;
+    this.flags.input.checked = w.flags;
+    this.comms.input.checked = w.comm_lines;
+    this.colorMode.value = w.color_mode;
+    this.drawMode.value = w.draw_mode;
+    this.minY.value = w.min_y;
+    this.maxY.value = w.max_y;
+  }
+
+  async setDisplay(changes) {
+    try {
+      await this.doc.edit((d) => Object.assign(d.windows[this.index], changes));
+    } catch (e) {
+      this.error(e);
+      this.refreshControls();
+    }
+  }
+
+  request(extra = {}) {
+    const r = this.zoom.range;
+    const body = {
+      trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, from: r.from, to: r.to,
+      width: Math.max(300, Math.floor(this.root.clientWidth - 2)), ...extra,
+    };
+    if (this.fit) body.fit = true;
+    if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });
+    return body;
+  }
+
+  // A range chosen by the user here: shown here and in every synchronised window.
+  userRange(range) {
+    if (!range) return;
+    this.render();
+    if (this.sync) this.app.syncRange(this, range);
+  }
+
+  async render(extra = {}) {
+    const seq = ++this.seq;
+    const t0 = performance.now();
+    const range = this.zoom.range;
+    try {
+      const list = await timelineList(this.request(extra));
+      if (seq !== this.seq) return;  // a newer request is on its way
+      this.canvas.show(list, range);
+      if (this.highlight) this.canvas.mark(this.highlight.object, this.highlight.rowLabel);
+      const ms = performance.now() - t0;
+      this.frames += 1;
+      this.root.dataset.frames = this.frames;
+      this.root.dataset.from = range.from;
+      this.root.dataset.to = range.to;
+      this.root.dataset.latency = ms.toFixed(1);
+      const unit = this.app.traceInfo(this.doc.trace).time_unit;
+      this.range.textContent = `${range.from} – ${range.to} ${unit} (${ms.toFixed(0)} ms)`;
+      this.note('');
+    } catch (e) {
+      if (seq === this.seq) this.error(e);
+    }
+  }
+
+  async export(format) {
+    try {
+      const blob = await timelineImage(this.request({ labels: true }), format);
+      download(blob, `${this.window.name.replace(/[^\w.-]+/g, '_')}.${format}`);
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
+  async showText(row, time) {
+    const r = this.zoom.range;
+    const span = Math.max(1, Math.round((r.to - r.from) / 100));
+    const object = row[3] || row[0];
+    try {
+      const text = await postJson('/api/text', {
+        trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, object,
+        from: Math.max(0, time - span), to: time + span,
+      });
+      this.textBox.hidden = false;
+      renderText(this.textBox, text, time);
+    } catch (e) {
+      this.error(e);
+    }
+  }
+}
+
+export class AnalyzerPanel extends Panel {
+  constructor(app, doc, histIndex) {
+    super(app, doc, 'analyzer');
+    this.index = histIndex;
+    this.transpose = false;
+    this.totals = true;
+    this.hideEmpty = this.settings.hide_empty_columns;
+    this.plane = 0;
+    this.tableBox = el('div', null, 'table-box');
+    this.root.append(this.tableBox);
+    this.buildBar();
+  }
+
+  get settings() {
+    return this.doc.document.histograms[this.index];
+  }
+
+  buildBar() {
+    const h = this.settings;
+    this.title.textContent = `${h.name} — ${this.doc.trace}`;
+    this.root.dataset.histogram = h.name;
+    this.statistic = select(h.statistics, h.statistic, 'statistic');
+    this.statistic.classList.add('statistic');
+    this.statistic.addEventListener('change', async () => {
+      const value = this.statistic.value;
+      try {
+        await this.doc.edit((d) => { d.histograms[this.index].statistic = value; });
+      } catch (e) {
+        this.error(e);
+      }
+    });
+    this.planeSelect = select([], undefined, 'plane');
+    this.planeSelect.hidden = true;
+    this.planeSelect.addEventListener('change', () => { this.plane = Number(this.planeSelect.value); this.draw(); });
+    this.bar.replaceChildren(this.statistic, this.planeSelect,
+      checkbox('transpose', this.transpose, (v) => { this.transpose = v; this.draw(); }, 'transpose').label,
+      checkbox('hide empty', this.hideEmpty, (v) => { this.hideEmpty = v; this.render(); }, 'hide-empty').label,
+      checkbox('totals', this.totals, (v) => { this.totals = v; this.draw(); }, 'totals').label,
+      button('CSV', 'export the table', () => this.exportCsv(), 'export-csv'),
+      button('✕', 'close', () => this.close(), 'close'));
+  }
+
+  refreshControls() {
+    this.buildBar();
+  }
+
+  async render() {
+    try {
+      const tables = await this.doc.analyze(this.hideEmpty);
+      this.table = tables[this.index];
+      if (!this.table) throw new Error('the server returned no table for this histogram');
+      const planes = this.table.planes;
+      this.planeSelect.replaceChildren(...planes.map((p, i) => { const o = el('option', p.label || `plane ${i}`); o.value = i; return o; }));
+      this.planeSelect.hidden = planes.length < 2;
+      this.plane = Math.min(this.plane, planes.length - 1);
+      this.planeSelect.value = this.plane;
+      this.draw();
+      this.note('');
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
+  draw() {
+    const p = this.table && this.table.planes[this.plane];
+    if (!p) return;
+    this.tableBox.replaceChildren(renderPlane(p, {
+      transpose: this.transpose, totals: this.totals, onCell: (r, c) => this.app.showCell(this, r, c),
+    }));
+    this.root.dataset.statistic = this.table.statistic;
+  }
+
+  exportCsv() {
+    const p = this.table && this.table.planes[this.plane];
+    if (!p) return;
+    const csv = planeCsv(p, { transpose: this.transpose, totals: this.totals });
+    download(new Blob([csv], { type: 'text/csv' }), `${this.settings.name.replace(/[^\w.-]+/g, '_')}.csv`);
+  }
+}
