@@ -65,9 +65,10 @@ export async function openTrace(path, onProgress) {
   }
 }
 
-// The timeline draw list (format=json) of one window of a cfg text.
-export async function timelineList(body) {
-  return (await post('/api/timeline', { ...body, format: 'json' })).json();
+// One frame of a timeline window: {window, layout: {width, height, area, rows}, png (base64)}.
+// The core renders the image at the window's pixel size; only its pixels travel.
+export async function timelineFrame(body) {
+  return (await post('/api/timeline', { ...body, format: 'frame' })).json();
 }
 
 // An exported image (png or svg) as a Blob.

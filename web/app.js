@@ -215,6 +215,7 @@ class App {
       const r = await postJson('/api/cfg/edit', { trace, text: panel.doc.text, name: panel.doc.label, document: panel.doc.document });
       const doc = new Doc(this, trace, panel.doc.source, r.text, r.document);
       const p = this.openWindow(doc, panel.index, panel.zoom.range);
+      panel.root.after(p.root);  // beside its original in the side-by-side layout
       p.sync = panel.sync = true;
       $('windows').classList.add('side-by-side');
       $('layout').value = 'side-by-side';
@@ -236,7 +237,7 @@ class App {
       return;
     }
     const label = `${p.rows[r]} × ${p.columns[c]}`;
-    const highlight = { min: lo, max: hi, label, rowLabel: p.rows[r] };
+    const highlight = { min: lo, max: hi, label, object: p.row_objects[r] };
     let panel = this.panels.find((x) => x instanceof TimelinePanel && x.doc === analyzer.doc && x.highlight
       && x.index === t.control_window);
     if (panel) {

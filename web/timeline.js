@@ -1,15 +1,16 @@
-// The canvas of a timeline window: paints the core's draw list, turns a drag into a zoom and a
-// click into (row, time). It knows nothing about the server: its owner loads the list for the
-// range it asks for.
+// The canvas of a timeline window: paints the frames the core rendered (PNG plus layout), turns
+// a drag into a zoom and a click into (row, time). It knows nothing about the server: its owner
+// loads the frame for the range it asks for.
 
 export class TimelineCanvas {
-  // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object?].
+  // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object].
   constructor(canvas, selection, { onZoom, onClick }) {
     this.canvas = canvas;
     this.selection = selection;
     this.onZoom = onZoom;
     this.onClick = onClick;
-    this.list = null;
+    this.list = null;  // the layout: width, height, area, rows
+    this.image = null;
     this.range = null;
     this.drag = null;
     this.marked = null;  // [y, h] of a row to outline
@@ -18,8 +19,13 @@ export class TimelineCanvas {
     window.addEventListener('mouseup', (e) => this.up(e));
   }
 
-  show(list, range) {
-    this.list = list;
+  // Decodes the frame's PNG, then paints it; resolves once it is on the canvas.
+  async show(frame, range) {
+    const image = new Image();
+    image.src = `data:image/png;base64,${frame.png}`;
+    await image.decode();
+    this.list = frame.layout;
+    this.image = image;
     this.range = range;
     this.draw();
   }
@@ -30,26 +36,7 @@ export class TimelineCanvas {
     c.width = l.width;
     c.height = l.height;
     const g = c.getContext('2d');
-    g.fillStyle = l.background;
-    g.fillRect(0, 0, l.width, l.height);
-    for (const [x, y, w, h, color] of l.rects) {
-      g.fillStyle = color;
-      g.fillRect(x, y, w, h);
-    }
-    for (const [x0, y0, x1, y1, color] of l.lines) {
-      g.strokeStyle = color;
-      g.beginPath();
-      g.moveTo(x0 + 0.5, y0 + 0.5);
-      g.lineTo(x1 + 0.5, y1 + 0.5);
-      g.stroke();
-    }
-    g.font = '9px monospace';
-    g.textBaseline = 'top';
-    for (const [x, y, text, color, anchor] of l.texts) {
-      g.fillStyle = color;
-      g.textAlign = anchor === 'r' || anchor === 'end' ? 'right' : anchor === 'c' || anchor === 'middle' ? 'center' : 'left';
-      g.fillText(text, x, y);
-    }
+    g.drawImage(this.image, 0, 0);
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -59,9 +46,9 @@ export class TimelineCanvas {
     }
   }
 
-  // Outlines the row drawn for `object` ("THREAD 1.1.1") or labelled `label`.
-  mark(object, label) {
-    const row = this.list && this.list.rows.find((r) => (object && r[3] === object) || (!object && r[0] === label));
+  // Outlines the row drawn for `object` (0-based, at the window's level).
+  mark(object) {
+    const row = this.list && this.list.rows.find((r) => r[3] === object);
     this.marked = row ? [row[1], row[2]] : null;
     if (this.list) this.draw();
     return Boolean(row);

@@ -2,7 +2,7 @@
 // applied to one trace; every TimelinePanel and AnalyzerPanel shows one window or histogram of
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
-import { download, postJson, timelineImage, timelineList } from './api.js';
+import { download, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory } from './timeline.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
@@ -109,7 +109,7 @@ export class TimelinePanel extends Panel {
   constructor(app, doc, windowIndex, { highlight = null, range = null } = {}) {
     super(app, doc, 'timeline');
     this.index = windowIndex;
-    this.highlight = highlight;  // {min, max, label, object, rowLabel}
+    this.highlight = highlight;  // {min, max, label, object}: a value range, a row to outline
     this.sync = true;
     this.frames = 0;
     this.seq = 0;
@@ -225,10 +225,12 @@ export class TimelinePanel extends Panel {
     const t0 = performance.now();
     const range = this.zoom.range;
     try {
-      const list = await timelineList(this.request(extra));
+      const frame = await timelineFrame(this.request(extra));
       if (seq !== this.seq) return;  // a newer request is on its way
-      this.canvas.show(list, range);
-      if (this.highlight) this.canvas.mark(this.highlight.object, this.highlight.rowLabel);
+      if (this.highlight) this.canvas.marked = null;
+      await this.canvas.show(frame, range);
+      if (seq !== this.seq) return;
+      if (this.highlight) this.canvas.mark(this.highlight.object);
       const ms = performance.now() - t0;
       this.frames += 1;
       this.root.dataset.frames = this.frames;
@@ -255,10 +257,9 @@ export class TimelinePanel extends Panel {
   async showText(row, time) {
     const r = this.zoom.range;
     const span = Math.max(1, Math.round((r.to - r.from) / 100));
-    const object = row[3] || row[0];
     try {
       const text = await postJson('/api/text', {
-        trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, object,
+        trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, object_index: row[3],
         from: Math.max(0, time - span), to: time + span,
       });
       this.textBox.hidden = false;

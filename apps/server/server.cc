@@ -266,6 +266,27 @@ class SaveCleanup {
   std::string temp_;
 };
 
+std::string Base64(std::string_view bytes) {
+  static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 | static_cast<uint8_t>(bytes[i + 1]) << 8 |
+                 static_cast<uint8_t>(bytes[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
+  }
+  if (i < bytes.size()) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
 bool ConstantTimeEqual(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   unsigned char diff = 0;
@@ -593,8 +614,11 @@ class ServerImpl final : public Server {
     ReadWindowSource(p, true).To(&r);
     r.format = p.String("format", 8);
     if (r.format.empty()) r.format = "png";
-    if (r.format != "png" && r.format != "svg" && r.format != "json")
-      throw ApiError{400, "format must be png, svg or json, not '" + r.format + "'"};
+    if (r.format != "png" && r.format != "svg" && r.format != "json" && r.format != "frame")
+      throw ApiError{400, "format must be png, svg, json or frame, not '" + r.format + "'"};
+    // frame: the PNG (base64) and its layout in one JSON answer, what the UI paints.
+    const bool frame = r.format == "frame";
+    if (frame) r.format = "png";
     r.width = p.Number<uint32_t>("width").value_or(1000);
     r.height = p.Number<uint32_t>("height").value_or(0);
     if (r.width < 16 || r.width > options_.max_width || r.height > options_.max_height)
@@ -627,6 +651,12 @@ class ServerImpl final : public Server {
     const TimelineImage* chosen = &images->back();
     res.set_header("X-Parallax-Windows", names.dump(-1, ' ', true));
     res.set_header("X-Parallax-Window", json(chosen->window).dump(-1, ' ', true));
+    if (frame) {
+      res.set_content("{\"window\":" + json(chosen->window).dump(-1, ' ', true) + ",\"layout\":" + chosen->layout +
+                          ",\"png\":\"" + Base64(chosen->data) + "\"}",
+                      "application/json");
+      return;
+    }
     const char* type = r.format == "png" ? "image/png" : r.format == "svg" ? "image/svg+xml" : "application/json";
     res.set_content(chosen->data, type);
   }
@@ -637,6 +667,7 @@ class ServerImpl final : public Server {
     TextRequest r;
     ReadWindowSource(p, true).To(&r);
     r.object = p.String("object", 256);
+    r.object_index = p.Number<uint32_t>("object_index");
     TimeRange(p, &r.from, &r.to);
     auto view = trace->Text(r);
     if (!view.ok()) throw CoreError(view.status());

@@ -48,6 +48,9 @@ struct TimelineImage {
   std::string window;  // window name
   std::string format;  // png, svg, json
   std::string data;    // the encoded bytes
+  // Where things are in the image, as JSON: {"width","height","background","area":[x,y,w,h],
+  // "rows":[[label,y,h,object]...]} (object: 0-based, at the window's level).
+  std::string layout;
 };
 
 // Draws the requested window(s) of a trace opened with Trace::Open.

@@ -73,6 +73,9 @@ struct TextRequest {
   std::string thread_function;     // instead of a cfg: a thread-level window with this function
   std::vector<double> parameters;  // its first parameter (e.g. state values)
   std::string object;              // "THREAD 1.2.1", "TASK 1.2", "APPL 1", "WORKLOAD" or "1.2.1"
+  // Instead of `object`: the 0-based object at the window's level, any level (the `object` of
+  // a row in a timeline's layout).
+  std::optional<uint32_t> object_index;
   std::optional<uint64_t> from, to;  // trace units; default: the whole trace
 };
 

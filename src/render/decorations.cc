@@ -113,26 +113,7 @@ std::string ValueLabel(const TimelineContext& ctx, Level level, double v) {
 std::string ObjectLabel(const TimelineContext& ctx, Level level, uint32_t object) {
   if (ctx.row != nullptr)
     if (const std::string* l = ctx.row->Label(level, object)) return *l;
-  const auto& h = *ctx.header;
-  if (object >= semantic::ObjectCount(h, level))
-    return fmt::format("{} {}", model::LevelName(level), object + 1);
-  switch (level) {
-    case Level::kWorkload:
-      return "WORKLOAD";
-    case Level::kAppl:
-      return fmt::format("APPL {}", object + 1);
-    case Level::kTask:
-      return model::TaskName(h.processes, model::TaskIndex(object));
-    case Level::kThread:
-      return model::ThreadName(h.processes, model::ThreadIndex(object));
-    case Level::kSystem:
-      return "SYSTEM";
-    case Level::kNode:
-      return fmt::format("NODE {}", object + 1);
-    case Level::kCpu:
-      return model::CpuName(h.resources, model::CpuId(object + 1));
-  }
-  return {};
+  return semantic::ObjectName(*ctx.header, level, object);
 }
 
 int32_t LabelAreaWidth(const Frame& f) {

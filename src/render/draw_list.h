@@ -37,8 +37,9 @@ struct Text {
 // One object row of the timeline: where it is drawn and what it is called.
 struct RowBox {
   std::string label;
-  int32_t y = 0;  // band top
-  int32_t h = 0;  // band height
+  int32_t y = 0;        // band top
+  int32_t h = 0;        // band height
+  uint32_t object = 0;  // 0-based window-level object of the row (the first, when several share it)
 };
 
 struct DrawList {

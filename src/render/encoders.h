@@ -14,9 +14,12 @@ Result<std::string> EncodePng(const Image& image);
 Result<std::string> EncodePng(const DrawList& list);
 // A standalone SVG document.
 std::string EncodeSvg(const DrawList& list);
-// {"width","height","background","area":[x,y,w,h],"rows":[[label,y,h]...],
+// {"width","height","background","area":[x,y,w,h],"rows":[[label,y,h,object]...],
 //  "rects":[[x,y,w,h,"#rrggbb"]...],"lines":[[x0,y0,x1,y1,"#rrggbb"]...],
 //  "texts":[[x,y,"text","#rrggbb","l|c|r"]...]}
 std::string EncodeJson(const DrawList& list);
+// Only the first fields of EncodeJson: width, height, background, area and rows (where a click
+// lands, for an image drawn from PNG bytes).
+std::string EncodeLayoutJson(const DrawList& list);
 
 }  // namespace parallax::render

@@ -79,14 +79,26 @@ std::string EncodeSvg(const DrawList& l) {
   return out + "</svg>\n";
 }
 
-std::string EncodeJson(const DrawList& l) {
+namespace {
+
+// The opening of the JSON draw list: size, background, area and rows, without closing brace.
+std::string JsonLayoutFields(const DrawList& l) {
   std::string out = fmt::format(
       "{{\"width\":{},\"height\":{},\"background\":\"{}\",\"area\":[{},{},{},{}],\"rows\":[",
       l.width, l.height, Hex(l.background), l.area_x, l.area_y, l.area_w, l.area_h);
   for (size_t i = 0; i < l.rows.size(); ++i)
-    out += fmt::format("{}[{},{},{}]", i ? "," : "", JsonString(l.rows[i].label), l.rows[i].y,
-                       l.rows[i].h);
-  out += "],\"rects\":[";
+    out += fmt::format("{}[{},{},{},{}]", i ? "," : "", JsonString(l.rows[i].label), l.rows[i].y,
+                       l.rows[i].h, l.rows[i].object);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string EncodeLayoutJson(const DrawList& l) { return JsonLayoutFields(l) + "}"; }
+
+std::string EncodeJson(const DrawList& l) {
+  std::string out = JsonLayoutFields(l);
+  out += ",\"rects\":[";
   for (size_t i = 0; i < l.rects.size(); ++i) {
     const Rect& r = l.rects[i];
     out += fmt::format("{}[{},{},{},{},\"{}\"]", i ? "," : "", r.x, r.y, r.w, r.h, Hex(r.color));

@@ -72,7 +72,7 @@ void PlanRows(Frame& f) {
     f.groups.push_back(RowGroup{{static_cast<uint32_t>(k)}, y, std::max(1, next - y - gap)});
   }
   for (const RowGroup& g : f.groups)
-    f.list.rows.push_back(RowBox{f.labels[g.members[0]], g.y, g.h});
+    f.list.rows.push_back(RowBox{f.labels[g.members[0]], g.y, g.h, f.objects[g.members[0]]});
 }
 
 Rgb ColorOf(const Frame& f, double v) {

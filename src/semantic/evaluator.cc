@@ -27,6 +27,20 @@ uint32_t ObjectCount(const model::TraceHeader& h, Level level) {
   return 0;
 }
 
+std::string ObjectName(const model::TraceHeader& h, Level level, uint32_t object) {
+  if (object >= ObjectCount(h, level)) return fmt::format("{} {}", model::LevelName(level), object + 1);
+  switch (level) {
+    case Level::kWorkload: return "WORKLOAD";
+    case Level::kAppl: return fmt::format("APPL {}", object + 1);
+    case Level::kTask: return model::TaskName(h.processes, model::TaskIndex(object));
+    case Level::kThread: return model::ThreadName(h.processes, model::ThreadIndex(object));
+    case Level::kSystem: return "SYSTEM";
+    case Level::kNode: return fmt::format("NODE {}", object + 1);
+    case Level::kCpu: return model::CpuName(h.resources, model::CpuId(object + 1));
+  }
+  return {};
+}
+
 namespace {
 
 bool IsResource(Level l) { return l == Level::kSystem || l == Level::kNode || l == Level::kCpu; }

@@ -74,5 +74,8 @@ class WindowEvaluator {
 
 // Number of objects of a level in a trace.
 uint32_t ObjectCount(const model::TraceHeader& h, model::Level level);
+// Paraver's name of an object: "WORKLOAD", "APPL 1", "TASK 1.2", "THREAD 1.2.1", "SYSTEM",
+// "NODE 1", "CPU 1.2"; "<LEVEL> n" past the object count.
+std::string ObjectName(const model::TraceHeader& h, model::Level level, uint32_t object);
 
 }  // namespace parallax::semantic

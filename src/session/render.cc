@@ -211,7 +211,8 @@ Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const Time
     if (!list.ok()) return list.status();
     auto bytes = Encode(list.value(), req.format);
     if (!bytes.ok()) return bytes.status();
-    images.push_back(TimelineImage{set->specs[index].name, req.format, std::move(bytes.value())});
+    images.push_back(TimelineImage{set->specs[index].name, req.format, std::move(bytes.value()),
+                                   render::EncodeLayoutJson(list.value())});
   }
   return images;
 }

@@ -79,13 +79,20 @@ Result<TextView> TraceImpl::Text(const TextRequest& req) const {
   auto& [specs, index] = windows.value();
   TextView view;
   view.window = specs[index].name;
-  Level level;
+  Level level = specs[index].level;
   uint32_t object = 0;
-  Status s = ParseObject(header(), req.object.empty() ? "THREAD 1.1.1" : req.object, &level, &object);
-  if (!s.ok()) return s;
-  if (level != specs[index].level)
-    return Status::Error(fmt::format("object '{}' is not at the window's level {}", req.object,
-                                     model::LevelName(specs[index].level)));
+  if (req.object_index) {
+    object = *req.object_index;
+    if (object >= semantic::ObjectCount(header(), level))
+      return Status::Error(fmt::format("object index {} is out of range: the window's level {} has {} objects", object,
+                                       model::LevelName(level), semantic::ObjectCount(header(), level)));
+  } else {
+    Status s = ParseObject(header(), req.object.empty() ? "THREAD 1.1.1" : req.object, &level, &object);
+    if (!s.ok()) return s;
+    if (level != specs[index].level)
+      return Status::Error(fmt::format("object '{}' is not at the window's level {}", req.object,
+                                       model::LevelName(specs[index].level)));
+  }
   semantic::InfoType info = semantic::WindowInfoType(specs, index);
   auto ev = semantic::WindowEvaluator::Create({&header(), &store(), pcf()}, specs, index);
   if (!ev.ok()) return ev.status();
@@ -93,7 +100,7 @@ Result<TextView> TraceImpl::Text(const TextRequest& req) const {
   view.from = req.from.value_or(0);
   view.to = std::min<uint64_t>(req.to.value_or(w.trace_end()), w.trace_end());
   view.time_unit = std::string(model::TimeUnitName(header().unit));
-  view.object = req.object.empty() ? "THREAD 1.1.1" : req.object;
+  view.object = semantic::ObjectName(header(), level, object);
   view.function = semantic::SlotFunction(specs[index], semantic::Slot::kThread).name;
   std::vector<uint32_t> label_types;
   if (pcf() && info == semantic::InfoType::kEventValue)

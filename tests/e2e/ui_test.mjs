@@ -81,7 +81,7 @@ async function run() {
   const text = first.locator('.text-view');
   await text.locator('table.text-values tr').nth(1).waitFor();
   const heading = await text.locator('h4').textContent();
-  check(heading.includes(list.rows[0][0]) || heading.includes('THREAD'), `the textual view is about '${heading}'`);
+  check(heading.startsWith('THREAD 1.1.1 at'), `the textual view is about '${heading}', not THREAD 1.1.1`);
   check(await text.locator('table.text-values tr').count() >= 2, 'the textual view lists no value');
   await shot('03-textual-view');
 
@@ -155,6 +155,8 @@ async function run() {
   const where = panels.nth(before);
   await waitFrame(where);
   check((await where.locator('h3').textContent()).includes('where'), 'the cell window does not say what it shows');
+  check(await page.evaluate((k) => window.parallax.panels.filter((p) => p.highlight)[0].canvas.marked !== null, before),
+    'the row of the cell is not outlined');
   await where.scrollIntoViewIfNeeded();
   await shot('07-cell-in-timeline');
   await where.locator('button.close').click();

@@ -150,6 +150,57 @@ TEST_F(ServerCfgTest, PostedCfgTextDrawsLikeTheCfgFile) {
   EXPECT_NE(highlighted->body, get->body);
 }
 
+// The UI's frames: the PNG as base64 plus the layout of the JSON draw list, in one answer.
+TEST_F(ServerCfgTest, FrameIsThePngWithItsLayout) {
+  std::string q = std::string("/api/timeline?trace=") + kTrace + "&function=State%20As%20Is&width=400&from=0&to=90000000";
+  auto png = Get(q + "&format=png");
+  auto list = Get(q + "&format=json");
+  json frame = Ok(Get(q + "&format=frame"));
+  ASSERT_EQ(png->status, 200);
+  ASSERT_EQ(list->status, 200);
+  EXPECT_EQ(frame["window"], "State As Is");
+  // Decode the base64 by hand: it must give the PNG bytes of format=png.
+  const std::string b64 = frame["png"];
+  ASSERT_EQ(b64.size() % 4, 0u);
+  std::string bytes;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : b64) {
+    if (c == '=') break;
+    const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t v = alphabet.find(c);
+    ASSERT_NE(v, std::string::npos) << c;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes += static_cast<char>((acc >> bits) & 0xff);
+    }
+  }
+  EXPECT_EQ(bytes, png->body);
+  // The layout is the draw list without its shapes; rows carry their 0-based object.
+  json l = Json(list);
+  for (const char* k : {"width", "height", "background", "area", "rows"}) EXPECT_EQ(frame["layout"][k], l[k]) << k;
+  EXPECT_FALSE(frame["layout"].contains("rects"));
+  const json& rows = frame["layout"]["rows"];
+  ASSERT_EQ(rows.size(), 2u) << rows;
+  EXPECT_EQ(rows[0][3], 0);
+  EXPECT_EQ(rows[1][3], 1);
+  ExpectError(q + "&format=gif", 400);
+}
+
+// A row's object, as the layout gives it, selects the object of the textual view.
+TEST_F(ServerCfgTest, TextOfARowObject) {
+  json by_name = Ok(Post("/api/text", json{{"trace", kTrace}, {"function", "State As Is"}, {"object", "THREAD 1.1.2"},
+                                           {"from", 0}, {"to", 50000000}}));
+  json by_index = Ok(Post("/api/text", json{{"trace", kTrace}, {"function", "State As Is"}, {"object_index", 1},
+                                            {"from", 0}, {"to", 50000000}}));
+  EXPECT_EQ(by_index["object"], "THREAD 1.1.2");
+  EXPECT_EQ(by_index["intervals"], by_name["intervals"]);
+  EXPECT_EQ(by_index["events"], by_name["events"]);
+  ExpectPostError("/api/text", {{"trace", kTrace}, {"function", "State As Is"}, {"object_index", 2}}, 422);
+}
+
 TEST_F(ServerCfgTest, PostedTextAndAnalyze) {
   auto get = Get(std::string("/api/text?trace=") + kTrace + "&cfg=" + kViewCfg + "&object=TASK%201.1&from=0&to=50000000");
   ASSERT_EQ(get->status, 200) << get->body;
