@@ -251,24 +251,66 @@ class App {
     panel.root.scrollIntoView({ block: 'nearest' });
   }
 
-  async saveCfg(doc) {
-    const dir = doc.trace.includes('/') ? `${doc.trace.split('/').slice(0, -1).join('/')}/` : '';
-    const suggestion = doc.source.endsWith('.cfg') ? doc.source.replace(/\.cfg$/, '.edited.cfg') : `${dir}parallax.cfg`;
+  // Asks where to save `text` under the root; asks again before replacing a file.
+  async saveText(text, suggestion) {
     const path = window.prompt('Save the windows as a Paraver .cfg under the root (path):', suggestion);
     if (!path) return;
     try {
       let r;
       try {
-        r = await postJson('/api/cfg/save', { path, text: doc.text, overwrite: false });
+        r = await postJson('/api/cfg/save', { path, text, overwrite: false });
       } catch (e) {
         if (e.status !== 409 || !window.confirm(`${path} exists. Replace it?`)) throw e;
-        r = await postJson('/api/cfg/save', { path, text: doc.text, overwrite: true });
+        r = await postJson('/api/cfg/save', { path, text, overwrite: true });
       }
       this.status(`saved ${r.path}`);
       this.listDir($('cwd').textContent.slice(1));
     } catch (e) {
       this.showError(e);
     }
+  }
+
+  suggestName(doc) {
+    const dir = doc.trace.includes('/') ? `${doc.trace.split('/').slice(0, -1).join('/')}/` : '';
+    return doc.source.endsWith('.cfg') ? doc.source.replace(/\.cfg$/, '.edited.cfg') : `${dir}parallax.cfg`;
+  }
+
+  // The cfg of one window's doc (all its windows and analyzers).
+  saveCfg(doc) {
+    return this.saveText(doc.text, this.suggestName(doc));
+  }
+
+  // Every timeline window open on the current trace, in one cfg: the first cfg that has
+  // analyzers (else the first window's), with its analyzers, plus the windows of the others,
+  // each marked open when it is on screen. Analyzers of the other cfgs are not carried over.
+  async saveAll() {
+    const shown = this.panels.filter((p) => p instanceof TimelinePanel && p.doc.trace === this.current && !p.highlight);
+    if (!shown.length) return this.status('no timeline window is open on the current trace', true);
+    const docs = [...new Set(shown.map((p) => p.doc))];
+    const withAnalyzers = docs.findIndex((d) => d.document.histograms.length > 0);
+    if (withAnalyzers > 0) docs.unshift(...docs.splice(withAnalyzers, 1));
+    const base = docs[0];
+    const onScreen = (doc, i) => shown.some((p) => p.doc === doc && p.index === i);
+    const merged = structuredClone(base.document);
+    merged.windows.forEach((w, i) => { w.open = onScreen(base, i); });
+    for (const doc of docs.slice(1)) {
+      const offset = merged.windows.length;
+      doc.document.windows.forEach((w, i) => {
+        const copy = { ...structuredClone(w), open: onScreen(doc, i) };
+        if (copy.derived) {
+          copy.parent0 += offset;
+          copy.parent1 += offset;
+        }
+        merged.windows.push(copy);
+      });
+    }
+    try {
+      const r = await postJson('/api/cfg/edit', { trace: base.trace, text: base.text, name: base.label, document: merged });
+      await this.saveText(r.text, this.suggestName(base).replace(/[^/]*$/, 'windows.cfg'));
+    } catch (e) {
+      this.showError(e);
+    }
+    return undefined;
   }
 
   downloadCfg(doc) {
@@ -302,6 +344,7 @@ class App {
       for (const p of this.panels) if (p instanceof TimelinePanel) p.render();
     });
     $('close-all').addEventListener('click', () => { for (const p of [...this.panels]) p.close(); });
+    $('save-all').addEventListener('click', () => this.saveAll());
     // Drop the token from the address bar: the cookie carries it from now on.
     if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
     this.loadFunctions();

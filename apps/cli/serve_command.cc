@@ -1,7 +1,13 @@
-// `parallax serve [TRACE...] [--root DIR] [--port N] [--host ADDR]`: the browser UI. Serves
-// the files under the root (default: the current directory) to whoever has the printed URL.
+// `parallax serve [TRACE...] [--root DIR] [--port N] [--host ADDR] [--open]`: the browser UI.
+// Serves the files under the root (default: the current directory) to whoever has the printed
+// URL.
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -19,7 +25,34 @@ namespace {
 struct ServeArgs {
   std::vector<std::string> traces;
   server::ServerOptions options;
+  bool open = false;
 };
+
+// Starts the desktop's browser ($BROWSER, else xdg-open) on the URL. The URL goes through a
+// private file that redirects to it, as notebook servers do, so that the token does not show
+// in the process list of a shared machine. Returns false when no browser could be started.
+bool OpenBrowser(const std::string& url) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/parallax-open-XXXXXX.html";
+  int fd = mkstemps(path.data(), 5);  // 0600
+  if (fd < 0) return false;
+  std::string page = "<!doctype html><meta http-equiv=\"refresh\" content=\"0;url=" + url + "\"><a href=\"" + url +
+                     "\">Parallax</a>\n";
+  bool written = write(fd, page.data(), page.size()) == static_cast<ssize_t>(page.size());
+  close(fd);
+  if (!written) return false;
+  const char* browser = std::getenv("BROWSER");
+  std::string program = browser != nullptr && *browser != '\0' ? browser : "xdg-open";
+  std::string file_url = "file://" + path;
+  char* argv[] = {program.data(), file_url.data(), nullptr};
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv, environ) != 0) return false;
+  std::thread([pid] {  // reap it, whenever it ends
+    int status = 0;
+    waitpid(pid, &status, 0);
+  }).detach();
+  return true;
+}
 
 int Run(ServeArgs& a) {
   // Ctrl-C and SIGTERM stop the server cleanly: they are blocked in every thread (the server's
@@ -47,6 +80,8 @@ int Run(ServeArgs& a) {
   }
   std::printf("Parallax is serving %s\nOpen %s\n(Ctrl-C stops it)\n", srv->root().c_str(), srv->Url().c_str());
   std::fflush(stdout);
+  if (a.open && !OpenBrowser(srv->Url()))
+    std::fprintf(stderr, "note: no browser could be started (set BROWSER or install xdg-utils); open the URL above\n");
   std::thread waiter([&srv, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
@@ -70,6 +105,7 @@ Command AddServeCommand(CLI::App& app) {
   sub->add_option("--host", args->options.host,
                   "address to listen on (default 127.0.0.1; reach it from elsewhere with an SSH tunnel)")
       ->default_val("127.0.0.1");
+  sub->add_flag("--open", args->open, "open the UI in this desktop's browser ($BROWSER, else xdg-open)");
   return {sub, [args] { return Run(*args); }};
 }
 

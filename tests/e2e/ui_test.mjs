@@ -204,6 +204,18 @@ async function run() {
   check(fs.readFileSync(path.join(root, 'cfgs/saved_from_ui.cfg'), 'utf8') === saved, 'declining the replacement changed the file');
   page.off('dialog', answer);
 
+  step = 'save every window of a trace in one cfg';
+  await page.locator('#traces li', { hasText: 'epoch_2proc' }).click();
+  const all = (d) => (d.type() === 'prompt' ? d.accept('cfgs/all_windows.cfg') : d.dismiss());
+  page.on('dialog', all);
+  await page.locator('#save-all').click();
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'saved cfgs/all_windows.cfg');
+  page.off('dialog', all);
+  const allText = fs.readFileSync(path.join(root, 'cfgs/all_windows.cfg'), 'utf8');
+  const names = [...allText.matchAll(/^window_name (.*)$/gm)].map((m) => m[1]);
+  check(names.includes('State As Is') && names.includes('MPI call'), `the cfg of all windows has ${names.join(', ')}`);
+  check(allText.includes('Analyzer2D'), 'the analyzer of the first cfg was dropped');
+
   step = 'no browser errors';
   check(problems.length === 0, problems.join('\n'));
 }
