@@ -32,6 +32,8 @@ try {
   const panel = page.locator('#windows > section.timeline').first();
   await panel.waitFor({ timeout: 600000 });
   let n = await waitFrame(panel, 0, 600000);
+  const updates = await page.evaluate(() => window.parallax.progressUpdates || 0);
+  console.log(`load progress updates shown: ${updates}`);
   console.log(`open + first frame: ${((Date.now() - t0) / 1000).toFixed(2)} s; canvas ${await panel.locator('canvas').evaluate((c) => `${c.width}x${c.height}`)}`);
   const zoomIn = [], fit = [], wall = [];
   for (let i = 0; i < zooms; ++i) {

@@ -95,7 +95,11 @@ class App {
     bar.value = 0;
     this.status(`loading ${path}…`);
     try {
-      const info = await openTrace(path, (f) => { bar.value = f; this.status(`loading ${path}: ${Math.round(f * 100)}%`); });
+      const info = await openTrace(path, (f) => {
+        bar.value = f;
+        this.progressUpdates = (this.progressUpdates || 0) + 1;
+        this.status(`loading ${path}: ${Math.round(f * 100)}%`);
+      });
       this.traces.set(path, info);
       this.status(`${path} loaded in ${info.load_seconds.toFixed(2)} s`);
       this.setCurrent(path);
