@@ -7,6 +7,7 @@ import { COLOR_MODES, DRAW_MODES } from './windows.js';
 import { el } from './tables.js';
 
 const LEVELS = ['workload', 'appl', 'task', 'thread', 'system', 'node', 'cpu'];
+const UNITS = ['ns', 'us', 'ms', 's', 'min', 'h', 'day'];
 const CRITERIA = ['All', 'None', '=', '!=', '>', '<', '[x,y]'];
 
 // Which function groups a slot offers.
@@ -134,6 +135,7 @@ export class PropertiesDialog {
     const w = panel.window;
     const name = input(w.name, 'name', 30);
     const level = selectOf(LEVELS, w.level, 'level');
+    const unit = selectOf(UNITS, w.unit, 'unit');
     const slots = w.functions.map((f) => this.slotEditor(f));
     const f = w.filter;
     const logical = el('input');
@@ -151,7 +153,7 @@ export class PropertiesDialog {
     const minY = input(w.min_y, 'min', 8), maxY = input(w.max_y, 'max', 8);
     const pixel = selectOf(['1', '2', '4', '8'], String(w.pixel_size), 'pixel');
     const body = [
-      field('name', name), field('level', level),
+      field('name', name), field('level', level), field('time unit', unit),
       el('h4', 'functions'), ...slots,
       el('h4', 'filter'), field('communications', lp), ...crit.map(([, x]) => x),
       el('h4', 'display'), field('colour', color), field('draw (time)', drawTime), field('draw (objects)', drawRows),
@@ -161,6 +163,7 @@ export class PropertiesDialog {
       const x = d.windows[panel.index];
       x.name = name.value;
       x.level = level.value;
+      x.unit = unit.value;
       x.functions = slots.map((s) => s.read());
       x.filter.logical = logical.checked;
       x.filter.physical = physical.checked;

@@ -118,7 +118,7 @@ json ToJson(const CfgWindowSettings& w) {
                  {"from", ToJson(f.from)}, {"to", ToJson(f.to)}, {"tag", ToJson(f.tag)},
                  {"size", ToJson(f.size)}, {"bandwidth", ToJson(f.bandwidth)},
                  {"event_type", ToJson(f.event_type)}, {"event_value", ToJson(f.event_value)}};
-  return {{"name", w.name}, {"level", w.level}, {"functions", std::move(functions)}, {"filter", std::move(filter)},
+  return {{"name", w.name}, {"level", w.level}, {"unit", w.unit}, {"functions", std::move(functions)}, {"filter", std::move(filter)},
           {"derived", w.derived}, {"parent0", w.parent0}, {"parent1", w.parent1}, {"factor0", Number(w.factor0)},
           {"factor1", Number(w.factor1)}, {"color_mode", w.color_mode}, {"draw_mode", w.draw_mode},
           {"object_draw_mode", w.object_draw_mode}, {"flags", w.flags}, {"comm_lines", w.comm_lines},
@@ -257,6 +257,7 @@ void Read(const json& j, const std::string& path, CfgWindowSettings* w) {
   r.Field("functions", &w->functions);
   r.Field("filter", &w->filter);
   r.Field("derived", &w->derived);
+  r.Field("unit", &w->unit);
   r.Field("parent0", &w->parent0);
   r.Field("parent1", &w->parent1);
   r.Field("factor0", &w->factor0);

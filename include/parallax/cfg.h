@@ -39,6 +39,8 @@ struct CfgFilter {
 struct CfgWindowSettings {
   std::string name;
   std::string level;  // workload, appl, task, thread, system, node, cpu
+  std::string unit;   // time unit of the window's values: ns, us, ms, s, min, h, day (empty: keep,
+                      // or the trace's unit for a new window)
   // DescribeCfg lists every slot that takes part at `level` (thread up to the level, then the
   // compose slots; the derived slot for derived windows), each with its effective function.
   // EditCfg sets the slots listed and leaves the others.

@@ -159,6 +159,7 @@ CfgWindowSettings DescribeWindow(const std::vector<semantic::WindowSpec>& ws,
   CfgWindowSettings out;
   out.name = w.name;
   out.level = std::string(cfg::CfgLevelName(w.level));
+  out.unit = std::string(model::TimeUnitName(w.unit));
   for (Slot s : WindowSlots(ws, index)) out.functions.push_back(DescribeFunction(w, s));
   out.filter = DescribeFilter(w.filter);
   out.derived = w.derived;
@@ -375,6 +376,11 @@ Status ApplyShape(const session::TraceImpl& t, const std::string& what,
       return Bad(what, fmt::format("level {} needs a resource model", s.level),
                  "this trace's header describes no nodes and cpus");
     w.level = *level;
+  }
+  if (!s.unit.empty() && s.unit != before.unit) {
+    auto unit = model::ParseTimeUnit(s.unit);
+    if (!unit) return Bad(what, fmt::format("unknown time unit '{}'", s.unit), "units: ns, us, ms, s, min, h, day");
+    w.unit = *unit;
   }
   if (s.derived != w.derived)
     return Bad(what,

@@ -215,6 +215,8 @@ async function run() {
   const names = [...allText.matchAll(/^window_name (.*)$/gm)].map((m) => m[1]);
   check(names.includes('State As Is') && names.includes('MPI call'), `the cfg of all windows has ${names.join(', ')}`);
   check(allText.includes('Analyzer2D'), 'the analyzer of the first cfg was dropped');
+  const units = [...allText.matchAll(/^window_units (.*)$/gm)].map((m) => m[1]);
+  check(units.includes('Nanoseconds') && units.includes('Microseconds'), `the windows lost their time units: ${units}`);
 
   step = 'no browser errors';
   check(problems.length === 0, problems.join('\n'));

@@ -292,6 +292,33 @@ TEST(EditCfg, DisplaySettingsAndName) {
   EXPECT_EQ(a.max_y, 7);
 }
 
+// The time unit of a window's values: described, changed, kept by a new window copied from
+// another cfg (as the UI's "Save all windows" does), refused when unknown.
+TEST(EditCfg, TimeUnit) {
+  std::string text = ReadText(Data(kStateAsIs));
+  CfgDocument doc = Describe(text);
+  EXPECT_EQ(doc.windows[0].unit, "us");  // window_units Microseconds
+  doc.windows[0].unit = "ms";
+  CfgWindowSettings copy = Describe(ReadText(Data(kMpiStats))).windows[0];
+  copy.unit = "us";
+  doc.windows.push_back(copy);
+  CfgWindowSettings fresh;
+  fresh.name = "Fresh";
+  fresh.functions = {{"thread", "State As Is", {}}};
+  doc.windows.push_back(fresh);
+  std::string edited = Edit(text, doc);
+  EXPECT_NE(edited.find("window_units Milliseconds"), std::string::npos) << edited;
+  CfgDocument again = Describe(edited);
+  ASSERT_EQ(again.windows.size(), 3u);
+  EXPECT_EQ(again.windows[0].unit, "ms");
+  EXPECT_EQ(again.windows[1].unit, "us");
+  EXPECT_EQ(again.windows[2].unit, "ns");  // a new window without a unit: the trace's
+  doc.windows[0].unit = "fortnights";
+  auto bad = EditCfg(Epoch(), text, "state_as_is.cfg", doc);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("unknown time unit 'fortnights'"), std::string::npos) << bad.status().message();
+}
+
 // A changed event filter replaces the lists as written (and their labels).
 TEST(EditCfg, EventFilter) {
   std::string text = ReadText(Data(kMpiStats));
