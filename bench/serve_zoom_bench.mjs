@@ -35,7 +35,7 @@ try {
   const updates = await page.evaluate(() => window.parallax.progressUpdates || 0);
   console.log(`load progress updates shown: ${updates}`);
   console.log(`open + first frame: ${((Date.now() - t0) / 1000).toFixed(2)} s; canvas ${await panel.locator('canvas').evaluate((c) => `${c.width}x${c.height}`)}`);
-  const zoomIn = [], fit = [], wall = [];
+  const zoomIn = [], fit = [], wall = [], fetches = [];
   for (let i = 0; i < zooms; ++i) {
     const deep = i % 6 === 5;
     const w0 = Date.now();
@@ -44,11 +44,17 @@ try {
     n = await waitFrame(panel, n);
     wall.push(Date.now() - w0);
     (deep ? fit : zoomIn).push(Number(await panel.getAttribute('data-latency')));
+    if (!deep) fetches.push(Number(await panel.getAttribute('data-fetch-ms')));
   }
   console.log(`zoom in (1/3 of the view): ${stats(zoomIn)}`);
+  console.log(`  of which the request: ${stats(fetches)}`);
   console.log(`fit (whole trace):        ${stats(fit)}`);
   console.log(`as the test driver saw it (drag + frame): ${stats(wall)}`);
   console.log(`frames: ${await frames(panel)}`);
+  const timing = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/timeline'))
+    .map((e) => [e.responseStart - e.requestStart, e.responseEnd - e.responseStart, e.requestStart - e.startTime]));
+  console.log(`server (request sent -> first byte): ${stats(timing.map((t) => t[0]))}`);
+  console.log(`transfer: ${stats(timing.map((t) => t[1]))}; queueing: ${stats(timing.map((t) => t[2]))}`);
 } finally {
   await browser.close();
   server.proc.kill();

@@ -226,6 +226,7 @@ export class TimelinePanel extends Panel {
     const range = this.zoom.range;
     try {
       const frame = await timelineFrame(this.request(extra));
+      this.root.dataset.fetchMs = (performance.now() - t0).toFixed(1);
       if (seq !== this.seq) return;  // a newer request is on its way
       if (this.highlight) this.canvas.marked = null;
       await this.canvas.show(frame, range);
