@@ -23,6 +23,7 @@ const root = makeRoot([
   [path.join(cfgs, 'mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
   [path.join(cfgs, 'mpi/views/MPI_call.cfg'), 'cfgs/MPI_call.cfg'],
   [path.join(cfgs, 'General/views/state_duration.cfg'), 'cfgs/state_duration.cfg'],
+  [path.join(cfgs, 'mpi/analysis/3dh_duration_MPIcall.cfg'), 'cfgs/3dh_duration_MPIcall.cfg'],
 ]);
 
 let step = 'start';
@@ -160,6 +161,23 @@ async function run() {
   await where.scrollIntoViewIfNeeded();
   await shot('07-cell-in-timeline');
   await where.locator('button.close').click();
+
+  step = 'a 3D analyzer: one plane at a time';
+  await page.locator('#files li.cfg', { hasText: '3dh_duration_MPIcall.cfg' }).click();
+  await page.locator('#cfg-details button.open-cfg').click();
+  const cube = page.locator('#windows > section.analyzer[data-histogram="MPI call duration"]');
+  await cube.locator('table.analyzer td').first().waitFor();
+  const planes = await cube.locator('select[aria-label="plane"] option').allTextContents();
+  check(planes.length > 1 && planes.includes('MPI_Barrier'), `the plane menu lists ${planes.join(', ')}`);
+  const firstPlane = await cube.locator('table.analyzer').innerText();
+  await cube.locator('select[aria-label="plane"]').selectOption({ label: 'MPI_Barrier' });
+  check((await cube.locator('table.analyzer').innerText()) !== firstPlane, 'choosing another plane changed nothing');
+  // Close every window of that cfg again (its analyzer and its timelines).
+  await page.evaluate(() => {
+    const app = window.parallax;
+    const doc = app.panels.find((p) => p.root.dataset.histogram === 'MPI call duration').doc;
+    for (const p of app.panels.filter((x) => x.doc === doc)) p.close();
+  });
 
   step = 'a second trace, synchronised side by side';
   await page.locator('#files li.dir', { hasText: '..' }).click();
