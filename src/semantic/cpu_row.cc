@@ -59,7 +59,7 @@ double CpuRow::Input(uint32_t thread, model::Time t) {
   auto& chain = chains_[thread];
   if (!chain) {
     chain = chain_factory_(thread);
-    chain->Init(0);
+    chain->Init(t);  // Input is asked for nondecreasing times after each Init
   }
   while (chain->current().end <= t && chain->current().end < env_.store->end_time()) chain->Next();
   return chain->current().cpu == cpu_ ? chain->current().value : 0;
@@ -81,6 +81,11 @@ void CpuRow::Compute() {
 
 void CpuRow::Init(model::Time t) {
   chains_.clear();
+  // Walking the cpu stream from time 0 costs as much as every record before t: first look for
+  // an interval start shortly before t, further back each time there is none.
+  const model::Time trace_end = env_.store->end_time();
+  for (model::Time span = std::max<model::Time>(1, trace_end / 4096); span < t; span *= 8)
+    if (InitFrom(t - span, t)) return;
   at_ = Stream{};
   for (const auto& tr : records_) {
     RecordCursor c(*tr);
@@ -92,6 +97,34 @@ void CpuRow::Init(model::Time t) {
   if (Step(first) && !first.at_end) at_.thread = first.thread;
   Compute();
   while (cur_.end <= t && !at_.at_end) Next();
+}
+
+// An interval holds, after its first record, only communication records (of any thread) and
+// records of its own thread that are no boundary. So after a non-communication record Q the
+// interval's thread is Q's, and whether the next record R starts an interval can be decided
+// from Q alone: the first such R in [t0, t] is a safe place to start walking.
+bool CpuRow::InitFrom(model::Time t0, model::Time t) {
+  Stream s;
+  for (const auto& tr : records_) {
+    RecordCursor c(*tr);
+    if (t0 > 0) c.SeekAfter(t0 - 1);
+    Advance(c);  // the first record of this cpu at or after t0
+    s.cursors.push_back(c);
+  }
+  bool have_previous = false;
+  uint32_t previous_thread = 0;
+  while (Step(s) && !s.at_end && s.rec.time <= t) {
+    if (have_previous && Boundary(s, previous_thread)) {
+      at_ = s;
+      Compute();
+      while (cur_.end <= t && !at_.at_end) Next();
+      return true;
+    }
+    // After a communication record the interval's thread is unknown: wait for another record.
+    have_previous = !IsComm(s.rec.kind);
+    previous_thread = s.thread;
+  }
+  return false;
 }
 
 void CpuRow::Next() {

@@ -35,6 +35,9 @@ class CpuRow : public Row {
   void Advance(RecordCursor& c) const;  // to the next record of this cpu
   bool Step(Stream& s) const;           // to the next stream record; false at the end
   bool Boundary(const Stream& s, uint32_t interval_thread) const;
+  // Starts on the interval containing t from an interval start found in [t0, t]; false when
+  // there is none there.
+  bool InitFrom(model::Time t0, model::Time t);
   void Compute();
   double Input(uint32_t thread, model::Time t);
 
