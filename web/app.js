@@ -3,7 +3,7 @@
 // where in the timeline), synchronised ranges and several traces side by side. Everything is
 // computed by the server; this only asks and draws.
 
-import { ApiError, download, getJson, openTrace, postJson } from './api.js';
+import { ApiError, getJson, openTrace, postJson } from './api.js';
 import { PropertiesDialog } from './properties.js';
 import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
@@ -16,7 +16,6 @@ class App {
     this.current = null;      // path of the trace new windows open on
     this.panels = [];
     this.functions = [];
-    this.selectedCfg = null;
     this.properties = new PropertiesDialog(this, $('properties'));
   }
 
@@ -70,7 +69,6 @@ class App {
 
   // The cfg browser: description and contents of the chosen cfg, with an Open button.
   showCfg(entry) {
-    this.selectedCfg = entry.path;
     const box = $('cfg-details');
     box.hidden = false;
     const parts = [el('strong', entry.name)];
@@ -317,18 +315,14 @@ class App {
     return undefined;
   }
 
-  downloadCfg(doc) {
-    download(new Blob([doc.text], { type: 'text/plain' }), doc.label.endsWith('.cfg') ? doc.label : 'parallax.cfg');
-  }
-
   async loadFunctions() {
     try {
       const { functions } = await getJson('/api/functions');
       this.functions = functions;
       const select = $('function');
-      for (const f of functions.filter((x) => x.implemented && ['state', 'event', 'communication', 'object'].includes(x.group))) {
-        const o = el('option', f.name);
-        o.value = f.name;
+      for (const name of this.properties.functionsFor('thread')) {
+        const o = el('option', name);
+        o.value = name;
         select.append(o);
       }
       select.value = 'State As Is';

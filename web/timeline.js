@@ -111,7 +111,7 @@ export class ZoomHistory {
 
   clamp(from, to) {
     const span = Math.min(this.end, Math.max(1, to - from));
-    let f = Math.max(0, Math.min(from, this.end - span));
+    const f = Math.max(0, Math.min(from, this.end - span));
     return { from: Math.round(f), to: Math.round(f + span) };
   }
 

@@ -40,7 +40,7 @@ export class Doc {
   async analyze(hideEmpty) {
     const key = hideEmpty ? 'hide' : 'all';
     if (!this.analyzeCache.has(key)) {
-      const p = postJson('/api/analyze', { trace: this.trace, cfg_text: this.text, cfg: undefined, hide_empty: hideEmpty });
+      const p = postJson('/api/analyze', { trace: this.trace, cfg_text: this.text, hide_empty: hideEmpty });
       this.analyzeCache.set(key, p);
       p.catch(() => this.analyzeCache.delete(key));
     }

@@ -4,9 +4,9 @@
 
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "apps/cli/commands.h"
+#include "apps/server/json_convert.h"
 #include "include/parallax/functions.h"
 
 namespace parallax::cli {
@@ -25,14 +25,7 @@ int Run(const FunctionsArgs& a) {
   }
   auto list = ListFunctions();
   if (a.json) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& f : list) {
-      nlohmann::json params = nlohmann::json::array();
-      for (const auto& p : f.params) params.push_back({{"name", p.name}, {"defaults", p.defaults}});
-      j.push_back({{"name", f.name}, {"group", f.group}, {"params", params}, {"info", f.info},
-                   {"stateful", f.stateful}, {"implemented", f.implemented}, {"doc", f.doc}});
-    }
-    std::puts(j.dump(2).c_str());
+    std::puts(server::ToJson(list).dump(2).c_str());
     return 0;
   }
   for (const auto& f : list) std::printf("%-14s %-28s %s\n", f.group.c_str(), f.name.c_str(), f.doc.c_str());

@@ -4,10 +4,10 @@
 
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/server/json_convert.h"
 #include "include/parallax/trace.h"
 
 namespace parallax::cli {
@@ -20,29 +20,6 @@ struct InfoArgs {
   bool strict = false;
   unsigned threads = 0;
 };
-
-nlohmann::json LabelsJson(const std::vector<LabelCount>& v) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& l : v) out.push_back({{"id", l.id}, {"label", l.label}, {"count", l.count}});
-  return out;
-}
-
-nlohmann::json ToJson(const TraceInfo& i) {
-  nlohmann::json diags = nlohmann::json::array();
-  for (const auto& d : i.diagnostics)
-    diags.push_back({{"kind", d.kind}, {"severity", d.severity}, {"description", d.description},
-                     {"count", d.count}, {"examples", d.examples}});
-  return {
-      {"path", i.path}, {"date", i.date}, {"end_time", i.end_time}, {"trace_end", i.trace_end},
-      {"time_unit", i.time_unit}, {"first_time", i.first_time}, {"last_time", i.last_time},
-      {"nodes", i.nodes}, {"cpus", i.cpus}, {"appls", i.appls}, {"tasks", i.tasks},
-      {"threads", i.threads}, {"communicators", i.communicators}, {"states", i.states},
-      {"events", i.events}, {"event_pairs", i.event_pairs}, {"comms", i.comms},
-      {"global_comms", i.global_comms}, {"records", i.records}, {"file_bytes", i.file_bytes},
-      {"store_bytes", i.store_bytes}, {"load_seconds", i.load_seconds}, {"has_pcf", i.has_pcf},
-      {"has_row", i.has_row}, {"state_values", LabelsJson(i.state_values)},
-      {"event_types", LabelsJson(i.event_types)}, {"diagnostics", diags}};
-}
 
 void PrintLabels(const char* title, const std::vector<LabelCount>& v) {
   std::printf("%s (%zu):\n", title, v.size());
@@ -84,7 +61,7 @@ int Run(const InfoArgs& a) {
   if (!trace) return 1;
   TraceInfo info = trace->Info();
   if (a.json) {
-    std::puts(ToJson(info).dump(2).c_str());
+    std::puts(server::ToJson(info).dump(2).c_str());
   } else {
     PrintText(info);
   }

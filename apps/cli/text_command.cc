@@ -5,10 +5,10 @@
 
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/server/json_convert.h"
 #include "include/parallax/trace.h"
 
 namespace parallax::cli {
@@ -21,25 +21,6 @@ struct TextArgs {
   uint64_t from = 0, to = 0;
   bool json = false;
 };
-
-nlohmann::json ToJson(const TextView& v) {
-  nlohmann::json j = {{"window", v.window}, {"object", v.object}, {"function", v.function},
-                      {"time_unit", v.time_unit}, {"from", v.from}, {"to", v.to}};
-  j["intervals"] = nlohmann::json::array();
-  for (const auto& i : v.intervals)
-    j["intervals"].push_back({{"begin", i.begin}, {"end", i.end}, {"value", i.value}, {"label", i.label}});
-  j["events"] = nlohmann::json::array();
-  for (const auto& e : v.events)
-    j["events"].push_back({{"time", e.time}, {"thread", e.thread}, {"type", e.type}, {"value", e.value},
-                           {"type_label", e.type_label}, {"value_label", e.value_label}});
-  j["comms"] = nlohmann::json::array();
-  for (const auto& c : v.comms)
-    j["comms"].push_back({{"direction", c.send ? "send" : "recv"}, {"thread", c.thread}, {"partner", c.partner},
-                          {"logical_send", c.log_send}, {"physical_send", c.phy_send},
-                          {"logical_recv", c.log_recv}, {"physical_recv", c.phy_recv},
-                          {"size", c.size}, {"tag", c.tag}});
-  return j;
-}
 
 void PrintText(const TextView& v) {
   std::string out = fmt::format("{} — {} ({}), {} .. {} {}\n", v.object, v.window, v.function, v.from, v.to, v.time_unit);
@@ -68,7 +49,7 @@ int Run(TextArgs& a) {
     return 1;
   }
   if (a.json) {
-    std::puts(ToJson(view.value()).dump(2).c_str());
+    std::puts(server::ToJson(view.value()).dump(2).c_str());
   } else {
     PrintText(view.value());
   }

@@ -1,6 +1,8 @@
 #pragma once
-// The JSON the API returns for the core's result types (the same shapes as the CLI's --json),
-// and the one it reads back: a cfg's editable settings (CfgDocument).
+// The JSON the API returns for the core's result types, and the one it reads back: a cfg's
+// editable settings (CfgDocument). `parallax info/text/functions --json` print the same
+// conversions; `parallax analyze --format json` has its own, older table shape (rows with
+// labels, totals by name), kept for scripts that read it.
 
 #include <nlohmann/json.hpp>
 #include <string>
