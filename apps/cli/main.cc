@@ -10,11 +10,15 @@
 
 #include "apps/cli/commands.h"
 
+namespace {
+constexpr const char* kVersion = "0.1.0";
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"Parallax: understand how parallel programs behave in time (Paraver-compatible)",
                "parallax"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "parallax 0.1.0");
+  app.set_version_flag("--version", std::string("parallax ") + kVersion);
   std::vector<parallax::cli::Command> commands = {
       parallax::cli::AddInfoCommand(app),
       parallax::cli::AddConvertCommand(app),
@@ -34,6 +38,14 @@ int main(int argc, char** argv) {
   std::string_view self = args[0];
   if (self.substr(self.find_last_of('/') + 1) == "paramedir") {
     args.insert(args.begin() + 1, {"paramedir", "--force"});
+  }
+  // Scripts probe `paramedir -v` / `--version` to find the tool: answer on stdout, exit 0.
+  if (args.size() > 2 && args[1] == "paramedir") {
+    for (size_t i = 2; i < args.size(); ++i) {
+      if (args[i] != "-v" && args[i] != "--version") continue;
+      std::printf("paramedir (Parallax %s): Paraver's paramedir batch mode\n", kVersion);
+      return 0;
+    }
   }
   for (auto& s : args) {
     if (s == "-tu") s = "--tu";

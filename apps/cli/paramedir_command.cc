@@ -42,7 +42,8 @@ bool WriteFile(const std::string& name, const std::string& content, bool force) 
 
 int Run(const ParamedirArgs& a) {
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
-    std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] TRACE CFG [OUT] [CFG [OUT] ...]\n");
+    std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
+                 "       parallax paramedir -v|--version\n");
     return 2;
   }
   auto trace = LoadTraceOrReport(a.args[0]);
@@ -67,7 +68,7 @@ int Run(const ParamedirArgs& a) {
     }
     for (const auto& o : outs.value()) {
       for (const auto& n : o.notices) std::fprintf(stderr, "%s: %s\n", cfg.c_str(), n.c_str());
-      if (!o.content.empty() && !WriteFile(o.file_name, o.content, a.force)) status = 1;
+      if (o.write && !WriteFile(o.file_name, o.content, a.force)) status = 1;
     }
   }
   return status;

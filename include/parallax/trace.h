@@ -118,8 +118,11 @@ struct ParamedirOptions {
 };
 struct ParamedirOutput {
   std::string file_name;  // relative name to write, as paramedir names it
-  std::string content;
-  std::vector<std::string> notices;  // messages paramedir prints (no file when `content` empty)
+  std::string content;    // may be empty: a 3D histogram whose planes are all empty is a 0-byte file
+  std::vector<std::string> notices;  // messages paramedir prints
+  // False where paramedir writes no file at all (none of the filtered event types is in the
+  // trace, a window without objects): scripts test for the file's existence.
+  bool write = true;
 };
 
 // The histograms of a cfg as tables (`parallax analyze`, analysis.md).

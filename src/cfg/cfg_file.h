@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "include/parallax/status.h"
 #include "src/model/objects.h"
 #include "src/cfg/histogram_spec.h"
 #include "src/model/pcf_catalog.h"
@@ -153,6 +154,8 @@ struct CfgFile {
   // A histogram key could not be read: that histogram was dropped and reading stopped there
   // (cfg-format.md §2 rule 6); the windows read so far remain. Empty when none.
   std::string histogram_error;
+  // The same failure with its location (file, line, column of the key's value); ok when none.
+  Status histogram_failure;
 
   // Notices and flags depend on the trace, not on the file: they take no part in equality.
   friend bool operator==(const CfgFile& a, const CfgFile& b) {

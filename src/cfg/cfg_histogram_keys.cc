@@ -148,7 +148,7 @@ Status CfgParser::HistWindow(Field v, int* out) {
   if (!Compatible(out_.windows, h.control, data) || !Compatible(out_.windows, h.control, h.extra)) {
     *out = old;
     return Status::Error(
-        fmt::format("{}: window {} cannot be used with the control window", key_, n),
+        fmt::format("{}: window {} cannot be used with the control window", KeyName(), n),
         Location{file_, line_no_, v.column},
         "data and 3D windows must be at the control window's level or coarser, "
         "and not derived from it");
@@ -182,7 +182,7 @@ Status CfgParser::HistParameters(Field v) {
   std::string_view t = TrimBlanks(v.text);
   size_t pos = 0;
   while (pos < t.size()) {
-    size_t sp = t.find(' ', pos);
+    size_t sp = t.find_first_of(" \t", pos);
     if (sp == std::string_view::npos) sp = t.size();
     double d = 0;
     if (sp > pos) {

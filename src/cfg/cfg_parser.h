@@ -113,6 +113,11 @@ class CfgParser {
 
   uint64_t line_no_ = 0;
   std::string_view key_;
+  // The key as messages name it: histogram keys are spelt with their colon
+  // ("Analyzer2D.Delta:"), which a message's own ": " would double.
+  std::string_view KeyName() const {
+    return key_.ends_with(':') ? key_.substr(0, key_.size() - 1) : key_;
+  }
   bool in_description_ = false;
   bool version_line_ = false;
   std::string pending_name_;

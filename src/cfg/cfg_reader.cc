@@ -152,6 +152,7 @@ Result<CfgFile> CfgParser::Run() {
     // windows read so far remain.
     out_.histograms.pop_back();
     out_.histogram_error = st.ToString();
+    out_.histogram_failure = st;
     Notice("histogram dropped: " + st.message());
   }
   line_no_ = 0;
@@ -225,7 +226,7 @@ Status CfgParser::Key(std::string_view key, Field value, std::string_view line) 
 // Errors and values.
 
 Status CfgParser::Expected(Field f, std::string_view what, std::string hint) const {
-  return Status::Error(fmt::format("{}: expected {}, found '{}'", key_, what, f.text),
+  return Status::Error(fmt::format("{}: expected {}, found '{}'", KeyName(), what, f.text),
                        Location{file_, line_no_, f.column}, std::move(hint));
 }
 
@@ -237,7 +238,7 @@ Status CfgParser::Unsupported(std::string_view name, size_t column) const {
 }
 
 Status CfgParser::TokenFailure(const TokenError& e, std::string hint) const {
-  return Status::Error(fmt::format("{}: expected {}, found '{}'", key_, e.expected, e.found),
+  return Status::Error(fmt::format("{}: expected {}, found '{}'", KeyName(), e.expected, e.found),
                        Location{file_, line_no_, e.column}, std::move(hint));
 }
 

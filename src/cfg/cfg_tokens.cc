@@ -1,6 +1,9 @@
 #include "src/cfg/cfg_tokens.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <optional>
 
 namespace parallax::cfg {
@@ -107,12 +110,57 @@ std::string_view TrimBlanks(std::string_view s) {
   return TrimRightBlanks(s.substr(b));
 }
 
+namespace {
+
+// The decimal order of magnitude of a number std::from_chars found out of range: > 0 means it
+// overflows, otherwise it underflows. `text` is a complete decimal number (sign, digits, an
+// optional point and exponent).
+int64_t DecimalOrder(std::string_view text) {
+  size_t i = text[0] == '-' ? 1 : 0;
+  int64_t before_point = 0, leading_zeros_after = 0;
+  bool nonzero = false, after_point = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    char c = text[i];
+    if (c == '.') {
+      after_point = true;
+    } else if (!after_point) {
+      nonzero |= c != '0';
+      if (nonzero) ++before_point;
+    } else if (!nonzero) {
+      if (c != '0') nonzero = true;
+      else ++leading_zeros_after;
+    }
+  }
+  int64_t exponent = 0;
+  if (i < text.size()) {
+    std::string_view e = text.substr(i + 1);
+    if (!e.empty() && e[0] == '+') e.remove_prefix(1);
+    auto [p, ec] = std::from_chars(e.data(), e.data() + e.size(), exponent);
+    if (ec == std::errc::result_out_of_range) exponent = e[0] == '-' ? INT32_MIN : INT32_MAX;
+    exponent = std::clamp<int64_t>(exponent, INT32_MIN, INT32_MAX);
+  }
+  return (before_point > 0 ? before_point : -leading_zeros_after) + exponent;
+}
+
+}  // namespace
+
+// Any decimal number Paraver can print reads: ±DBL_MAX written with "%f" is 309 digits
+// before the point, and runs of digits beyond the double range saturate to ±DBL_MAX (or
+// underflow to ±0) instead of being refused.
 bool ParseDouble(std::string_view text, double* out) {
   text = TrimBlanks(text);
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);
   if (text.empty()) return false;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && p == text.data() + text.size();
+  if (p != text.data() + text.size()) return false;
+  if (ec == std::errc()) return true;
+  if (ec != std::errc::result_out_of_range) return false;
+  bool negative = text[0] == '-';
+  if (DecimalOrder(text) > 0)
+    *out = negative ? -std::numeric_limits<double>::max() : std::numeric_limits<double>::max();
+  else
+    *out = negative ? -0.0 : 0.0;
+  return true;
 }
 
 bool ParseUint(std::string_view text, uint64_t max, uint64_t* out) {

@@ -20,6 +20,14 @@ analysis::LabelContext HistogramLabels(const TraceImpl& trace) {
   return analysis::LabelContext{&trace.header(), trace.pcf(), trace.row(), &trace.EventTypes()};
 }
 
+Status HistogramFailure(const Status& failure) {
+  std::string hint = failure.hint();
+  if (!hint.empty()) hint += "; ";
+  hint += "nothing is written for this cfg (paramedir would dump the last window instead)";
+  return Status::Error("histogram not read: " + failure.message(), failure.where(),
+                       std::move(hint));
+}
+
 }  // namespace parallax::session
 
 namespace parallax {
@@ -49,6 +57,7 @@ Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeReque
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
   auto file = impl.LoadRequestCfg(req.cfg_path, req.cfg_text);
   if (!file.ok()) return file.status();
+  if (!file->histogram_failure.ok()) return session::HistogramFailure(file->histogram_failure);
   if (file->histograms.empty()) {
     std::string why = file->histogram_error.empty() ? "" : ": " + file->histogram_error;
     return Status::Error("the cfg defines no histogram" + why,

@@ -13,5 +13,8 @@ analysis::HistogramInput HistogramInputOf(const TraceImpl& trace, const cfg::Cfg
                                           size_t index);
 // Labels from the trace's .pcf and .row.
 analysis::LabelContext HistogramLabels(const TraceImpl& trace);
+// The error of a cfg whose histogram keys could not be read (CfgFile::histogram_failure):
+// its location and reason, and what happens instead of any output.
+Status HistogramFailure(const Status& failure);
 
 }  // namespace parallax::session

@@ -72,6 +72,9 @@ Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg
                                                           const ParamedirOptions& options) const {
   auto file = LoadCfg(cfg_path);
   if (!file.ok()) return file.status();
+  // A histogram that cannot be read is an error of the cfg: falling back to the timeline
+  // dump, as paramedir does, would write another kind of output under the table's name.
+  if (!file->histogram_failure.ok()) return HistogramFailure(file->histogram_failure);
   ParamedirOutput out;
   out.file_name = output_name.empty() ? BaseName(cfg_path) : output_name;
   if (file->histograms.empty() && out.file_name.find(".csv") == std::string::npos)
@@ -81,11 +84,14 @@ Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg
   if (file->windows.empty())
     return Status::Error("the cfg defines no window", Location{cfg_path, 0, 0});
   if (file->no_filtered_event_in_trace) {
-    out.notices.push_back("None of the events specified in the filter appear in the trace");
+    // The cfg reader's notices already say "None of the events specified in the filter appear
+    // in the trace".
+    out.write = false;
     return std::vector<ParamedirOutput>{std::move(out)};
   }
   if (file->window_without_objects) {
     out.notices.push_back("a window has no selected object; nothing written");
+    out.write = false;
     return std::vector<ParamedirOutput>{std::move(out)};
   }
   if (!file->histograms.empty()) {
@@ -117,7 +123,7 @@ Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg
   std::string base = out.file_name.substr(0, out.file_name.find(".csv"));
   std::vector<ParamedirOutput> outs;
   for (size_t o = 0; o < rows.size(); ++o)
-    outs.push_back(ParamedirOutput{fmt::format("{}_{:05}", base, o + 1), std::move(rows[o]), {}});
+    outs.push_back(ParamedirOutput{fmt::format("{}_{:05}", base, o + 1), std::move(rows[o]), {}, true});
   if (outs.empty()) return std::vector<ParamedirOutput>{std::move(out)};
   outs.front().notices = out.notices;
   return outs;

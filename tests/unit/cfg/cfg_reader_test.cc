@@ -240,7 +240,7 @@ TEST(CfgReaderTest, BadHistogramKeyDropsTheHistogramAndKeepsTheWindows) {
                         m.Context());
   EXPECT_TRUE(f.histograms.empty());
   EXPECT_EQ(f.windows.size(), 2u);
-  EXPECT_NE(f.histogram_error.find("Analyzer2D.Minimum:: expected a number"), std::string::npos)
+  EXPECT_NE(f.histogram_error.find("Analyzer2D.Minimum: expected a number"), std::string::npos)
       << f.histogram_error;
 }
 

@@ -29,6 +29,28 @@ const std::map<std::string, std::string> kTraces = {
 // Cfgs whose timeline Parallax cannot produce yet, with the reason (the message it gives).
 const std::map<std::string, std::string> kKnownGaps = {};
 
+// Cfgs whose last histogram paramedir could not read either: it dumped the last window
+// instead (cfg-format.md §2 rule 6). Parallax reports the histogram's error and writes nothing
+// (docs/compatibility.md), with the key that failed. pypop fills clock_frequency.cfg's
+// @histlo@-style placeholders before running paramedir; the oracle ran the raw template.
+const std::map<std::string, std::string> kHistogramNotRead = {
+    {"bsc/mpi/analysis/other/Correlation_duration_size.cfg",
+     "histogram not read: Analyzer2D.DataWindow: window 4 cannot be used with the control window"},
+    {"bsc/mpi/analysis/other/CostOf_p2pCalls.cfg",
+     "histogram not read: Analyzer2D.DataWindow: window 6 cannot be used with the control window"},
+    {"pypop/clock_frequency.cfg",
+     "histogram not read: Analyzer2D.Minimum: expected a number, found '@histlo@'"},
+};
+
+// Whether `out` is the error Parallax gives for a cfg of kHistogramNotRead.
+template <typename R>
+bool IsHistogramNotRead(const std::string& cfg, const R& out) {
+  auto it = kHistogramNotRead.find(cfg);
+  if (it == kHistogramNotRead.end()) return false;
+  EXPECT_FALSE(out.ok()) << cfg << ": the histogram was read";
+  return !out.ok() && out.status().message() == it->second;
+}
+
 // Equal when every line has the same label and every number differs by at most one unit of
 // the last printed decimal.
 bool SameAtPrintedPrecision(std::string_view got, std::string_view want, std::string* why) {
@@ -55,9 +77,9 @@ bool SameAtPrintedPrecision(std::string_view got, std::string_view want, std::st
   return true;
 }
 
-// The runs of index.tsv (trace, cfg, status, seconds, outputs) that wrote files for a trace
-// of tests/data.
-std::vector<std::vector<std::string>> OkRuns() {
+// The runs of index.tsv (trace, cfg, status, seconds, outputs) on a trace of tests/data whose
+// status is `status`.
+std::vector<std::vector<std::string>> Runs(const std::string& status) {
   std::vector<std::vector<std::string>> out;
   auto index = base::InputBuffer::Open(Data("oracles/paramedir/index.tsv"));
   if (!index.ok()) return out;
@@ -73,10 +95,13 @@ std::vector<std::vector<std::string>> OkRuns() {
       if (t == std::string::npos) break;
       a = t + 1;
     }
-    if (f.size() >= 5 && f[2] == "ok" && kTraces.count(f[0])) out.push_back(std::move(f));
+    if (f.size() >= 5 && f[2] == status && kTraces.count(f[0])) out.push_back(std::move(f));
   }
   return out;
 }
+
+// The runs that wrote files.
+std::vector<std::vector<std::string>> OkRuns() { return Runs("ok"); }
 
 // Traces of the oracle runs, each loaded once per test.
 class TraceCache {
@@ -99,7 +124,7 @@ TEST(ParamedirOracle, EveryTimelineOutput) {
   auto runs = OkRuns();
   ASSERT_FALSE(runs.empty());
   TraceCache traces;
-  int compared = 0, matched = 0, gaps = 0;
+  int compared = 0, matched = 0, gaps = 0, not_read = 0;
   std::set<std::string> gap_cfgs_seen;
   for (const std::vector<std::string>& f : runs) {
     if (f[4].find(".csv") == std::string::npos) continue;
@@ -107,6 +132,12 @@ TEST(ParamedirOracle, EveryTimelineOutput) {
     ASSERT_NE(trace, nullptr);
     ++compared;
     auto out = trace->Paramedir(Data("cfg/" + f[1]), "", ParamedirOptions{true, false, false});
+    if (kHistogramNotRead.count(f[1])) {
+      EXPECT_TRUE(IsHistogramNotRead(f[1], out)) << f[0] << " " << f[1] << ": "
+                                                  << out.status().ToString();
+      ++not_read;
+      continue;
+    }
     if (!out.ok()) {
       auto gap = kKnownGaps.find(f[1]);
       bool known = gap != kKnownGaps.end() && out.status().message().rfind(gap->second, 0) == 0;
@@ -115,6 +146,7 @@ TEST(ParamedirOracle, EveryTimelineOutput) {
       gap_cfgs_seen.insert(f[1]);
       continue;
     }
+    EXPECT_TRUE(out.value()[0].write) << f[0] << " " << f[1];
     auto want = base::InputBuffer::Open(Data("oracles/paramedir/" + f[0] + "/" + f[4]));
     ASSERT_TRUE(want.ok());
     std::string why;
@@ -123,11 +155,13 @@ TEST(ParamedirOracle, EveryTimelineOutput) {
     matched += same;
   }
   EXPECT_EQ(compared, 653);
-  EXPECT_EQ(matched + gaps, compared);
+  EXPECT_EQ(not_read, 17);  // 3 cfgs on 6 traces, less one run paramedir left empty
+  EXPECT_EQ(matched + gaps + not_read, compared);
   EXPECT_EQ(gap_cfgs_seen.size(), kKnownGaps.size())
       << "a known gap is fixed: remove it from the list";
-  std::printf("paramedir timelines: %d compared, %d identical, %d known gaps\n", compared, matched,
-              gaps);
+  std::printf(
+      "paramedir timelines: %d compared, %d identical, %d known gaps, %d histograms not read\n",
+      compared, matched, gaps, not_read);
 }
 
 // Histogram tables: cells are compared field by field; labels must be equal and numbers equal
@@ -193,7 +227,7 @@ TEST(ParamedirOracle, EveryHistogramOutput) {
   auto runs = OkRuns();
   ASSERT_FALSE(runs.empty());
   TraceCache traces;
-  int compared = 0, matched = 0, gaps = 0;
+  int compared = 0, matched = 0, gaps = 0, empty_files = 0;
   for (const std::vector<std::string>& f : runs) {
     if (f[4].find(".csv") != std::string::npos) continue;
     TraceImpl* trace = traces.Get(f[0]);
@@ -209,6 +243,9 @@ TEST(ParamedirOracle, EveryHistogramOutput) {
       why = out.status().ToString();
     } else {
       std::string want = Gunzip(Data("oracles/paramedir/" + f[0] + "/" + f[4]));
+      // A 3D histogram whose planes are all empty is still written: a 0-byte file.
+      EXPECT_TRUE(out.value()[0].write) << f[0] << " " << f[1];
+      empty_files += want.empty();
       same = SameTable(out.value()[0].content, want, false, &why);
       if (!same && relabelled) {
         EXPECT_TRUE(SameTable(out.value()[0].content, want, true, &why))
@@ -221,10 +258,32 @@ TEST(ParamedirOracle, EveryHistogramOutput) {
     matched += same;
   }
   EXPECT_EQ(compared, 480);
+  EXPECT_EQ(empty_files, 21);  // the 22nd is on omp2, not in tests/data
   EXPECT_EQ(matched + gaps, compared);
   std::printf(
       "paramedir histograms: %d compared, %d identical, %d with paramedir's row labels fixed\n",
       compared, matched, gaps);
+}
+
+// paramedir writes no file at all for the runs index.tsv calls `empty` (none of the filtered
+// event types occurs in the trace, or a window has no object): scripts such as pypop test for
+// the file's existence. Parallax computes the same outputs but marks them not to be written.
+TEST(ParamedirOracle, NoFileWhereParamedirWritesNone) {
+  auto runs = Runs("empty");
+  ASSERT_FALSE(runs.empty());
+  TraceCache traces;
+  int checked = 0;
+  for (const std::vector<std::string>& f : runs) {
+    TraceImpl* trace = traces.Get(f[0]);
+    ASSERT_NE(trace, nullptr);
+    auto out = trace->Paramedir(Data("cfg/" + f[1]), "", ParamedirOptions{true, true, false});
+    if (IsHistogramNotRead(f[1], out)) continue;
+    ASSERT_TRUE(out.ok()) << f[0] << " " << f[1] << ": " << out.status().ToString();
+    for (const ParamedirOutput& o : out.value())
+      EXPECT_FALSE(o.write) << f[0] << " " << f[1] << " would write " << o.file_name;
+    ++checked;
+  }
+  std::printf("paramedir runs without output: %d checked\n", checked);
 }
 
 }  // namespace
