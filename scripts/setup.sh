@@ -10,6 +10,7 @@ PACKAGES=(
   zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time
+  python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   libopenmpi-dev openmpi-bin
   chromium fonts-dejavu-core
 )
@@ -33,4 +34,10 @@ npm ci --no-audit --no-fund --loglevel=error
 
 cmake --preset release -G Ninja >/dev/null
 cmake --build --preset release -j "$(nproc)"
+# `import parallax` for Debian's python3 of this user: a .pth file naming build/python.
+if [ -d build/python/parallax ]; then
+  site=$(/usr/bin/python3 -m site --user-site)
+  mkdir -p "$site"
+  echo "$PWD/build/python" > "$site/parallax.pth"
+fi
 echo "setup: built build/bin/parallax"

@@ -26,12 +26,8 @@ namespace {
 void DumpRow(const semantic::WindowEvaluator& w, const model::TraceHeader& h, const TimelineDumpOptions& opt,
              uint32_t object, std::string& out) {
   const std::string label = opt.label_column ? DumpLabel(h, w.level(), object) + "\t" : std::string();
-  const model::Time begin = w.begin_time(), end = w.end_time();
-  auto row = w.MakeRow(object);
-  row->Init(begin);
   auto to_window = [&](double t) { return model::ConvertTime(t, h.unit, w.spec().unit); };
-  for (;;) {
-    const semantic::Interval& i = row->current();
+  ForEachDumpedInterval(w, object, w.begin_time(), w.end_time(), [&](const semantic::Interval& i) {
     if (opt.trace_units) {
       fmt::format_to(std::back_inserter(out), "{}{}\t{}\t{:.{}f}\n", label, i.begin, i.end - i.begin, i.value,
                      opt.precision);
@@ -40,9 +36,7 @@ void DumpRow(const semantic::WindowEvaluator& w, const model::TraceHeader& h, co
                      to_window(static_cast<double>(i.begin)), opt.precision,
                      to_window(static_cast<double>(i.end - i.begin)), opt.precision, i.value, opt.precision);
     }
-    if (i.end >= end) break;
-    row->Next();
-  }
+  });
 }
 
 }  // namespace

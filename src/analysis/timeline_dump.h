@@ -18,6 +18,22 @@ struct TimelineDumpOptions {
   bool label_column = true;  // false for paramedir -m (one file per object)
 };
 
+// Calls f(interval) for every interval the dump lists for `object` over [from, to]: from the
+// interval the row is positioned on by Init(from) up to and including the first one whose end
+// is >= to (analysis.md §8.3).
+template <typename F>
+void ForEachDumpedInterval(const semantic::WindowEvaluator& window, uint32_t object,
+                           model::Time from, model::Time to, F&& f) {
+  auto row = window.MakeRow(object);
+  row->Init(from);
+  for (;;) {
+    const semantic::Interval& i = row->current();
+    f(i);
+    if (i.end >= to) break;
+    row->Next();
+  }
+}
+
 // Appends the dump of every row to `out`.
 void DumpTimeline(const semantic::WindowEvaluator& window, const model::TraceHeader& header,
                   const TimelineDumpOptions& options, std::string& out);

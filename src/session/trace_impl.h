@@ -37,6 +37,9 @@ class TraceImpl : public Trace {
   cfg::CfgContext CfgContextOf() const;
   // Event types that occur in the trace, sorted (computed once).
   const std::vector<uint32_t>& EventTypes() const;
+  // The windows a request names (a cfg's, or one thread function's) and the index of the one
+  // it shows: `window` names it, else the cfg's last.
+  Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TextWindows(const TextRequest& req) const;
 
   const io::PrvTrace& prv() const { return prv_; }
   const model::TraceHeader& header() const { return prv_.header; }
@@ -55,8 +58,6 @@ class TraceImpl : public Trace {
   io::PrvTrace prv_;
   std::optional<model::PcfCatalog> pcf_;
   std::optional<model::RowNames> row_;
-  // The windows a text request names and the index of the one to show.
-  Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TextWindows(const TextRequest& req) const;
   void AddRecords(model::Level level, uint32_t object, TextView& view) const;
 
   std::vector<DiagnosticInfo> companion_diagnostics_;

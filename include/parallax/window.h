@@ -1,0 +1,73 @@
+#pragma once
+// A window's values for every object as flat columns, and a trace's records as columns: the
+// shape scripts and the Python module want (one array per field, no text to parse).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "include/parallax/status.h"
+#include "include/parallax/trace.h"
+
+namespace parallax {
+
+// Which window: a cfg (its last window, or the one named `window`), or one thread function
+// at thread level (`thread_function`, default "State As Is", with `parameters` as its first
+// parameter), as in TextRequest.
+struct WindowRequest {
+  std::string cfg_path;
+  std::string cfg_text;  // the cfg's content instead of reading cfg_path
+  std::string window;
+  std::string thread_function;
+  std::vector<double> parameters;
+  // Trace units; default: the window's own range (the whole trace for most cfgs).
+  std::optional<uint64_t> from, to;
+  unsigned threads = 0;  // objects evaluated in parallel; 0 = all cores
+};
+
+// Every interval of every object of the window's level, in object order then time order:
+// from the interval containing `from` up to the first one whose end reaches `to`, zero-length
+// intervals included -- exactly the rows paramedir dumps for the window (analysis.md §8.3).
+struct WindowIntervals {
+  std::string window;     // the window's name
+  std::string level;      // THREAD, TASK, APPL, WORKLOAD, CPU, NODE or SYSTEM
+  std::string info_type;  // what the values mean (semantics.md §10): state, event value, ...
+  std::string time_unit;  // of begin/end: the trace's unit (ns, us, ms)
+  uint64_t from = 0, to = 0;                // the range evaluated
+  std::vector<std::string> object_names;    // per object of the level: "THREAD 1.1.1", ...
+  std::vector<uint32_t> object;             // per interval: 0-based object index
+  std::vector<uint64_t> begin, end;         // per interval, trace units
+  std::vector<double> value;                // per interval
+};
+
+Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& request);
+
+// The records of a trace as columns (threads 0-based, in the .row/process-model order; cpus
+// 1-based, 0 = none). Event records are type:value pairs; a state's end is UINT64_MAX when the
+// trace left it open (-1).
+struct TraceRecords {
+  std::vector<std::string> thread_names;  // "THREAD 1.1.1", ...
+  struct States {
+    std::vector<uint32_t> thread;
+    std::vector<uint64_t> begin, end;
+    std::vector<uint32_t> state;
+    std::vector<uint16_t> cpu;
+  } states;
+  struct Events {
+    std::vector<uint32_t> thread;
+    std::vector<uint64_t> time;
+    std::vector<uint32_t> type;
+    std::vector<int64_t> value;
+    std::vector<uint16_t> cpu;
+  } events;
+  struct Comms {
+    std::vector<uint32_t> sender, receiver;
+    std::vector<uint64_t> log_send, phy_send, log_recv, phy_recv;
+    std::vector<int64_t> size, tag;
+  } comms;
+};
+
+TraceRecords Records(const Trace& trace);
+
+}  // namespace parallax

@@ -1,0 +1,282 @@
+"""Parallax from Python: open a Paraver trace, get a window's values for every object as NumPy
+arrays or pandas DataFrames, histograms as DataFrames, POP metrics, timeline images that display
+in Jupyter, and the trace's records as columns.
+
+    import parallax
+    t = parallax.open("tests/data/epoch/epoch_2proc.prv.gz")
+    w = t.window(cfg="tests/data/cfg/bsc/General/views/state_as_is.cfg")
+    w.to_pandas()                       # object, begin, end, duration, value
+    t.analyze("tests/data/cfg/bsc/General/analysis/2dh_states.cfg")[0].frame
+    t.timeline("tests/data/cfg/bsc/mpi/views/MPI_call.cfg")   # shows inline in Jupyter
+
+Errors raise parallax.Error; its `file`, `line`, `column` and `hint` say where and what to do.
+"""
+
+from __future__ import annotations
+
+import os as _os
+
+from . import _parallax
+from ._parallax import Error
+
+__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "open", "pop",
+           "functions"]
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - pandas is installed by scripts/setup.sh
+        raise ImportError("this needs pandas (Debian: apt-get install python3-pandas)") from e
+    return pandas
+
+
+def _progress_callback(progress):
+    """A callable(done, total) from `progress`: a callable, True (a tqdm bar when tqdm is
+    installed), or None/False."""
+    if progress is None or progress is False:
+        return None
+    if callable(progress):
+        return progress
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    bar = {}
+
+    def update(done, total):
+        if "bar" not in bar:
+            bar["bar"] = tqdm(total=total, unit="B", unit_scale=True, desc="loading")
+        b = bar["bar"]
+        b.update(done - b.n)
+        if done >= total:
+            b.close()
+
+    return update
+
+
+class Window:
+    """The intervals of every object of a window: parallel NumPy arrays `object` (0-based index
+    into `object_names`), `begin`, `end` (trace units, `time_unit`) and `value`, in object then
+    time order -- the rows paramedir dumps for the window."""
+
+    def __init__(self, d):
+        self.name = d["window"]
+        self.level = d["level"]
+        self.info_type = d["info_type"]
+        self.time_unit = d["time_unit"]
+        self.range = (d["from"], d["to"])
+        self.object_names = list(d["object_names"])
+        self.object = d["object"]
+        self.begin = d["begin"]
+        self.end = d["end"]
+        self.value = d["value"]
+
+    def __len__(self):
+        return len(self.begin)
+
+    def __repr__(self):
+        return (f"<parallax.Window '{self.name}': {len(self)} intervals of "
+                f"{len(self.object_names)} {self.level} objects>")
+
+    def to_pandas(self):
+        pd = _pandas()
+        objects = pd.Categorical.from_codes(self.object, categories=self.object_names)
+        return pd.DataFrame({"object": objects, "begin": self.begin, "end": self.end,
+                             "duration": self.end - self.begin, "value": self.value})
+
+
+class Histogram:
+    """One histogram of a cfg: `frame` (rows = objects, columns = the column labels; for a 3D
+    histogram a (plane, object) row index), `totals` (Total, Average, Maximum, Minimum, StDev,
+    Avg/Max per column; per plane for 3D), `name` and `statistic`."""
+
+    def __init__(self, d):
+        pd = _pandas()
+        self.name = d["name"]
+        self.statistic = d["statistic"]
+        self.planes = []
+        frames, totals = [], []
+        for p in d["planes"]:
+            frame = pd.DataFrame(p["values"], index=pd.Index(p["rows"], name="object"),
+                                 columns=p["columns"])
+            tot = pd.DataFrame(p["totals"], index=pd.Index(p["total_names"], name="total"),
+                               columns=p["columns"])
+            self.planes.append((p["label"], frame, tot))
+            frames.append(frame)
+            totals.append(tot)
+        three_d = d["extra_window"] >= 0 and len(self.planes) > 1
+        if not self.planes:
+            self.frame, self.totals = pd.DataFrame(), pd.DataFrame()
+        elif three_d:
+            labels = [label for label, _, _ in self.planes]
+            self.frame = pd.concat(frames, keys=labels, names=["plane"])
+            self.totals = pd.concat(totals, keys=labels, names=["plane"])
+        else:
+            self.frame, self.totals = frames[0], totals[0]
+
+    def to_pandas(self):
+        return self.frame
+
+    def __repr__(self):
+        return f"<parallax.Histogram '{self.name}' ({self.statistic}): {self.frame.shape}>"
+
+
+class Image:
+    """An encoded timeline image (`data`: PNG bytes, or SVG/JSON text bytes); PNG images show
+    inline in Jupyter."""
+
+    def __init__(self, d):
+        self.window = d["window"]
+        self.format = d["format"]
+        self.data = d["data"]
+        self.layout = d["layout"]
+
+    def _repr_png_(self):
+        return self.data if self.format == "png" else None
+
+    def _repr_svg_(self):
+        return self.data.decode() if self.format == "svg" else None
+
+    def save(self, path):
+        with open(path, "xb") as f:  # never replaces an existing file
+            f.write(self.data)
+
+    def __repr__(self):
+        return f"<parallax.Image '{self.window}' {self.format}, {len(self.data)} bytes>"
+
+
+class PopTable:
+    """The POP efficiency metrics of one trace or a scaling series: `frame` (rows = factors and
+    raw values as modelfactors names them, columns = traces; NaN where not available), `csv`
+    (modelfactors.csv) and `text`."""
+
+    def __init__(self, d):
+        pd = _pandas()
+        self.traces = [t["path"] for t in d["traces"]]
+        self.scaling = d["scaling"]
+        self.csv = d["csv"]
+        self.text = d["text"]
+        self.warnings = list(d["warnings"])
+        self.unavailable = {}
+        rows, names = [], []
+        for line in list(d["factors"]) + list(d["raw"]):
+            names.append(line["name"])
+            rows.append(list(line["values"]) or [float("nan")] * len(self.traces))
+            if line["unavailable"]:
+                self.unavailable[line["name"]] = line["unavailable"]
+        columns = [_os.path.basename(p) for p in self.traces]
+        self.frame = pd.DataFrame(rows, index=pd.Index(names, name="metric"), columns=columns)
+
+    def to_pandas(self):
+        return self.frame
+
+    def __repr__(self):
+        return self.text
+
+    def _repr_html_(self):
+        return self.frame.to_html()
+
+
+class Records(dict):
+    """Columns of one kind of record (NumPy arrays by field name)."""
+
+    def to_pandas(self):
+        return _pandas().DataFrame(dict(self))
+
+
+class Trace:
+    """A loaded trace (open it with parallax.open)."""
+
+    def __init__(self, handle, path):
+        self._t = handle
+        self.path = path
+        self._records = None
+
+    def __repr__(self):
+        i = self.info()
+        return (f"<parallax.Trace {self.path}: {i['tasks']} tasks, {i['threads']} threads, "
+                f"{i['records']} records>")
+
+    def info(self):
+        """Everything `parallax info` reports, as a dict."""
+        return _parallax.info(self._t)
+
+    def window(self, cfg=None, window=None, function=None, parameters=None, from_=None, to=None,
+               cfg_text=None):
+        """A window's intervals for every object: a cfg's last window (or the one named
+        `window`), or one thread function (`function`, default "State As Is", `parameters` its
+        first parameter). `from_`/`to` in trace units; default: the window's range."""
+        return Window(_parallax.window(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
+                                       window=window or "", function=function or "",
+                                       parameters=list(parameters or []), from_=from_, to=to))
+
+    def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False):
+        """Every histogram of a cfg (only the last one with all=False, as paramedir)."""
+        tables = _parallax.analyze(self._t, cfg=_path(cfg), cfg_text=cfg_text or "", all=all,
+                                   hide_empty=hide_empty)
+        return [Histogram(t) for t in tables]
+
+    def timeline(self, cfg=None, width=1000, height=0, window=None, function=None,
+                 format="png", from_=None, to=None, cfg_text=None):
+        """The timeline image of a cfg's window (the last one, or `window`); a list when the
+        cfg has several windows and none is named."""
+        images = _parallax.timeline(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
+                                    window=window or "", function=function or "", width=width,
+                                    height=height, format=format, from_=from_, to=to)
+        images = [Image(i) for i in images]
+        return images[-1] if (window or len(images) == 1) else images
+
+    def paramedir(self, cfg, trace_units=False, no_precision_limit=False):
+        """What paramedir writes for a cfg: a list of dicts (file_name, content, notices,
+        write)."""
+        return _parallax.paramedir(self._t, _path(cfg), trace_units=trace_units,
+                                   no_precision_limit=no_precision_limit)
+
+    def _all_records(self):
+        if self._records is None:
+            self._records = _parallax.records(self._t)
+        return self._records
+
+    def states(self):
+        """State records: thread, begin, end, state, cpu."""
+        return Records(self._all_records()["states"])
+
+    def events(self):
+        """Event records (one per type:value pair): thread, time, type, value, cpu."""
+        return Records(self._all_records()["events"])
+
+    def comms(self):
+        """Communications: sender, receiver (threads), the four times, size, tag."""
+        return Records(self._all_records()["comms"])
+
+    @property
+    def thread_names(self):
+        return list(self._all_records()["thread_names"])
+
+    def pop(self):
+        """The POP metrics of this trace alone."""
+        return pop([self.path])
+
+
+def _path(p):
+    return _os.fspath(p) if p is not None else ""
+
+
+def open(path, strict=False, threads=0, progress=None):  # noqa: A001 - the module's verb
+    """Loads a .prv/.prv.gz trace with its .pcf and .row. `progress`: a callable(done, total)
+    or True for a tqdm bar (when tqdm is installed). The GIL is released while loading."""
+    path = _os.fspath(path)
+    return Trace(_parallax.open(path, strict=strict, threads=threads,
+                                progress=_progress_callback(progress)), path)
+
+
+def pop(traces, scaling="auto"):
+    """The POP efficiency metrics of a scaling series of traces (paths), as modelfactors
+    computes them."""
+    return PopTable(_parallax.pop([_os.fspath(t) for t in traces], scaling))
+
+
+def functions():
+    """The semantic functions Parallax knows (name, group, params, info, stateful, doc)."""
+    return _parallax.functions()

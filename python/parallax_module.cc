@@ -1,0 +1,350 @@
+// parallax._parallax: the Python binding of the core's public API (include/parallax/). The
+// pure-Python package python/parallax/ wraps it (DataFrames, Jupyter display); this file only
+// converts between C++ values and Python objects. Column data leaves as NumPy arrays that own
+// the C++ vectors they were made from (no copy).
+
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "include/parallax/functions.h"
+#include "include/parallax/pop.h"
+#include "include/parallax/render.h"
+#include "include/parallax/trace.h"
+#include "include/parallax/window.h"
+
+namespace py = pybind11;
+
+namespace parallax::python {
+
+namespace {
+
+// Raises parallax.Error (defined at module import) carrying the Status's parts.
+[[noreturn]] void Raise(const Status& s) {
+  py::object type = py::module_::import("parallax._parallax").attr("Error");
+  py::object e = type(s.ToString());
+  e.attr("message") = s.message();
+  e.attr("file") = s.where().file;
+  e.attr("line") = s.where().line;
+  e.attr("column") = s.where().column;
+  e.attr("hint") = s.hint();
+  PyErr_SetObject(type.ptr(), e.ptr());
+  throw py::error_already_set();
+}
+
+template <typename T>
+T Take(Result<T>&& r) {
+  if (!r.ok()) Raise(r.status());
+  return std::move(r).value();
+}
+
+// A NumPy array over the vector's memory, owning the vector.
+template <typename T>
+py::array_t<T> Array(std::vector<T>&& v) {
+  auto* owned = new std::vector<T>(std::move(v));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({static_cast<py::ssize_t>(owned->size())},
+                        {static_cast<py::ssize_t>(sizeof(T))}, owned->data(), owner);
+}
+
+py::array_t<double> Matrix(const std::vector<std::vector<double>>& rows, size_t columns) {
+  py::array_t<double> m({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(columns)});
+  auto w = m.mutable_unchecked<2>();
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < columns; ++j)
+      w(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) =
+          j < rows[i].size() ? rows[i][j] : std::nan("");
+  return m;
+}
+
+class PyTrace {
+ public:
+  explicit PyTrace(std::unique_ptr<Trace> t) : trace_(std::move(t)) {}
+  const Trace& get() const { return *trace_; }
+
+ private:
+  std::unique_ptr<Trace> trace_;
+};
+
+std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned threads,
+                              std::function<void(uint64_t, uint64_t)> progress) {
+  LoadOptions options;
+  options.strict = strict;
+  options.threads = threads;
+  if (progress) {
+    options.progress = [progress](uint64_t done, uint64_t total) {
+      py::gil_scoped_acquire gil;
+      progress(done, total);
+    };
+  }
+  Result<std::unique_ptr<Trace>> t = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    t = Trace::Open(path, options);
+  }
+  if (PyErr_Occurred()) throw py::error_already_set();  // raised inside the progress callback
+  return std::make_shared<PyTrace>(Take(std::move(t)));
+}
+
+py::dict Info(const PyTrace& t) {
+  TraceInfo i = t.get().Info();
+  py::dict d;
+  d["path"] = i.path;
+  d["date"] = i.date;
+  d["time_unit"] = i.time_unit;
+  d["end_time"] = i.end_time;
+  d["trace_end"] = i.trace_end;
+  d["first_time"] = i.first_time;
+  d["last_time"] = i.last_time;
+  d["nodes"] = i.nodes;
+  d["cpus"] = i.cpus;
+  d["appls"] = i.appls;
+  d["tasks"] = i.tasks;
+  d["threads"] = i.threads;
+  d["communicators"] = i.communicators;
+  d["states"] = i.states;
+  d["events"] = i.events;
+  d["event_pairs"] = i.event_pairs;
+  d["comms"] = i.comms;
+  d["records"] = i.records;
+  d["file_bytes"] = i.file_bytes;
+  d["store_bytes"] = i.store_bytes;
+  d["load_seconds"] = i.load_seconds;
+  d["has_pcf"] = i.has_pcf;
+  d["has_row"] = i.has_row;
+  auto labels = [](const std::vector<LabelCount>& v) {
+    py::list out;
+    for (const LabelCount& l : v) out.append(py::dict(py::arg("id") = l.id, py::arg("label") = l.label,
+                                                      py::arg("count") = l.count));
+    return out;
+  };
+  d["state_values"] = labels(i.state_values);
+  d["event_types"] = labels(i.event_types);
+  py::list diags;
+  for (const DiagnosticInfo& g : i.diagnostics)
+    diags.append(py::dict(py::arg("kind") = g.kind, py::arg("severity") = g.severity,
+                          py::arg("description") = g.description, py::arg("count") = g.count,
+                          py::arg("examples") = g.examples));
+  d["diagnostics"] = diags;
+  return d;
+}
+
+py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
+                const std::string& window, const std::string& function,
+                const std::vector<double>& parameters, std::optional<uint64_t> from,
+                std::optional<uint64_t> to) {
+  WindowRequest req{cfg, cfg_text, window, function, parameters, from, to, 0};
+  Result<WindowIntervals> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = EvaluateWindow(t.get(), req);
+  }
+  WindowIntervals w = Take(std::move(r));
+  py::dict d;
+  d["window"] = w.window;
+  d["level"] = w.level;
+  d["info_type"] = w.info_type;
+  d["time_unit"] = w.time_unit;
+  d["from"] = w.from;
+  d["to"] = w.to;
+  d["object_names"] = w.object_names;
+  d["object"] = Array(std::move(w.object));
+  d["begin"] = Array(std::move(w.begin));
+  d["end"] = Array(std::move(w.end));
+  d["value"] = Array(std::move(w.value));
+  return d;
+}
+
+py::list Analyze(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
+                 bool all, bool hide_empty) {
+  AnalyzeRequest req{cfg, cfg_text, all, hide_empty};
+  Result<std::vector<AnalyzeTable>> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = Analyze(t.get(), req);
+  }
+  std::vector<AnalyzeTable> tables = Take(std::move(r));
+  py::list out;
+  for (const AnalyzeTable& table : tables) {
+    py::list planes;
+    for (const AnalyzePlane& p : table.planes) {
+      py::dict d;
+      d["label"] = p.label;
+      d["columns"] = p.columns;
+      d["rows"] = p.rows;
+      d["row_objects"] = p.row_objects;
+      d["values"] = Matrix(p.values, p.columns.size());
+      d["total_names"] = p.total_names;
+      d["totals"] = Matrix(p.totals, p.columns.size());
+      planes.append(d);
+    }
+    out.append(py::dict(py::arg("name") = table.name, py::arg("statistic") = table.statistic,
+                        py::arg("control_window") = table.control_window,
+                        py::arg("data_window") = table.data_window,
+                        py::arg("extra_window") = table.extra_window,
+                        py::arg("planes") = planes));
+  }
+  return out;
+}
+
+py::list Timeline(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
+                  const std::string& window, const std::string& function, uint32_t width,
+                  uint32_t height, const std::string& format, std::optional<uint64_t> from,
+                  std::optional<uint64_t> to) {
+  TimelineRequest req;
+  req.cfg_path = cfg;
+  req.cfg_text = cfg_text;
+  req.window = window;
+  req.thread_function = function;
+  req.width = width;
+  req.height = height;
+  req.format = format;
+  req.from = from;
+  req.to = to;
+  Result<std::vector<TimelineImage>> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = RenderTimeline(t.get(), req);
+  }
+  py::list out;
+  for (TimelineImage& img : Take(std::move(r)))
+    out.append(py::dict(py::arg("window") = img.window, py::arg("format") = img.format,
+                        py::arg("data") = py::bytes(img.data), py::arg("layout") = img.layout));
+  return out;
+}
+
+py::dict Records(const PyTrace& t) {
+  TraceRecords r;
+  {
+    py::gil_scoped_release release;
+    r = Records(t.get());
+  }
+  py::dict states, events, comms;
+  states["thread"] = Array(std::move(r.states.thread));
+  states["begin"] = Array(std::move(r.states.begin));
+  states["end"] = Array(std::move(r.states.end));
+  states["state"] = Array(std::move(r.states.state));
+  states["cpu"] = Array(std::move(r.states.cpu));
+  events["thread"] = Array(std::move(r.events.thread));
+  events["time"] = Array(std::move(r.events.time));
+  events["type"] = Array(std::move(r.events.type));
+  events["value"] = Array(std::move(r.events.value));
+  events["cpu"] = Array(std::move(r.events.cpu));
+  comms["sender"] = Array(std::move(r.comms.sender));
+  comms["receiver"] = Array(std::move(r.comms.receiver));
+  comms["log_send"] = Array(std::move(r.comms.log_send));
+  comms["phy_send"] = Array(std::move(r.comms.phy_send));
+  comms["log_recv"] = Array(std::move(r.comms.log_recv));
+  comms["phy_recv"] = Array(std::move(r.comms.phy_recv));
+  comms["size"] = Array(std::move(r.comms.size));
+  comms["tag"] = Array(std::move(r.comms.tag));
+  return py::dict(py::arg("thread_names") = r.thread_names, py::arg("states") = states,
+                  py::arg("events") = events, py::arg("comms") = comms);
+}
+
+py::list Paramedir(const PyTrace& t, const std::string& cfg, const std::string& output_name,
+                   bool trace_units, bool no_precision_limit) {
+  ParamedirOptions opt;
+  opt.trace_units = trace_units;
+  opt.no_precision_limit = no_precision_limit;
+  Result<std::vector<ParamedirOutput>> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = t.get().Paramedir(cfg, output_name, opt);
+  }
+  py::list out;
+  for (const ParamedirOutput& o : Take(std::move(r)))
+    out.append(py::dict(py::arg("file_name") = o.file_name, py::arg("content") = o.content,
+                        py::arg("notices") = o.notices, py::arg("write") = o.write));
+  return out;
+}
+
+py::dict Pop(const std::vector<std::string>& traces, const std::string& scaling) {
+  PopOptions opt;
+  if (scaling == "strong") opt.scaling = PopScaling::kStrong;
+  else if (scaling == "weak") opt.scaling = PopScaling::kWeak;
+  else if (scaling != "auto")
+    Raise(Status::Error("unknown scaling '" + scaling + "'", {}, "use auto, strong or weak"));
+  Result<PopReport> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = ComputePop(traces, opt);
+  }
+  PopReport rep = Take(std::move(r));
+  auto lines = [](const std::vector<PopLine>& v) {
+    py::list out;
+    for (const PopLine& l : v)
+      out.append(py::dict(py::arg("key") = l.key, py::arg("name") = l.name,
+                          py::arg("depth") = l.depth, py::arg("percent") = l.percent,
+                          py::arg("values") = l.values, py::arg("unavailable") = l.unavailable));
+    return out;
+  };
+  py::list traces_out;
+  for (const PopTraceInfo& i : rep.traces)
+    traces_out.append(py::dict(py::arg("path") = i.path, py::arg("processes") = i.processes,
+                               py::arg("threads") = i.threads));
+  return py::dict(py::arg("traces") = traces_out, py::arg("reference") = rep.reference,
+                  py::arg("scaling") = PopScalingName(rep.scaling),
+                  py::arg("scaling_detected") = rep.scaling_detected,
+                  py::arg("factors") = lines(rep.factors), py::arg("raw") = lines(rep.raw),
+                  py::arg("warnings") = rep.warnings, py::arg("csv") = FormatPopCsv(rep),
+                  py::arg("text") = FormatPopText(rep));
+}
+
+py::list Functions() {
+  py::list out;
+  for (const FunctionInfo& f : ListFunctions()) {
+    py::list params;
+    for (const FunctionParamInfo& p : f.params) params.append(p.name);
+    out.append(py::dict(py::arg("name") = f.name, py::arg("group") = f.group,
+                        py::arg("params") = params, py::arg("info") = f.info,
+                        py::arg("stateful") = f.stateful, py::arg("doc") = f.doc));
+  }
+  return out;
+}
+
+}  // namespace
+
+}  // namespace parallax::python
+
+PYBIND11_MODULE(_parallax, m) {
+  using namespace parallax::python;  // NOLINT: the binding table below names every function
+  m.doc() = "Parallax core (use the `parallax` package, not this module)";
+  py::exception<std::runtime_error>(m, "Error");
+  // Exceptions the core did not turn into a Status (none should) still reach Python as
+  // exceptions, never as a crash of the interpreter.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_MemoryError, "parallax: out of memory");
+    }
+  });
+  py::class_<PyTrace, std::shared_ptr<PyTrace>>(m, "Trace");
+  m.def("open", &Open, py::arg("path"), py::arg("strict") = false, py::arg("threads") = 0u,
+        py::arg("progress") = nullptr);
+  m.def("info", &Info);
+  m.def("window", &Window, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
+        py::arg("window") = "", py::arg("function") = "",
+        py::arg("parameters") = std::vector<double>{}, py::arg("from_") = py::none(),
+        py::arg("to") = py::none());
+  m.def("analyze", &Analyze, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
+        py::arg("all") = true, py::arg("hide_empty") = false);
+  m.def("timeline", &Timeline, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
+        py::arg("window") = "", py::arg("function") = "", py::arg("width") = 1000u,
+        py::arg("height") = 0u, py::arg("format") = "png", py::arg("from_") = py::none(),
+        py::arg("to") = py::none());
+  m.def("records", &Records);
+  m.def("paramedir", &Paramedir, py::arg("trace"), py::arg("cfg"), py::arg("output_name") = "",
+        py::arg("trace_units") = false, py::arg("no_precision_limit") = false);
+  m.def("pop", &Pop, py::arg("traces"), py::arg("scaling") = "auto");
+  m.def("functions", &Functions);
+}

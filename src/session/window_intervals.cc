@@ -1,0 +1,113 @@
+// EvaluateWindow and Records (include/parallax/window.h): a window's intervals for every object
+// as columns, and the trace's records as columns.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "include/parallax/window.h"
+#include "src/analysis/timeline_dump.h"
+#include "src/base/parallel.h"
+#include "src/semantic/evaluator.h"
+#include "src/semantic/info_type.h"
+#include "src/session/trace_impl.h"
+
+namespace parallax {
+
+namespace {
+
+struct RowColumns {
+  std::vector<uint64_t> begin, end;
+  std::vector<double> value;
+};
+
+}  // namespace
+
+Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& req) {
+  const auto& impl = static_cast<const session::TraceImpl&>(trace);
+  TextRequest text;
+  text.cfg_path = req.cfg_path;
+  text.cfg_text = req.cfg_text;
+  text.window = req.window;
+  text.thread_function = req.thread_function;
+  text.parameters = req.parameters;
+  auto windows = impl.TextWindows(text);
+  if (!windows.ok()) return windows.status();
+  auto& [specs, index] = windows.value();
+  semantic::InfoType info = semantic::WindowInfoType(specs, index);
+  auto ev = semantic::WindowEvaluator::Create({&impl.header(), &impl.store(), impl.pcf()}, specs,
+                                              index);
+  if (!ev.ok()) return ev.status();
+  const semantic::WindowEvaluator& w = *ev.value();
+  WindowIntervals out;
+  out.window = w.spec().name;
+  out.level = std::string(model::LevelName(w.level()));
+  out.info_type = std::string(semantic::InfoTypeName(info));
+  out.time_unit = std::string(model::TimeUnitName(impl.header().unit));
+  out.from = req.from.value_or(w.begin_time());
+  out.to = std::min<uint64_t>(req.to.value_or(w.end_time()), w.trace_end());
+  if (out.to < out.from)
+    return Status::Error(fmt::format("empty time range: from {} is after to {}", out.from, out.to),
+                         {}, "give from <= to, in trace units");
+  std::vector<RowColumns> rows(w.rows());
+  base::ParallelFor(rows.size(), req.threads ? req.threads : base::DefaultThreads(),
+                    [&](size_t o) {
+                      RowColumns& r = rows[o];
+                      analysis::ForEachDumpedInterval(
+                          w, static_cast<uint32_t>(o), out.from, out.to,
+                          [&](const semantic::Interval& i) {
+                            r.begin.push_back(i.begin);
+                            r.end.push_back(i.end);
+                            r.value.push_back(i.value);
+                          });
+                    });
+  size_t total = 0;
+  for (const RowColumns& r : rows) total += r.begin.size();
+  out.object.reserve(total);
+  out.begin.reserve(total);
+  out.end.reserve(total);
+  out.value.reserve(total);
+  for (uint32_t o = 0; o < rows.size(); ++o) {
+    out.object_names.push_back(semantic::ObjectName(impl.header(), w.level(), o));
+    out.object.insert(out.object.end(), rows[o].begin.size(), o);
+    out.begin.insert(out.begin.end(), rows[o].begin.begin(), rows[o].begin.end());
+    out.end.insert(out.end.end(), rows[o].end.begin(), rows[o].end.end());
+    out.value.insert(out.value.end(), rows[o].value.begin(), rows[o].value.end());
+    rows[o] = {};
+  }
+  return out;
+}
+
+TraceRecords Records(const Trace& trace) {
+  const auto& impl = static_cast<const session::TraceImpl&>(trace);
+  const store::TraceStore& st = impl.store();
+  TraceRecords out;
+  size_t states = 0, events = 0;
+  for (uint32_t t = 0; t < st.threads(); ++t) {
+    states += st.thread(model::ThreadIndex(t)).states.size();
+    events += st.thread(model::ThreadIndex(t)).events.size();
+  }
+  auto& s = out.states;
+  auto& e = out.events;
+  s.thread.reserve(states);
+  e.thread.reserve(events);
+  for (uint32_t t = 0; t < st.threads(); ++t) {
+    out.thread_names.push_back(semantic::ObjectName(impl.header(), model::Level::kThread, t));
+    const store::ThreadRecords& r = st.thread(model::ThreadIndex(t));
+    s.thread.insert(s.thread.end(), r.states.size(), t);
+    s.begin.insert(s.begin.end(), r.states.begin.begin(), r.states.begin.end());
+    s.end.insert(s.end.end(), r.states.end.begin(), r.states.end.end());
+    s.state.insert(s.state.end(), r.states.state.begin(), r.states.state.end());
+    s.cpu.insert(s.cpu.end(), r.states.cpu.begin(), r.states.cpu.end());
+    e.thread.insert(e.thread.end(), r.events.size(), t);
+    e.time.insert(e.time.end(), r.events.time.begin(), r.events.time.end());
+    e.type.insert(e.type.end(), r.events.type.begin(), r.events.type.end());
+    e.value.insert(e.value.end(), r.events.value.begin(), r.events.value.end());
+    e.cpu.insert(e.cpu.end(), r.events.cpu.begin(), r.events.cpu.end());
+  }
+  const store::CommTable& c = st.comms();
+  out.comms = {c.sender, c.receiver, c.log_send, c.phy_send, c.log_recv, c.phy_recv, c.size, c.tag};
+  return out;
+}
+
+}  // namespace parallax

@@ -1,0 +1,165 @@
+"""The Python module against the command line: window arrays equal paramedir's timeline dump,
+histogram DataFrames equal paramedir's tables, the POP table equals `parallax pop`, errors
+carry the core's file, line and hint. Run by ctest as python.pytest (PYTHONPATH=build/python,
+PARALLAX_BIN and PARALLAX_TEST_DATA set)."""
+
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import parallax
+
+BIN = os.environ["PARALLAX_BIN"]
+DATA = os.environ["PARALLAX_TEST_DATA"]
+EPOCH2 = os.path.join(DATA, "epoch", "epoch_2proc.prv.gz")
+CFG = os.path.join(DATA, "cfg")
+
+
+@pytest.fixture(scope="module")
+def epoch2():
+    return parallax.open(EPOCH2)
+
+
+def run_paramedir(tmp_path, trace, cfg, *flags):
+    subprocess.run([BIN, "paramedir", *flags, trace, cfg, "out"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    names = [n for n in os.listdir(tmp_path) if n.startswith("out")]
+    assert len(names) == 1, names
+    with open(tmp_path / names[0]) as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("cfg", [
+    "bsc/General/views/state_as_is.cfg",
+    "bsc/mpi/views/MPI_call.cfg",
+    "bsc/counters_PAPI/performance/IPC.cfg",
+    "bsc/General/views/useful_duration.cfg",
+    "bsc/General/views/instantaneous_parallelism.cfg",
+])
+def test_window_arrays_equal_the_paramedir_dump(tmp_path, epoch2, cfg):
+    path = os.path.join(CFG, cfg)
+    w = epoch2.window(cfg=path)
+    dump = run_paramedir(tmp_path, EPOCH2, path, "-tu")
+    lines = dump.splitlines()
+    assert len(lines) == len(w) > 0
+    labels = [n.split(" ", 1)[1] if " " in n else "" for n in w.object_names]
+    for k, line in enumerate(lines):
+        label, begin, duration, value = line.split("\t")
+        assert label == labels[w.object[k]]
+        assert int(begin) == w.begin[k]
+        assert int(duration) == w.end[k] - w.begin[k]
+        assert abs(float(value) - w.value[k]) <= 0.005 + 1e-9  # printed with 2 decimals
+
+
+def test_window_of_a_thread_function_over_a_range(epoch2):
+    w = epoch2.window(function="State As Is", from_=386000000, to=387100000)
+    assert w.level == "THREAD" and w.info_type == "state" and w.time_unit == "ns"
+    assert w.object_names == ["THREAD 1.1.1", "THREAD 1.2.1"]
+    for o in range(2):
+        mine = w.object == o
+        begin, end = w.begin[mine], w.end[mine]
+        assert begin[0] <= 386000000 < end[0]         # the interval containing `from`
+        assert end[-1] >= 387100000 > begin[-1]        # up to the first reaching `to`
+        assert np.all(begin[1:] == end[:-1])           # contiguous
+    df = w.to_pandas()
+    assert list(df.columns) == ["object", "begin", "end", "duration", "value"]
+    assert (df["duration"] == df["end"] - df["begin"]).all()
+    assert set(df["object"]) == {"THREAD 1.1.1", "THREAD 1.2.1"}
+
+
+def read_table(text):
+    lines = [line for line in text.split("\n")]
+    head = lines[0].split("\t")[1:-1]
+    rows, values = [], []
+    k = 1
+    while lines[k]:
+        f = lines[k].split("\t")
+        rows.append(f[0])
+        values.append([float(x) for x in f[1:-1]])
+        k += 1
+    totals = {}
+    for line in lines[k + 1:k + 7]:
+        f = line.split("\t")
+        totals[f[0]] = [float(x) for x in f[1:-1]]
+    return head, rows, values, totals
+
+
+@pytest.mark.parametrize("cfg", [
+    "pypop/useful_instructions.cfg",
+    "bsc/mpi/analysis/mpi_stats.cfg",
+    "bsc/General/analysis/2dh_useful_duration.cfg",
+])
+def test_histogram_frames_equal_the_paramedir_tables(tmp_path, epoch2, cfg):
+    path = os.path.join(CFG, cfg)
+    h = epoch2.analyze(path, all=False)[-1]
+    head, rows, values, totals = read_table(run_paramedir(tmp_path, EPOCH2, path, "-npr"))
+    assert list(h.frame.columns) == head
+    assert list(h.frame.index) == rows
+    np.testing.assert_allclose(h.frame.to_numpy(), np.array(values), rtol=1e-9, atol=1e-9)
+    assert list(h.totals.index) == ["Total", "Average", "Maximum", "Minimum", "StDev", "Avg/Max"]
+    for name, line in totals.items():
+        got = h.totals.loc[name].to_numpy()
+        np.testing.assert_allclose(got, np.array(line), rtol=1e-9, atol=1e-9, equal_nan=True)
+
+
+def test_pop_table_equals_the_command_line():
+    traces = [os.path.join(DATA, "epoch", f"epoch_{n}proc.prv.gz") for n in (1, 2, 4)]
+    table = parallax.pop(traces)
+    cli = subprocess.run([BIN, "pop", *traces, "--format", "csv"], check=True,
+                         capture_output=True, text=True).stdout
+    assert table.csv == cli
+    assert list(table.frame.columns) == ["epoch_1proc.prv.gz", "epoch_2proc.prv.gz",
+                                         "epoch_4proc.prv.gz"]
+    pe = table.frame.loc["Parallel efficiency"].to_numpy()
+    # modelfactors.csv's Parallel efficiency line, as a fraction.
+    ref = [line for line in cli.splitlines() if line.startswith("Parallel efficiency")][0]
+    np.testing.assert_allclose(pe, [float(x) for x in ref.split(";")[1:]], atol=1e-6)
+
+
+def test_records_match_the_counts_of_info(epoch2):
+    info = epoch2.info()
+    assert len(epoch2.states()["begin"]) == info["states"]
+    assert len(epoch2.events()["type"]) == info["event_pairs"]
+    assert len(epoch2.comms()["size"]) == info["comms"]
+    ev = epoch2.events().to_pandas()
+    mpi_init = ev[(ev["type"] == 50000003) & (ev["value"] == 31)]
+    assert sorted(mpi_init["thread"]) == [0, 1]
+    assert epoch2.thread_names == ["THREAD 1.1.1", "THREAD 1.2.1"]
+
+
+def test_timeline_png_displays_in_jupyter(epoch2):
+    img = epoch2.timeline(os.path.join(CFG, "bsc/mpi/views/MPI_call.cfg"), width=400)
+    png = img._repr_png_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(png[16:20], "big") == 400
+
+
+def test_errors_carry_file_line_and_hint(tmp_path, epoch2):
+    bad = tmp_path / "bad.cfg"
+    bad.write_text("#ParaverCFG\nConfigFile.Version: 3.4\nwindow_name bad\nwindow_type single\n"
+                   "window_selected_functions { 1, { {thread, No Such Function} } }\n")
+    with pytest.raises(parallax.Error) as e:
+        epoch2.window(cfg=bad)
+    assert e.value.file == str(bad) and e.value.line == 5
+    assert "No Such Function" in e.value.message and e.value.hint
+    with pytest.raises(parallax.Error) as e:
+        parallax.open(tmp_path / "missing.prv")
+    assert "missing.prv" in str(e.value)
+    with pytest.raises(parallax.Error):
+        epoch2.window(function="No Such Function")
+
+
+def test_progress_is_reported_without_holding_the_gil():
+    seen = []
+    t = parallax.open(EPOCH2, progress=lambda done, total: seen.append((done, total)))
+    assert t.info()["threads"] == 2
+    assert seen and seen[-1][0] == seen[-1][1]
+    assert all(0 <= done <= total for done, total in seen)
+
+
+def test_functions_lists_the_descriptor_table():
+    names = {f["name"] for f in parallax.functions()}
+    assert {"State As Is", "Last Evt Val", "Adding", "divide"} <= names
