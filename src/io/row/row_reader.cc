@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -22,6 +23,8 @@ using model::RowNames;
 namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+constexpr uint64_t kMaxReserve = 1 << 16;
 
 std::optional<Level> ParseLevel(std::string_view name) {
   for (uint8_t i = 0; i <= static_cast<uint8_t>(Level::kCpu); ++i) {
@@ -84,10 +87,10 @@ RowNames RowParser::Run() {
     size_t nl = text_.find('\n', pos);
     size_t stop = nl == std::string_view::npos ? text_.size() : nl;
     std::string_view raw = text_.substr(pos, stop - pos);
-    if (!raw.empty() && raw.back() == '\r') {
-      raw.remove_suffix(1);
-      if (first_line) names_.crlf = true;
-    }
+    // The first line decides the line ending; in a CRLF file one '\r' per line belongs to it,
+    // in a LF file a '\r' is text. Either way writing the file back gives the same bytes.
+    if (first_line) names_.crlf = !raw.empty() && raw.back() == '\r';
+    if (names_.crlf && !raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     first_line = false;
     ++line_no_;
     Line(raw);
@@ -149,7 +152,9 @@ void RowParser::Header(std::string_view raw) {
   block_->level = *level;
   block_->before = std::exchange(pending_, {});
   block_->header = std::string(raw);
-  block_->labels.reserve(n);
+  // SIZE is only a claim: reserve no more than a modest bound, the rest grows as labels come
+  // (a SIZE larger than the file is reported when the file ends).
+  block_->labels.reserve(std::min<uint64_t>(n, kMaxReserve));
   remaining_ = n;
   header_line_ = line_no_;
   size_at_ = f[3].at;
