@@ -133,7 +133,8 @@ TEST(PrvReader, MalformedHeadersAreFatalAndLocated) {
       {"#Paraver (x):10:1(1):1:1(1:1),1\n1:1:1:1:1:0:10:1\n", 2, 1, "bad communicator line"},
       {"new format\n#Paraver (x):10:1(1):1:1(1:1)\n", 1, 1, "new format"},
       {"#Paraver (x):10:1(1):1:1(1:1)\n", 0, 0, "empty body"},
-      {"#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:9:0:10:1\n", 0, 0, "empty body"},
+      // Every record rejected: located at the first rejected record.
+      {"#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:9:0:10:1\n", 2, 3, "thread 1.1.9 is not declared"},
       {"#Paraver (x):99999999999999999999:1(1):1:1(1:1)\n", 1, 14, "fits in 64 bits"},
   };
   for (const auto& c : cases) {
