@@ -11,10 +11,11 @@
 #include "src/base/parallel.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/pcf/pcf_writer.h"
+#include "src/io/prv/prv_writer.h"
 #include "src/io/row/row_reader.h"
 #include "src/io/row/row_writer.h"
-#include "src/io/prv/prv_writer.h"
 #include "src/io/text_file.h"
+#include "src/session/guard.h"
 
 namespace parallax {
 
@@ -44,6 +45,11 @@ Result<std::unique_ptr<Trace>> Trace::Open(const std::string& path, const LoadOp
 }
 
 namespace session {
+
+std::string PathOf(const Trace& trace) {
+  const auto* t = dynamic_cast<const TraceImpl*>(&trace);
+  return t != nullptr ? t->path() : std::string();
+}
 
 namespace {
 
@@ -149,11 +155,12 @@ TraceInfo TraceImpl::Info() const {
   return info;
 }
 
-Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
+Status TraceImpl::WriteUnguarded(const std::string& prv_path, bool overwrite) const {
   if (!base::EndsWith(prv_path, ".prv") && !base::EndsWith(prv_path, ".prv.gz"))
     return Status::Error("output name must end in .prv or .prv.gz", Location{prv_path, 0, 0},
                          "the .pcf and .row names are derived from it, as Paraver does");
-  io::PrvWriteInput in{&prv_.header, &prv_.store, &prv_.unsigned_value_types, prv_.open_end_as_number};
+  io::PrvWriteInput in{&prv_.header, &prv_.store, &prv_.unsigned_value_types,
+                       prv_.open_end_as_number};
   Status s = io::WritePrvFile(in, prv_path, overwrite);
   if (!s.ok()) return s;
   auto write_text = [&](const std::string& path, const std::string& text) {
@@ -168,6 +175,10 @@ Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
     if (!s.ok()) return s;
   }
   return Status::Ok();
+}
+
+Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
+  return session::Guarded(prv_path, [&] { return WriteUnguarded(prv_path, overwrite); });
 }
 
 namespace {

@@ -17,6 +17,9 @@
 
 namespace parallax::session {
 
+// The file a trace was opened from ("" for a trace of another implementation).
+std::string PathOf(const Trace& trace);
+
 class TraceImpl : public Trace {
  public:
   TraceImpl(std::string path, io::PrvTrace prv) : path_(std::move(path)), prv_(std::move(prv)) {}
@@ -38,6 +41,7 @@ class TraceImpl : public Trace {
   // Event types that occur in the trace, sorted (computed once).
   const std::vector<uint32_t>& EventTypes() const;
 
+  const std::string& path() const { return path_; }
   const io::PrvTrace& prv() const { return prv_; }
   const model::TraceHeader& header() const { return prv_.header; }
   const store::TraceStore& store() const { return prv_.store; }
@@ -55,6 +59,12 @@ class TraceImpl : public Trace {
   io::PrvTrace prv_;
   std::optional<model::PcfCatalog> pcf_;
   std::optional<model::RowNames> row_;
+  // The bodies of the entry points of the same name (which run them through Guarded).
+  Status WriteUnguarded(const std::string& prv_path, bool overwrite) const;
+  Result<TextView> TextUnguarded(const TextRequest& request) const;
+  Result<std::vector<ParamedirOutput>> ParamedirUnguarded(const std::string& cfg_path,
+                                                          const std::string& output_name,
+                                                          const ParamedirOptions& options) const;
   // The windows a text request names and the index of the one to show.
   Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TextWindows(const TextRequest& req) const;
   void AddRecords(model::Level level, uint32_t object, TextView& view) const;
