@@ -36,7 +36,8 @@ size_t GzipStream::avail_in() const { return z_ ? z_->zs.avail_in : 0; }
 Status GzipStream::Init() {
   z_ = std::make_unique<State>();
   if (inflateInit2(&z_->zs, kGzipOnly) != Z_OK)
-    return Status::Error("cannot start gzip decompression (out of memory?)", Location{name_, 0, 0}, "");
+    return Status::Error("cannot start gzip decompression (out of memory?)", Location{name_, 0, 0},
+                         "");
   z_->initialised = true;
   unsigned char magic[2] = {0, 0};
   size_t got = 0;
@@ -74,7 +75,8 @@ Result<std::unique_ptr<GzipStream>> GzipStream::OpenFile(const std::string& path
   return s;
 }
 
-Result<std::unique_ptr<GzipStream>> GzipStream::FromMemory(std::string_view bytes, std::string name) {
+Result<std::unique_ptr<GzipStream>> GzipStream::FromMemory(std::string_view bytes,
+                                                           std::string name) {
   std::unique_ptr<GzipStream> s(new GzipStream());
   s->name_ = std::move(name);
   s->memory_ = bytes;
@@ -93,7 +95,8 @@ Status GzipStream::Rewind() {
   input_end_ = finished_ = truncated_ = false;
   trailing_bytes_ = 0;
   if (fd_ >= 0 && ::lseek(fd_, 0, SEEK_SET) != 0)
-    return Status::Error(fmt::format("cannot seek: {}", std::strerror(errno)), Location{name_, 0, 0}, "");
+    return Status::Error(fmt::format("cannot seek: {}", std::strerror(errno)),
+                         Location{name_, 0, 0}, "");
   return Status::Ok();
 }
 
@@ -117,8 +120,8 @@ Status GzipStream::Refill() {
     n = ::read(fd_, in_.get(), kInputBytes);
   } while (n < 0 && errno == EINTR);
   if (n < 0)
-    return Status::Error(fmt::format("read failed: {}", std::strerror(errno)), Location{name_, 0, 0},
-                         "check the disk and the file");
+    return Status::Error(fmt::format("read failed: {}", std::strerror(errno)),
+                         Location{name_, 0, 0}, "check the disk and the file");
   if (n == 0) {
     input_end_ = true;
     return Status::Ok();

@@ -118,7 +118,7 @@ Status ReadGzip(const std::string& path, uint64_t file_size, const ProgressFn& p
 }  // namespace
 
 Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress,
-                                     uint64_t memory_budget) {
+                                      uint64_t memory_budget) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return OpenError(path, "cannot open");
   struct stat st {};

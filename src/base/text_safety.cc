@@ -12,7 +12,8 @@ bool IsControl(unsigned char c) { return c < 0x20 || c == 0x7f; }
 }  // namespace
 
 std::string EscapeControl(std::string_view text) {
-  if (std::none_of(text.begin(), text.end(), [](char c) { return IsControl(static_cast<unsigned char>(c)); }))
+  if (std::none_of(text.begin(), text.end(),
+                   [](char c) { return IsControl(static_cast<unsigned char>(c)); }))
     return std::string(text);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;

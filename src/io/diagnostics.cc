@@ -32,7 +32,7 @@ constexpr std::array<KindInfo, static_cast<size_t>(DiagKind::kCount)> kKinds = {
     {"cpu_out_of_range", Severity::kError, "records naming a cpu not in the header (skipped)"},
     {"cpu_wrong_node", Severity::kError, "records whose cpu is not on the node of their task (skipped)"},
     {"truncated_last_line", Severity::kError, "an incomplete last line (skipped)"},
-    {"truncated_input", Severity::kError, "compressed input cut short: the text after the cut is missing"},
+    {"truncated_input", Severity::kError, "compressed input cut short (the text after the cut is missing)"},
     {"trailing_data", Severity::kWarning, "bytes after the end of the compressed data (ignored)"},
 }};
 
@@ -56,7 +56,8 @@ std::string_view SeverityName(Severity s) {
 void Diagnostics::Add(DiagKind kind, uint64_t line, uint64_t column, std::string_view detail) {
   size_t k = static_cast<size_t>(kind);
   ++counts_[k];
-  if (examples_[k].size() < kMaxExamples) examples_[k].push_back({line, column, base::EscapeControl(detail)});
+  if (examples_[k].size() < kMaxExamples)
+    examples_[k].push_back({line, column, base::EscapeControl(detail)});
 }
 
 void Diagnostics::Merge(const Diagnostics& other, uint64_t line_offset) {

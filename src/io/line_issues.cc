@@ -11,7 +11,8 @@ namespace parallax::io {
 
 void LineIssues::Add(uint64_t line, uint64_t column, std::string reason) {
   ++count;
-  if (first.size() < kMaxKept) first.push_back(LineIssue{line, column, base::EscapeControl(reason)});
+  if (first.size() < kMaxKept)
+    first.push_back(LineIssue{line, column, base::EscapeControl(reason)});
 }
 
 std::string LineIssues::ToString() const {

@@ -46,7 +46,8 @@ std::vector<std::pair<size_t, size_t>> SplitLines(std::string_view text, size_t 
 
 // Finds the end of line `pos` (exclusive of '\n'), returning the next line's start in `next`
 // and whether the line ended with a newline in `complete`.
-std::string_view NextLine(std::string_view text, size_t pos, size_t* next, bool* complete = nullptr) {
+std::string_view NextLine(std::string_view text, size_t pos, size_t* next,
+                          bool* complete = nullptr) {
   size_t nl = text.find('\n', pos);
   if (complete != nullptr) *complete = nl != std::string_view::npos;
   if (nl == std::string_view::npos) {
@@ -64,19 +65,21 @@ constexpr size_t kBinaryProbe = 64 << 10;
 Status CheckNotBinary(std::string_view text, const std::string& file) {
   auto nul = base::FindNul(text, kBinaryProbe);
   if (!nul) return Status::Ok();
-  uint64_t line = 1 + static_cast<uint64_t>(std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(*nul), '\n'));
+  uint64_t line = 1 + static_cast<uint64_t>(std::count(
+                          text.begin(), text.begin() + static_cast<ptrdiff_t>(*nul), '\n'));
   size_t line_start = text.rfind('\n', *nul);
   uint64_t column = *nul - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
-  return Status::Error(fmt::format("binary data: a NUL byte at byte offset {}; a .prv trace is text", *nul),
-                       Location{file, line, column},
-                       "is this a Paraver trace? a compressed trace must have a name ending in .gz");
+  return Status::Error(
+      fmt::format("binary data: a NUL byte at byte offset {}; a .prv trace is text", *nul),
+      Location{file, line, column},
+      "is this a Paraver trace? a compressed trace must have a name ending in .gz");
 }
 
 // Parses the header line and the communicator lines. When `need_more` is given, `text` is only
 // the beginning of the input: if it ends before the header does, *need_more is set instead of
 // failing.
-Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file, model::TraceHeader* out,
-                                bool* need_more = nullptr) {
+Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file,
+                                model::TraceHeader* out, bool* need_more = nullptr) {
   if (need_more != nullptr) *need_more = false;
   Status binary = CheckNotBinary(text, file);
   if (!binary.ok()) return binary;
@@ -107,10 +110,10 @@ Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file, 
         return size_t{0};
       }
       if (at_end)
-        return Status::Error(
-            fmt::format("expected communicator line {} of {}, found end of file", i + 1,
-                        out->communicators.size()),
-            Location{file, i + 2, 1}, "the header's communicator count (after the last ',') is too large");
+        return Status::Error(fmt::format("expected communicator line {} of {}, found end of file",
+                                         i + 1, out->communicators.size()),
+                             Location{file, i + 2, 1},
+                             "the header's communicator count (after the last ',') is too large");
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     Status s = CheckCommunicatorLine(line, file, i + 2);
@@ -222,9 +225,11 @@ Status StrictCheck(const Diagnostics& d, const std::string& file) {
   }
   if (first_kind == DiagKind::kCount) return Status::Ok();
   Location where{file, first ? first->line : 0, first ? first->column : 0};
-  return Status::Error(fmt::format("{} ({} in all){}{}", DiagKindDescription(first_kind), d.count(first_kind),
-                                   first ? ": " : "", first ? first->detail : ""),
-                       where, "strict mode refuses any malformed or out-of-order record; drop --strict to load it anyway");
+  return Status::Error(
+      fmt::format("{} ({} in all){}{}", DiagKindDescription(first_kind), d.count(first_kind),
+                  first ? ": " : "", first ? first->detail : ""),
+      where,
+      "strict mode refuses any malformed or out-of-order record; drop --strict to load it anyway");
 }
 
 // The error for a body without any record: names what was rejected, so the reason is visible
@@ -246,8 +251,9 @@ Status EmptyBodyError(const Diagnostics& d, const std::string& file) {
     }
   }
   return Status::Error(
-      fmt::format("empty body: every record was rejected ({} skipped); the first: {}{}{}", d.skipped(),
-                  DiagKindDescription(first_kind), first ? ": " : "", first ? first->detail : ""),
+      fmt::format("empty body: every record was rejected ({} skipped); the first: {}{}{}",
+                  d.skipped(), DiagKindDescription(first_kind), first ? ": " : "",
+                  first ? first->detail : ""),
       Location{file, first ? first->line : 0, first ? first->column : 0},
       "check that the header declares the objects the records use; `parallax info` on a "
       "partly valid trace lists every kind of problem");
@@ -314,8 +320,13 @@ class MemoryFeed : public BodyFeed {
 // the inflated text is never in memory as a whole. Each pass inflates the input again.
 class GzipFeed : public BodyFeed {
  public:
-  GzipFeed(base::GzipStream& z, uint64_t body_begin, size_t chunk, unsigned batch, uint64_t max_line)
-      : z_(z), body_begin_(body_begin), chunk_(std::max<size_t>(chunk, 64)), bufs_(batch), max_line_(max_line) {}
+  GzipFeed(base::GzipStream& z, uint64_t body_begin, size_t chunk, unsigned batch,
+           uint64_t max_line)
+      : z_(z),
+        body_begin_(body_begin),
+        chunk_(std::max<size_t>(chunk, 64)),
+        bufs_(batch),
+        max_line_(max_line) {}
 
   Status Restart() override {
     Status s = z_.Rewind();
@@ -328,8 +339,9 @@ class GzipFeed : public BodyFeed {
     for (uint64_t left = body_begin_; left > 0;) {
       auto got = z_.Read(scratch.data(), std::min<uint64_t>(left, scratch.size()));
       if (!got.ok()) return got.status();
-      if (got.value() == 0) return Status::Error("the compressed input changed while it was read",
-                                                 Location{z_.name(), 0, 0}, "load it again");
+      if (got.value() == 0)
+        return Status::Error("the compressed input changed while it was read",
+                             Location{z_.name(), 0, 0}, "load it again");
       left -= got.value();
     }
     return Status::Ok();
@@ -362,9 +374,10 @@ class GzipFeed : public BodyFeed {
           break;
         }
         if (b.capacity >= max_line_)
-          return Status::Error(fmt::format("a line longer than {} (no newline found)", base::FormatBytes(max_line_)),
-                               Location{z_.name(), 0, 0},
-                               "this is not a Paraver trace, or its memory budget is far too small");
+          return Status::Error(
+              fmt::format("a line longer than {} (no newline found)", base::FormatBytes(max_line_)),
+              Location{z_.name(), 0, 0},
+              "this is not a Paraver trace, or its memory budget is far too small");
         Reserve(b, std::min<uint64_t>(b.capacity * 2, max_line_));
       }
       if (cut > 0) out.push_back({std::string_view(b.data.get(), cut), offset_});
@@ -416,7 +429,8 @@ class GzipFeed : public BodyFeed {
 
 // Bytes the store will need for the counted records (architecture.md, "Memory layout"), plus
 // the per-chunk bookkeeping and the text buffers.
-uint64_t EstimateBytes(const std::vector<ChunkResult>& chunks, size_t nthreads, uint64_t text_bytes) {
+uint64_t EstimateBytes(const std::vector<ChunkResult>& chunks, size_t nthreads,
+                       uint64_t text_bytes) {
   constexpr uint64_t kState = 2 * sizeof(Time) + sizeof(uint32_t) + sizeof(uint16_t);
   constexpr uint64_t kEvent = sizeof(Time) + sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint16_t);
   constexpr uint64_t kComm = 68 + sizeof(ChunkComm);
@@ -426,12 +440,13 @@ uint64_t EstimateBytes(const std::vector<ChunkResult>& chunks, size_t nthreads, 
     for (uint64_t n : c.event_count) events += n;
     comms += c.comm_count;
   }
-  return states * kState + events * kEvent + comms * kComm + chunks.size() * nthreads * 8 * sizeof(uint64_t) +
-         text_bytes;
+  return states * kState + events * kEvent + comms * kComm +
+         chunks.size() * nthreads * 8 * sizeof(uint64_t) + text_bytes;
 }
 
 // Parses the body delivered by `feed` into `trace` (whose header is set), in two passes.
-Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file, const PrvReadOptions& options) {
+Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
+                 const PrvReadOptions& options) {
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
   const size_t nthreads = trace.header.processes.threads();
@@ -505,11 +520,13 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file, const
     if (!s.ok()) return s;
     if (batch.empty()) {
       if (next != chunks.size())
-        return Status::Error("the input changed while it was read", Location{file, 0, 0}, "load it again");
+        return Status::Error("the input changed while it was read", Location{file, 0, 0},
+                             "load it again");
       break;
     }
     if (next + batch.size() > chunks.size())
-      return Status::Error("the input changed while it was read", Location{file, 0, 0}, "load it again");
+      return Status::Error("the input changed while it was read", Location{file, 0, 0},
+                           "load it again");
     const size_t first = next;
     base::ParallelFor(
         batch.size(), workers,
@@ -579,7 +596,8 @@ Status FinishTrace(PrvTrace& trace, const std::string& file, const PrvReadOption
 }
 
 // Reads a gzip stream: the header from a prefix of the inflated text, then the body streamed.
-Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file, const PrvReadOptions& options) {
+Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
+                                 const PrvReadOptions& options) {
   PrvTrace trace;
   const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
   const uint64_t max_line = std::max<uint64_t>(budget / 4, 1 << 16);
@@ -605,25 +623,29 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file, c
     }
     if (want >= max_line)
       return Status::Error(fmt::format("the header is longer than {}", base::FormatBytes(max_line)),
-                           Location{file, 1, 0}, "this is not a Paraver trace, or its memory budget is far too small");
+                           Location{file, 1, 0},
+                           "this is not a Paraver trace, or its memory budget is far too small");
     want *= 2;
   }
   prefix = std::string();
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   size_t chunk = options.chunk_bytes;
-  if (chunk == 0) chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
+  if (chunk == 0)
+    chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
   GzipFeed feed(z, body_begin, chunk, workers, max_line);
   Status s = ParseBody(feed, trace, file, options);
   if (!s.ok()) return s;
   trace.file_bytes = feed.inflated_bytes();
   if (z.truncated())
-    trace.diagnostics.Add(DiagKind::kTruncatedInput, 0, 0,
-                          fmt::format("the compressed data stops at byte {} inside a gzip member; the "
-                                      "text after byte {} of the inflated trace is missing",
-                                      z.compressed_offset(), feed.inflated_bytes()));
+    trace.diagnostics.Add(
+        DiagKind::kTruncatedInput, 0, 0,
+        fmt::format("the compressed data stops at byte {} inside a gzip member; the "
+                    "text after byte {} of the inflated trace is missing",
+                    z.compressed_offset(), feed.inflated_bytes()));
   if (z.trailing_bytes() > 0)
-    trace.diagnostics.Add(DiagKind::kTrailingData, 0, 0,
-                          fmt::format("{} bytes after the end of the gzip data were ignored", z.trailing_bytes()));
+    trace.diagnostics.Add(
+        DiagKind::kTrailingData, 0, 0,
+        fmt::format("{} bytes after the end of the gzip data were ignored", z.trailing_bytes()));
   s = FinishTrace(trace, file, options);
   if (!s.ok()) return s;
   if (options.progress) options.progress(z.compressed_size(), z.compressed_size());
@@ -632,7 +654,8 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file, c
 
 }  // namespace
 
-Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file, const PrvReadOptions& options) {
+Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
+                          const PrvReadOptions& options) {
   PrvTrace trace;
   trace.file_bytes = text.size();
   auto body = ParseHeaderLines(text, file, &trace.header);
@@ -649,7 +672,8 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file, const 
   return trace;
 }
 
-Result<PrvTrace> ParsePrvGzip(std::string_view compressed, const std::string& file, const PrvReadOptions& options) {
+Result<PrvTrace> ParsePrvGzip(std::string_view compressed, const std::string& file,
+                              const PrvReadOptions& options) {
   auto z = base::GzipStream::FromMemory(compressed, file);
   if (!z.ok()) return z.status();
   return ParseGzipStream(*z.value(), file, options);

@@ -20,7 +20,9 @@ using model::ThreadIndex;
 using testing::kTraceT;
 using testing::Parse;
 
-const store::ThreadRecords& Thread(const PrvTrace& t, uint32_t i) { return t.store.thread(ThreadIndex(i)); }
+const store::ThreadRecords& Thread(const PrvTrace& t, uint32_t i) {
+  return t.store.thread(ThreadIndex(i));
+}
 
 // One gzip member holding `text`.
 std::string Gzip(std::string_view text) {
@@ -147,7 +149,8 @@ TEST(PrvHardening, TruncatedGzipLoadsWhatIsThereAndSaysWhereItStops) {
 
 TEST(PrvHardening, CorruptGzipIsAnErrorWithTheOffset) {
   std::string gz = Gzip(LongTrace(2000));
-  for (size_t i = gz.size() / 3; i < gz.size() / 3 + 64; ++i) gz[i] = static_cast<char>(gz[i] ^ 0x5a);
+  for (size_t i = gz.size() / 3; i < gz.size() / 3 + 64; ++i)
+    gz[i] = static_cast<char>(gz[i] ^ 0x5a);
   auto r = ParsePrvGzip(gz, "t.prv.gz", Options(1000));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("corrupt gzip data at compressed byte"), std::string::npos)
@@ -159,7 +162,8 @@ TEST(PrvHardening, GarbageAfterTheGzipDataIsReported) {
   auto r = ParsePrvGzip(gz, "t.prv.gz", Options(0));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->diagnostics.count(DiagKind::kTrailingData), 1u);
-  EXPECT_NE(r->diagnostics.examples(DiagKind::kTrailingData)[0].detail.find("7 bytes"), std::string::npos);
+  EXPECT_NE(r->diagnostics.examples(DiagKind::kTrailingData)[0].detail.find("7 bytes"),
+            std::string::npos);
 }
 
 TEST(PrvHardening, ATraceOverTheMemoryBudgetIsRefusedWithTheBudget) {
@@ -172,7 +176,8 @@ TEST(PrvHardening, ATraceOverTheMemoryBudgetIsRefusedWithTheBudget) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("does not fit in the memory budget"), std::string::npos)
         << r.status().ToString();
-    EXPECT_NE(r.status().message().find("the budget is 9.8 KiB"), std::string::npos) << r.status().ToString();
+    EXPECT_NE(r.status().message().find("the budget is 9.8 KiB"), std::string::npos)
+        << r.status().ToString();
     EXPECT_NE(r.status().hint().find("memory limit"), std::string::npos);
   }
   o.memory_budget = 64 << 20;
@@ -185,7 +190,8 @@ TEST(PrvHardening, BinaryDataIsRefusedAtOnce) {
   std::string zeros(1 << 20, '\0');
   auto r = Parse(zeros);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("binary data: a NUL byte at byte offset 0"), std::string::npos)
+  EXPECT_NE(r.status().message().find("binary data: a NUL byte at byte offset 0"),
+            std::string::npos)
       << r.status().ToString();
   std::string header_nul = "#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n1:1:";
   header_nul += '\0';
@@ -200,16 +206,21 @@ TEST(PrvHardening, BinaryDataIsRefusedAtOnce) {
 }
 
 TEST(PrvHardening, ControlBytesInMessagesAreEscaped) {
-  std::string text = "#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n1:1:1:1:1:0:10:\x01\x1b[31m\n";
+  std::string text =
+      "#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n1:1:1:1:1:0:10:\x01\x1b[31m\n";
   auto r = Parse(text);
   ASSERT_TRUE(r.ok());
   const auto& ex = r->diagnostics.examples(DiagKind::kSyntax);
   ASSERT_EQ(ex.size(), 1u);
   EXPECT_EQ(ex[0].detail, "expected a number, found '\\x01'");
-  auto header = Parse("#Paraver (x):1\x1b" "0:1(1):1:1(1:1)\n");
+  auto header = Parse(
+      "#Paraver (x):1\x1b"
+      "0:1(1):1:1(1:1)\n");
   ASSERT_FALSE(header.ok());
-  EXPECT_EQ(header.status().ToString().find('\x1b'), std::string::npos) << header.status().ToString();
-  EXPECT_NE(header.status().ToString().find("\\x1b"), std::string::npos) << header.status().ToString();
+  EXPECT_EQ(header.status().ToString().find('\x1b'), std::string::npos)
+      << header.status().ToString();
+  EXPECT_NE(header.status().ToString().find("\\x1b"), std::string::npos)
+      << header.status().ToString();
 }
 
 TEST(PrvHardening, ARejectedLineIsNotAlsoOutOfOrder) {
@@ -237,7 +248,7 @@ TEST(PrvHardening, StrictNamesTheFirstProblemInFileOrder) {
   std::string text =
       "#Paraver (x):100:1(1):1:1(1:1)\n"
       "1:1:1:1:1:50:60:1\n"
-      "1:1:1:1:1:10:20:1\n"   // out of order (a warning kind listed before syntax errors)
+      "1:1:1:1:1:10:20:1\n"  // out of order (a warning kind listed before syntax errors)
       "1:1:1:1:1:10:x:1\n";
   std::string earlier_syntax =
       "#Paraver (x):100:1(1):1:1(1:1)\n"
@@ -251,14 +262,16 @@ TEST(PrvHardening, StrictNamesTheFirstProblemInFileOrder) {
   auto b = Parse(earlier_syntax, 0, true);
   ASSERT_FALSE(b.ok());
   EXPECT_EQ(b.status().where().line, 3u);
-  EXPECT_NE(b.status().message().find("expected a number"), std::string::npos) << b.status().message();
+  EXPECT_NE(b.status().message().find("expected a number"), std::string::npos)
+      << b.status().message();
 }
 
 TEST(PrvHardening, DiagnosticExamplesAreTheFirstInFileOrderWhateverTheChunking) {
   // Twelve records, each earlier than the one before: eleven out-of-order records, detected
   // inside a chunk or across a chunk boundary depending on the chunking.
   std::string text = "#Paraver (x):1000:1(1):1:1(1:1)\n";
-  for (int t = 120; t >= 10; t -= 10) text += "1:1:1:1:1:" + std::to_string(t) + ":" + std::to_string(t + 5) + ":1\n";
+  for (int t = 120; t >= 10; t -= 10)
+    text += "1:1:1:1:1:" + std::to_string(t) + ":" + std::to_string(t + 5) + ":1\n";
   auto reference = ParsePrv(text, "t.prv", Options(1 << 20, 1));
   ASSERT_TRUE(reference.ok());
   const auto& want = reference->diagnostics.examples(DiagKind::kOutOfOrder);
@@ -286,7 +299,8 @@ TEST(PrvHardening, EveryRecordRejectedShowsTheFirstReason) {
   EXPECT_EQ(r.status().where().column, 3u);
   EXPECT_NE(r.status().message().find("every record was rejected (2 skipped)"), std::string::npos)
       << r.status().message();
-  EXPECT_NE(r.status().message().find("thread 9.1.1 is not declared in the header"), std::string::npos)
+  EXPECT_NE(r.status().message().find("thread 9.1.1 is not declared in the header"),
+            std::string::npos)
       << r.status().message();
   auto header_only = Parse("#Paraver (x):100:1(1):1:1(1:1)\n");
   ASSERT_FALSE(header_only.ok());

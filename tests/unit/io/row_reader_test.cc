@@ -114,7 +114,8 @@ TEST(RowReaderTest, AHugeSizeReservesOnlyWhatIsThere) {
   RowDiagnostics diags;
   RowNames names = Parse("LEVEL THREAD SIZE 4294967295\nt1\nt2\n", &diags);
   ASSERT_EQ(diags.count, 1u);
-  EXPECT_EQ(diags.first[0].reason, "LEVEL THREAD announces 4294967295 labels but the file ends after 2");
+  EXPECT_EQ(diags.first[0].reason,
+            "LEVEL THREAD announces 4294967295 labels but the file ends after 2");
   ASSERT_EQ(names.blocks().size(), 1u);
   EXPECT_EQ(names.blocks()[0].labels.size(), 2u);
   EXPECT_LE(names.blocks()[0].labels.capacity(), 1u << 16);

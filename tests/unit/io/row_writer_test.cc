@@ -53,8 +53,8 @@ TEST(RowWriterTest, ReplacedLabelsGetAFreshHeader) {
 
 TEST(RowWriterTest, CarriageReturnsInLabelsSurviveRoundTrips) {
   // A label ending in "\r\r" used to lose one '\r' per read/write cycle.
-  for (const std::string text : {"LEVEL CPU SIZE 2\ncpu1\r\r\ncpu2\r\n",
-                                 "LEVEL CPU SIZE 2\r\ncpu1\r\r\r\ncpu2\r\n"}) {
+  for (const std::string text :
+       {"LEVEL CPU SIZE 2\ncpu1\r\r\ncpu2\r\n", "LEVEL CPU SIZE 2\r\ncpu1\r\r\r\ncpu2\r\n"}) {
     SCOPED_TRACE(text);
     std::string once = WriteRow(Parse(text));
     EXPECT_EQ(once, text);
