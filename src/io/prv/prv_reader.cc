@@ -275,6 +275,8 @@ class BodyFeed {
   virtual Status NextBatch(std::vector<Piece>& out) = 0;
   // A piece will not be read again in this pass.
   virtual void Release(const Piece&) const {}
+  // The last batch has been delivered.
+  virtual bool exhausted() const = 0;
   // Bytes of text held in memory at once (0 when the input is mapped).
   virtual uint64_t buffer_bytes() const { return 0; }
   // (done, total) for a progress report after `parsed` bytes of text in pass `pass` (0 or 1).
@@ -301,6 +303,7 @@ class MemoryFeed : public BodyFeed {
     for (auto [b, e] : ranges_) out.push_back({text_.substr(b, e - b), b});
     return Status::Ok();
   }
+  bool exhausted() const override { return given_; }
   void Release(const Piece& p) const override {
     if (release_) release_(p.offset, p.offset + p.text.size());
   }
@@ -387,6 +390,7 @@ class GzipFeed : public BodyFeed {
     return Status::Ok();
   }
 
+  bool exhausted() const override { return end_; }
   uint64_t buffer_bytes() const override { return peak_; }
   uint64_t inflated_bytes() const { return offset_; }
   std::pair<uint64_t, uint64_t> Progress(uint64_t, int pass) const override {
@@ -427,21 +431,26 @@ class GzipFeed : public BodyFeed {
   uint64_t peak_ = 0;
 };
 
-// Bytes the store will need for the counted records (architecture.md, "Memory layout"), plus
-// the per-chunk bookkeeping and the text buffers.
-uint64_t EstimateBytes(const std::vector<ChunkResult>& chunks, size_t nthreads,
-                       uint64_t text_bytes) {
+// Bytes the store will need for the counted records of a chunk (architecture.md, "Memory
+// layout"), plus the chunk's bookkeeping.
+uint64_t ChunkBytes(const ChunkResult& c, size_t nthreads) {
   constexpr uint64_t kState = 2 * sizeof(Time) + sizeof(uint32_t) + sizeof(uint16_t);
   constexpr uint64_t kEvent = sizeof(Time) + sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint16_t);
   constexpr uint64_t kComm = 68 + sizeof(ChunkComm);
-  uint64_t states = 0, events = 0, comms = 0;
-  for (const ChunkResult& c : chunks) {
-    for (uint64_t n : c.state_count) states += n;
-    for (uint64_t n : c.event_count) events += n;
-    comms += c.comm_count;
-  }
-  return states * kState + events * kEvent + comms * kComm +
-         chunks.size() * nthreads * 8 * sizeof(uint64_t) + text_bytes;
+  uint64_t states = 0, events = 0;
+  for (uint64_t n : c.state_count) states += n;
+  for (uint64_t n : c.event_count) events += n;
+  return states * kState + events * kEvent + c.comm_count * kComm + nthreads * 8 * sizeof(uint64_t);
+}
+
+Status BudgetError(uint64_t need, uint64_t budget, bool whole, const std::string& file) {
+  return Status::Error(
+      fmt::format("the trace does not fit in the memory budget: its records need {} {}, the budget "
+                  "is {}",
+                  whole ? "about" : "more than", base::FormatBytes(need), base::FormatBytes(budget)),
+      Location{file, 0, 0},
+      "raise the memory limit if the machine has the memory (the default is 3/4 of the physical "
+      "memory or of `ulimit -v`), or cut the trace to a time range or a subset of threads first");
 }
 
 // Parses the body delivered by `feed` into `trace` (whose header is set), in two passes.
@@ -462,6 +471,7 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
   };
 
   // Pass 1: how many records each chunk gives each thread.
+  uint64_t need = 0;
   Status s = feed.Restart();
   if (!s.ok()) return s;
   for (;;) {
@@ -480,16 +490,11 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
           done += batch[k].text.size();
         },
         poll);
+    // Stop as soon as the records counted so far exceed the budget.
+    for (size_t k = first; k < chunks.size(); ++k) need += ChunkBytes(chunks[k], nthreads);
+    if (need + feed.buffer_bytes() > budget)
+      return BudgetError(need + feed.buffer_bytes(), budget, feed.exhausted(), file);
   }
-  const uint64_t need = EstimateBytes(chunks, nthreads, feed.buffer_bytes());
-  if (need > budget)
-    return Status::Error(
-        fmt::format("the trace does not fit in the memory budget: its records need about {}, the "
-                    "budget is {}",
-                    base::FormatBytes(need), base::FormatBytes(budget)),
-        Location{file, 0, 0},
-        "raise the memory limit if the machine has the memory (the default is 3/4 of the physical "
-        "memory or of `ulimit -v`), or cut the trace to a time range or a subset of threads first");
 
   // Every thread's columns are sized once; chunk k writes from offset sum(counts of chunks < k).
   trace.store = store::TraceStore(nthreads);
