@@ -447,7 +447,8 @@ Status BudgetError(uint64_t need, uint64_t budget, bool whole, const std::string
   return Status::Error(
       fmt::format("the trace does not fit in the memory budget: its records need {} {}, the budget "
                   "is {}",
-                  whole ? "about" : "more than", base::FormatBytes(need), base::FormatBytes(budget)),
+                  whole ? "about" : "more than", base::FormatBytes(need),
+                  base::FormatBytes(budget)),
       Location{file, 0, 0},
       "raise the memory limit if the machine has the memory (the default is 3/4 of the physical "
       "memory or of `ulimit -v`), or cut the trace to a time range or a subset of threads first");

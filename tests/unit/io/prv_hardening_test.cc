@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/base/input_buffer.h"
 #include "src/io/prv/prv_reader.h"
 #include "tests/unit/io/prv_test_util.h"
 
@@ -80,7 +81,7 @@ void ExpectSameStore(const PrvTrace& a, const PrvTrace& b) {
 }
 
 TEST(PrvHardening, GzipIsStreamedInBoundedPiecesAndGivesTheTextStore) {
-  const std::string text = LongTrace(4000);  // about 130 KB
+  const std::string text = LongTrace(1500);  // about 50 KB
   auto plain = ParsePrv(text, "t.prv", Options(0));
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   const std::string gz = Gzip(text);
@@ -313,6 +314,29 @@ TEST(PrvHardening, EveryRecordRejectedShowsTheFirstReason) {
   auto header_only = Parse("#Paraver (x):100:1(1):1:1(1:1)\n");
   ASSERT_FALSE(header_only.ok());
   EXPECT_EQ(header_only.status().hint(), "the file holds only a header");
+}
+
+// Whole-file reads (cfgs, companion files) of .gz names: the same refusals, and a truncated file
+// is an error there, since such a reader has no diagnostics table.
+TEST(PrvHardening, WholeFileGzipReadsRefuseTextTruncationAndOversize) {
+  const std::string text = LongTrace(200);
+  const std::string gz = Gzip(text);
+  auto whole = base::InputBuffer::Open(WriteTemp("hardening_whole.cfg.gz", gz));
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_EQ(whole->view(), text);
+  auto not_gzip = base::InputBuffer::Open(WriteTemp("hardening_text.cfg.gz", text));
+  ASSERT_FALSE(not_gzip.ok());
+  EXPECT_NE(not_gzip.status().message().find("not gzip data"), std::string::npos);
+  auto cut = base::InputBuffer::Open(WriteTemp("hardening_cut.cfg.gz", gz.substr(0, gz.size() / 2)));
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.status().message().find("truncated gzip file: the compressed data stops at byte " +
+                                        std::to_string(gz.size() / 2)),
+            std::string::npos)
+      << cut.status().ToString();
+  auto big = base::InputBuffer::Open(WriteTemp("hardening_big.cfg.gz", gz), {}, 64 << 10);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.status().message().find("larger than the memory budget allows"), std::string::npos)
+      << big.status().ToString();
 }
 
 }  // namespace
