@@ -60,12 +60,14 @@ for t in "${targets[@]}"; do
   dict=()
   if [ -f "$root/tests/fuzz/$t.dict" ]; then dict=(-dict="$root/tests/fuzz/$t.dict"); fi
   log="$out/artifacts/$t/last-run.log"
+  started=$SECONDS
   set +e
   "$out/bin/${t}_fuzz" "$work" "$seeds" "${dict[@]}" -max_total_time="$time_each" \
     -timeout=20 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$t/" >"$log" 2>&1
   rc=$?
   set -e
+  elapsed=$((SECONDS - started))
   if [ $ci -eq 1 ]; then rm -rf "$work"; fi
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   result=ok
@@ -74,8 +76,8 @@ for t in "${targets[@]}"; do
     status=1
     grep -m1 -E "ERROR|==[0-9]+==|deadly signal|Test unit written" "$log" >&2 || true
   fi
-  line="fuzz: $t ${time_each} s ${execs:-?} executions ${result}"
+  line="fuzz: $t ${elapsed} s ${execs:-?} executions ${result}"
   echo "$line"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$time_each" "${execs:-?}" "$result" >>"$out/fuzz-log.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$elapsed" "${execs:-?}" "$result" >>"$out/fuzz-log.tsv"
 done
 exit $status

@@ -22,6 +22,15 @@ std::string LineIssues::ToString() const {
   return out;
 }
 
+bool IsCrlfText(std::string_view text) {
+  bool any = false;
+  for (size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1)) {
+    if (nl == 0 || text[nl - 1] != '\r') return false;
+    any = true;
+  }
+  return any;
+}
+
 Result<base::InputBuffer> OpenCompanionFile(const std::string& path, bool* absent, const char* what,
                                             const char* hint) {
   if (absent != nullptr) *absent = false;

@@ -119,16 +119,13 @@ class PcfParser {
 
 PcfCatalog PcfParser::Run() {
   size_t pos = 0;
-  bool first_line = true;
+  catalog_.crlf = IsCrlfText(text_);
   while (pos < text_.size()) {
     size_t nl = text_.find('\n', pos);
     size_t stop = nl == std::string_view::npos ? text_.size() : nl;
     std::string_view raw = text_.substr(pos, stop - pos);
-    // The first line decides the line ending; in a CRLF file one '\r' per line belongs to it,
-    // in a LF file a '\r' is text. Either way writing the file back gives the same bytes.
-    if (first_line) catalog_.crlf = !raw.empty() && raw.back() == '\r';
+    // In a CRLF file one '\r' per line belongs to the line end; in a LF file '\r' is text.
     if (catalog_.crlf && !raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
-    first_line = false;
     ++line_no_;
     Line(raw);
     pos = stop + 1;
