@@ -65,6 +65,7 @@ void Diagnostics::Merge(const Diagnostics& other, uint64_t line_offset) {
   // chunking, hence the number of cores, must not change them).
   for (size_t k = 0; k < counts_.size(); ++k) {
     counts_[k] += other.counts_[k];
+    if (other.examples_[k].empty()) continue;
     auto& mine = examples_[k];
     for (const auto& e : other.examples_[k])
       mine.push_back({e.line == 0 ? 0 : e.line + line_offset, e.column, e.detail});

@@ -182,7 +182,7 @@ void AppendComms(const std::vector<ChunkResult>& chunks, store::CommTable& table
 template <typename Columns>
 bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Columns& cols,
                    const std::vector<Time>& key, const std::vector<uint64_t>& line_offset,
-                   Diagnostics& diags) {
+                   std::unique_ptr<Diagnostics>& diags) {
   uint64_t write = 0;
   bool unsorted = false, have_last = false;
   Time last = 0;
@@ -195,8 +195,9 @@ bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Colu
     if (have_last && key[begin] < last) {
       unsorted = true;
       uint64_t line = states ? c.first_state_line[t] : c.first_event_line[t];
-      diags.Add(DiagKind::kOutOfOrder, line_offset[k] + line, 0,
-                fmt::format("time {} comes after {} on the same thread", key[begin], last));
+      if (!diags) diags = std::make_unique<Diagnostics>();  // rare: none for most threads
+      diags->Add(DiagKind::kOutOfOrder, line_offset[k] + line, 0,
+                 fmt::format("time {} comes after {} on the same thread", key[begin], last));
     }
     last = key[end - 1];
     have_last = true;
@@ -454,6 +455,14 @@ Status BudgetError(uint64_t need, uint64_t budget, bool whole, const std::string
       "memory or of `ulimit -v`), or cut the trace to a time range or a subset of threads first");
 }
 
+// Every chunk keeps a few counters per thread of the trace: a chunk is made at least as large as
+// those (when there are many threads), so that a small file with a header declaring a million
+// threads does not cost gigabytes when it is cut into small chunks.
+size_t ChunkFloor(size_t chunk, size_t nthreads) {
+  constexpr size_t kManyThreads = 1024;
+  return nthreads > kManyThreads ? std::max(chunk, nthreads * 8 * sizeof(uint64_t)) : chunk;
+}
+
 // Parses the body delivered by `feed` into `trace` (whose header is set), in two passes.
 Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
                  const PrvReadOptions& options) {
@@ -472,7 +481,7 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
   };
 
   // Pass 1: how many records each chunk gives each thread.
-  uint64_t need = 0;
+  uint64_t need = nthreads * (sizeof(store::ThreadRecords) + sizeof(void*));
   Status s = feed.Restart();
   if (!s.ok()) return s;
   for (;;) {
@@ -554,7 +563,7 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
     line_offset[k] = lines;
     lines += chunks[k].lines;
   }
-  std::vector<Diagnostics> boundary(nthreads);
+  std::vector<std::unique_ptr<Diagnostics>> boundary(nthreads);
   base::ParallelFor(nthreads, workers, [&](size_t t) {
     auto& tr = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
     bool unsorted = FinishColumns(chunks, t, true, tr.states, tr.states.begin, line_offset, boundary[t]);
@@ -579,7 +588,9 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
         trace.unsigned_value_types.push_back(t);
   }
   trace.open_end_as_number = number > 0 && dash == 0;
-  for (const Diagnostics& d : boundary) trace.diagnostics.Merge(d, 0);
+  trace.chunks = chunks.size();
+  for (const auto& d : boundary)
+    if (d) trace.diagnostics.Merge(*d, 0);
   std::sort(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end());
   chunks.clear();
   trace.store.set_end_time(end);
@@ -638,7 +649,8 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
   size_t chunk = options.chunk_bytes;
   if (chunk == 0)
     chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
-  GzipFeed feed(z, body_begin, chunk, workers, max_line);
+  GzipFeed feed(z, body_begin, ChunkFloor(chunk, trace.header.processes.threads()), workers,
+                max_line);
   Status s = ParseBody(feed, trace, file, options);
   if (!s.ok()) return s;
   trace.file_bytes = feed.inflated_bytes();
@@ -669,7 +681,8 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   size_t chunk = options.chunk_bytes;
   if (chunk == 0) chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, 64 << 20);
-  MemoryFeed feed(text, body.value(), chunk, options.release_input);
+  MemoryFeed feed(text, body.value(), ChunkFloor(chunk, trace.header.processes.threads()),
+                  options.release_input);
   Status s = ParseBody(feed, trace, file, options);
   if (!s.ok()) return s;
   s = FinishTrace(trace, file, options);

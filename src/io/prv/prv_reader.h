@@ -56,6 +56,8 @@ struct PrvTrace {
   bool open_end_as_number = false;
   // Most inflated text held in memory at once (a .prv.gz is streamed); 0 for mapped input.
   uint64_t text_buffer_bytes = 0;
+  // Chunks the body was parsed in (each keeps a few counters per thread while loading).
+  uint64_t chunks = 0;
 };
 
 Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,

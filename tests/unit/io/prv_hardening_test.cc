@@ -316,6 +316,24 @@ TEST(PrvHardening, EveryRecordRejectedShowsTheFirstReason) {
   EXPECT_EQ(header_only.status().hint(), "the file holds only a header");
 }
 
+TEST(PrvHardening, ManyDeclaredThreadsMakeChunksLarger) {
+  // Found by fuzzing: a 624-byte trace whose header declares a task of 165535 threads, cut in
+  // chunks of a few bytes, timed out (each chunk keeps counters for every thread).
+  std::string many = "#Paraver (x):100:1(1):1:2(165535:1,1:1)\n";
+  std::string body;
+  for (int i = 0; i < 20; ++i)
+    body += "1:1:1:2:1:" + std::to_string(i) + ":" + std::to_string(i + 1) + ":1\n";
+  auto r = ParsePrv(many + body, "t.prv", Options(16));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->chunks, 1u);
+  EXPECT_EQ(r->store.threads(), 165536u);
+  EXPECT_EQ(Thread(*r, 165535).states.size(), 20u);
+  // With few threads, small chunks stay small (the boundary tests rely on it).
+  auto few_ok = ParsePrv(std::string(kTraceT), "t.prv", Options(16));
+  ASSERT_TRUE(few_ok.ok());
+  EXPECT_GT(few_ok->chunks, 10u);
+}
+
 // Whole-file reads (cfgs, companion files) of .gz names: the same refusals, and a truncated file
 // is an error there, since such a reader has no diagnostics table.
 TEST(PrvHardening, WholeFileGzipReadsRefuseTextTruncationAndOversize) {
