@@ -63,7 +63,7 @@ for t in "${targets[@]}"; do
   started=$SECONDS
   set +e
   "$out/bin/${t}_fuzz" "$work" "$seeds" "${dict[@]}" -max_total_time="$time_each" \
-    -timeout=20 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
+    -timeout=60 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$t/" >"$log" 2>&1
   rc=$?
   set -e

@@ -12,6 +12,7 @@
 #include "src/base/memory_budget.h"
 #include "src/base/parallel.h"
 #include "src/base/text_safety.h"
+#include "src/io/prv/prv_body_feed.h"
 #include "src/io/prv/prv_body_parser.h"
 #include "src/io/prv/prv_header_parser.h"
 
@@ -20,29 +21,14 @@ namespace parallax::io {
 namespace {
 
 using model::Time;
+using prv_internal::BodyFeed;
 using prv_internal::ChunkComm;
 using prv_internal::ChunkResult;
 using prv_internal::CountChunk;
+using prv_internal::GzipFeed;
+using prv_internal::MemoryFeed;
 using prv_internal::ParseChunk;
-
-// Splits [begin, size) into about `n` pieces that end right after a newline.
-std::vector<std::pair<size_t, size_t>> SplitLines(std::string_view text, size_t begin, size_t n) {
-  std::vector<std::pair<size_t, size_t>> out;
-  size_t size = text.size();
-  if (n == 0 || begin >= size) return out;
-  size_t step = std::max<size_t>(1, (size - begin + n - 1) / n);
-  size_t pos = begin;
-  while (pos < size) {
-    size_t cut = std::min(size, pos + step);
-    if (cut < size) {
-      size_t nl = text.find('\n', cut - 1);
-      cut = nl == std::string_view::npos ? size : nl + 1;
-    }
-    out.emplace_back(pos, cut);
-    pos = cut;
-  }
-  return out;
-}
+using prv_internal::Piece;
 
 // Finds the end of line `pos` (exclusive of '\n'), returning the next line's start in `next`
 // and whether the line ended with a newline in `complete`.
@@ -259,178 +245,6 @@ Status EmptyBodyError(const Diagnostics& d, const std::string& file) {
       "check that the header declares the objects the records use; `parallax info` on a "
       "partly valid trace lists every kind of problem");
 }
-
-// A piece of the body text that ends at a line boundary, and where it starts in the input.
-struct Piece {
-  std::string_view text;
-  uint64_t offset = 0;
-};
-
-// Delivers the body in pieces, in batches parsed in parallel; each pass starts with Restart and
-// must deliver the same pieces.
-class BodyFeed {
- public:
-  virtual ~BodyFeed() = default;
-  virtual Status Restart() = 0;
-  // Fills `out` with the next batch; empty at the end of the body.
-  virtual Status NextBatch(std::vector<Piece>& out) = 0;
-  // A piece will not be read again in this pass.
-  virtual void Release(const Piece&) const {}
-  // The last batch has been delivered.
-  virtual bool exhausted() const = 0;
-  // Bytes of text held in memory at once (0 when the input is mapped).
-  virtual uint64_t buffer_bytes() const { return 0; }
-  // (done, total) for a progress report after `parsed` bytes of text in pass `pass` (0 or 1).
-  virtual std::pair<uint64_t, uint64_t> Progress(uint64_t parsed, int pass) const = 0;
-};
-
-// A body held in memory (mapped file, string): all pieces in one batch.
-class MemoryFeed : public BodyFeed {
- public:
-  MemoryFeed(std::string_view text, size_t body_begin, size_t chunk,
-             const std::function<void(size_t, size_t)>& release)
-      : text_(text),
-        ranges_(SplitLines(text, body_begin, (text.size() - body_begin + chunk - 1) / chunk)),
-        release_(release) {}
-
-  Status Restart() override {
-    given_ = false;
-    return Status::Ok();
-  }
-  Status NextBatch(std::vector<Piece>& out) override {
-    out.clear();
-    if (given_) return Status::Ok();
-    given_ = true;
-    for (auto [b, e] : ranges_) out.push_back({text_.substr(b, e - b), b});
-    return Status::Ok();
-  }
-  bool exhausted() const override { return given_; }
-  void Release(const Piece& p) const override {
-    if (release_) release_(p.offset, p.offset + p.text.size());
-  }
-  std::pair<uint64_t, uint64_t> Progress(uint64_t parsed, int pass) const override {
-    return {pass * text_.size() + parsed, 2 * text_.size()};
-  }
-
- private:
-  std::string_view text_;
-  std::vector<std::pair<size_t, size_t>> ranges_;
-  const std::function<void(size_t, size_t)>& release_;
-  bool given_ = false;
-};
-
-// A gzip body inflated as it is parsed: each batch holds at most `batch` pieces of about
-// `chunk` bytes (a piece grows to hold one line longer than that, within `max_line` bytes), so
-// the inflated text is never in memory as a whole. Each pass inflates the input again.
-class GzipFeed : public BodyFeed {
- public:
-  GzipFeed(base::GzipStream& z, uint64_t body_begin, size_t chunk, unsigned batch,
-           uint64_t max_line)
-      : z_(z),
-        body_begin_(body_begin),
-        chunk_(std::max<size_t>(chunk, 64)),
-        bufs_(batch),
-        max_line_(max_line) {}
-
-  Status Restart() override {
-    Status s = z_.Rewind();
-    if (!s.ok()) return s;
-    for (Buffer& b : bufs_) b.capacity = chunk_;
-    carry_.clear();
-    end_ = false;
-    offset_ = body_begin_;
-    std::vector<char> scratch(std::min<uint64_t>(body_begin_, 1 << 16) + 1);
-    for (uint64_t left = body_begin_; left > 0;) {
-      auto got = z_.Read(scratch.data(), std::min<uint64_t>(left, scratch.size()));
-      if (!got.ok()) return got.status();
-      if (got.value() == 0)
-        return Status::Error("the compressed input changed while it was read",
-                             Location{z_.name(), 0, 0}, "load it again");
-      left -= got.value();
-    }
-    return Status::Ok();
-  }
-
-  Status NextBatch(std::vector<Piece>& out) override {
-    out.clear();
-    for (size_t k = 0; k < bufs_.size() && !end_; ++k) {
-      Buffer& b = bufs_[k];
-      Reserve(b, std::max(b.capacity, carry_.size() + 1));
-      size_t used = carry_.size();
-      std::memcpy(b.data.get(), carry_.data(), used);
-      carry_.clear();
-      size_t cut = 0;
-      for (;;) {
-        if (used < b.capacity) {
-          auto got = z_.Read(b.data.get() + used, b.capacity - used);
-          if (!got.ok()) return got.status();
-          used += got.value();
-          if (got.value() == 0) end_ = true;
-        }
-        if (end_) {
-          cut = used;
-          break;
-        }
-        const void* nl = memrchr(b.data.get(), '\n', used);
-        if (nl != nullptr) {
-          cut = static_cast<size_t>(static_cast<const char*>(nl) - b.data.get()) + 1;
-          carry_.assign(b.data.get() + cut, used - cut);
-          break;
-        }
-        if (b.capacity >= max_line_)
-          return Status::Error(
-              fmt::format("a line longer than {} (no newline found)", base::FormatBytes(max_line_)),
-              Location{z_.name(), 0, 0},
-              "this is not a Paraver trace, or its memory budget is far too small");
-        Reserve(b, std::min<uint64_t>(b.capacity * 2, max_line_));
-      }
-      if (cut > 0) out.push_back({std::string_view(b.data.get(), cut), offset_});
-      offset_ += cut;
-    }
-    peak_ = std::max(peak_, CurrentBytes());
-    return Status::Ok();
-  }
-
-  bool exhausted() const override { return end_; }
-  uint64_t buffer_bytes() const override { return peak_; }
-  uint64_t inflated_bytes() const { return offset_; }
-  std::pair<uint64_t, uint64_t> Progress(uint64_t, int pass) const override {
-    uint64_t c = std::max<uint64_t>(z_.compressed_size(), 1);
-    return {pass * c + std::min(c, z_.compressed_offset()), 2 * c};
-  }
-
- private:
-  struct Buffer {
-    std::unique_ptr<char[]> data;
-    size_t allocated = 0;
-    size_t capacity = 0;  // the bytes used for this pass (reset by Restart, so passes agree)
-  };
-
-  static void Reserve(Buffer& b, size_t n) {
-    if (b.allocated < n) {
-      auto bigger = std::make_unique<char[]>(n);
-      if (b.data) std::memcpy(bigger.get(), b.data.get(), b.allocated);
-      b.data = std::move(bigger);
-      b.allocated = n;
-    }
-    b.capacity = std::max(b.capacity, n);
-  }
-  uint64_t CurrentBytes() const {
-    uint64_t n = carry_.capacity();
-    for (const Buffer& b : bufs_) n += b.allocated;
-    return n;
-  }
-
-  base::GzipStream& z_;
-  uint64_t body_begin_;
-  size_t chunk_;
-  std::vector<Buffer> bufs_;
-  uint64_t max_line_;
-  std::string carry_;  // the start of a line cut by the end of the previous piece
-  bool end_ = false;
-  uint64_t offset_ = 0;
-  uint64_t peak_ = 0;
-};
 
 // Bytes the store will need for the counted records of a chunk (architecture.md, "Memory
 // layout"), plus the chunk's bookkeeping.
