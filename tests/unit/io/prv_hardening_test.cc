@@ -107,6 +107,27 @@ TEST(PrvHardening, GzipFileIsReadThroughTheStream) {
   ExpectSameStore(*r, *plain);
 }
 
+TEST(PrvHardening, GzipHeaderLongerThanTheFirstRead) {
+  // 30000 communicator lines (about 500 KB): the header is read from a growing prefix.
+  std::string text = "#Paraver (x):1000:1(1):1:1(1:1),30000\n";
+  for (int i = 0; i < 30000; ++i) text += "c:1:" + std::to_string(i + 1) + ":1:1\n";
+  const size_t header_end = text.size();
+  text += "1:1:1:1:1:0:10:1\n1:1:1:1:1:10:20:2\n";
+  auto r = ParsePrvGzip(Gzip(text), "t.prv.gz", Options(100));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->header.communicators.size(), 30000u);
+  EXPECT_EQ(r->header.communicators.back(), "c:1:30000:1:1");
+  EXPECT_EQ(Thread(*r, 0).states.state, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(r->file_bytes, text.size());
+  // Cut inside the communicator lines: the same error as for the text.
+  auto cut = ParsePrvGzip(Gzip(text.substr(0, header_end / 2)), "t.prv.gz", Options(100));
+  auto cut_text = Parse(text.substr(0, header_end / 2));
+  ASSERT_FALSE(cut.ok());
+  ASSERT_FALSE(cut_text.ok());
+  EXPECT_EQ(cut.status().message(), cut_text.status().message());
+  EXPECT_EQ(cut.status().where().line, cut_text.status().where().line);
+}
+
 TEST(PrvHardening, SeveralGzipMembersAreOneTrace) {
   const std::string text = LongTrace(20);
   const size_t cut = text.find('\n', text.size() / 2) + 1;
