@@ -19,8 +19,11 @@ targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --ci) ci=1; time_each=30 ;;
-    --time) time_each="$2"; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --time)
+      time_each="${2:-}"
+      if ! [[ "$time_each" =~ ^[0-9]+$ ]]; then echo "fuzz.sh: --time needs a number of seconds" >&2; exit 2; fi
+      shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac
