@@ -222,11 +222,12 @@ py::list Timeline(const PyTrace& t, const std::string& cfg, const std::string& c
 }
 
 py::dict Records(const PyTrace& t) {
-  TraceRecords r;
+  Result<TraceRecords> result = Status::Ok();
   {
     py::gil_scoped_release release;
-    r = Records(t.get());
+    result = Records(t.get());
   }
+  TraceRecords r = Take(std::move(result));
   py::dict states, events, comms;
   states["thread"] = Array(std::move(r.states.thread));
   states["begin"] = Array(std::move(r.states.begin));

@@ -4,21 +4,31 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
 
 namespace {
 constexpr const char* kVersion = "0.1.0";
-}  // namespace
 
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   CLI::App app{"Parallax: understand how parallel programs behave in time (Paraver-compatible)",
                "parallax"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("parallax ") + kVersion);
+  // Accepted before or after the subcommand; handed to the loader through the environment
+  // variable it reads (apps/cli/progress.cc), so the commands need not know about it.
+  std::string memory_limit;
+  app.add_option("--memory-limit", memory_limit,
+                 "most memory a trace load may use (e.g. 8G, 512M; default: 3/4 of the physical "
+                 "memory or of ulimit -v); also PARALLAX_MEMORY_LIMIT");
+  app.fallthrough();
   std::vector<parallax::cli::Command> commands = {
       parallax::cli::AddInfoCommand(app),
       parallax::cli::AddConvertCommand(app),
@@ -58,7 +68,41 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (!memory_limit.empty()) {
+    if (!parallax::cli::ParseByteSize(memory_limit)) {
+      std::fprintf(stderr,
+                   "parallax: error: --memory-limit '%s' is not a size\n  hint: write bytes or a "
+                   "number with K, M, G or T (powers of 1024), e.g. 8G\n",
+                   memory_limit.c_str());
+      return 2;
+    }
+    setenv("PARALLAX_MEMORY_LIMIT", memory_limit.c_str(), 1);
+  }
   for (auto& c : commands)
     if (c.sub->parsed()) return c.run();
   return 2;
+}
+
+}  // namespace
+
+// No exception ends the program unreported: running out of memory or an internal error is a
+// message and a non-zero exit, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs(
+        "parallax: error: out of memory\n  hint: use a machine with more memory, or cut the "
+        "trace to a time range or a subset of threads first\n",
+        stderr);
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(
+        stderr,
+        "parallax: internal error: %s\n  hint: please report this with the input that causes it\n",
+        e.what());
+  } catch (...) {
+    std::fputs("parallax: internal error: unknown exception\n", stderr);
+  }
+  return 70;
 }

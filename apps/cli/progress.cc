@@ -2,9 +2,38 @@
 
 #include <unistd.h>
 
+#include <cctype>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 
 namespace parallax::cli {
+
+std::optional<uint64_t> ParseByteSize(const std::string& text) {
+  uint64_t n = 0;
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, n);
+  if (ec != std::errc() || p == text.data()) return std::nullopt;
+  std::string unit;
+  for (; p < end; ++p) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+  struct Suffix {
+    const char* spellings[4];
+    int shift;
+  };
+  static constexpr Suffix kSuffixes[] = {{{"", "b", nullptr, nullptr}, 0},
+                                         {{"k", "kb", "kib", nullptr}, 10},
+                                         {{"m", "mb", "mib", nullptr}, 20},
+                                         {{"g", "gb", "gib", nullptr}, 30},
+                                         {{"t", "tb", "tib", nullptr}, 40}};
+  for (const Suffix& s : kSuffixes) {
+    for (const char* spelling : s.spellings) {
+      if (spelling == nullptr || unit != spelling) continue;
+      if (s.shift > 0 && n > (UINT64_MAX >> s.shift)) return std::nullopt;
+      return n << s.shift;
+    }
+  }
+  return std::nullopt;
+}
 
 ProgressBar::ProgressBar(std::string what)
     : what_(std::move(what)), start_(std::chrono::steady_clock::now()), tty_(isatty(2) == 1) {}
@@ -36,6 +65,17 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
   LoadOptions opts;
   opts.strict = strict;
   opts.threads = threads;
+  if (const char* limit = std::getenv("PARALLAX_MEMORY_LIMIT")) {
+    auto bytes = ParseByteSize(limit);
+    if (!bytes) {
+      std::fprintf(
+          stderr,
+          "parallax: error: PARALLAX_MEMORY_LIMIT='%s' is not a size\n  hint: e.g. 8G or 512M\n",
+          limit);
+      return nullptr;
+    }
+    opts.memory_limit = *bytes;
+  }
   ProgressBar bar("loading");
   opts.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
   auto trace = Trace::Open(path, opts);

@@ -4,9 +4,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace parallax::cli {
+
+// "8G", "512M", "100k", "12345": bytes, with K, M, G, T as powers of 1024 (case-insensitive,
+// an optional trailing B or iB); nullopt when it is not a size.
+std::optional<uint64_t> ParseByteSize(const std::string& text);
 
 class ProgressBar {
  public:

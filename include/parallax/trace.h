@@ -18,6 +18,9 @@ struct LoadOptions {
   bool strict = false;     // a malformed or out-of-order record is fatal
   unsigned threads = 0;    // worker threads, 0 = all cores
   size_t chunk_bytes = 0;  // parse chunk size, 0 = automatic
+  // Bytes the load may use (records and inflated text); 0 = 3/4 of the physical memory or of
+  // the address-space limit. A trace that needs more is refused with an error naming the limit.
+  uint64_t memory_limit = 0;
   std::function<void(uint64_t done, uint64_t total)> progress;  // called from the loading thread
 };
 

@@ -68,6 +68,6 @@ struct TraceRecords {
   } comms;
 };
 
-TraceRecords Records(const Trace& trace);
+Result<TraceRecords> Records(const Trace& trace);
 
 }  // namespace parallax

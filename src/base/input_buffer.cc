@@ -4,12 +4,16 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "src/base/gzip_stream.h"
+#include "src/base/memory_budget.h"
 
 namespace parallax::base {
 
@@ -70,38 +74,42 @@ Status OpenError(const std::string& path, const char* what) {
                        "check that the file exists and is readable");
 }
 
-// Decompresses a gzip file into one buffer. The decompressed size is not known in advance, so
-// the buffer grows geometrically.
+// Decompresses a gzip file into one buffer (companion files, cfgs: small). The size is not known
+// in advance, so the buffer grows geometrically, within the memory budget.
 Status ReadGzip(const std::string& path, uint64_t file_size, const ProgressFn& progress,
-                             std::unique_ptr<char[]>& out, size_t& out_size) {
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (gz == nullptr) return OpenError(path, "cannot open");
-  gzbuffer(gz, 1 << 20);
-  size_t capacity = std::max<size_t>(static_cast<size_t>(file_size) * 8, 1 << 16);
+                uint64_t budget, std::unique_ptr<char[]>& out, size_t& out_size) {
+  auto stream = GzipStream::OpenFile(path);
+  if (!stream.ok()) return stream.status();
+  GzipStream& gz = *stream.value();
+  budget = EffectiveMemoryBudget(budget);
+  size_t capacity = std::max<size_t>(std::min<uint64_t>(file_size * 4, budget / 2), 1 << 16);
   auto buf = std::make_unique<char[]>(capacity + 1);
   size_t used = 0;
   for (;;) {
-    if (capacity - used < (1 << 20)) {
+    if (capacity - used < (1 << 16)) {
+      if (capacity >= budget / 2)
+        return Status::Error(
+            fmt::format("the decompressed file is larger than the memory budget allows ({} "
+                        "inflated so far, budget {})",
+                        FormatBytes(used), FormatBytes(budget)),
+            Location{path, 0, 0}, "decompress it with gunzip and open the plain file instead");
       size_t grown = capacity * 2;
       auto bigger = std::make_unique<char[]>(grown + 1);
       std::memcpy(bigger.get(), buf.get(), used);
       buf = std::move(bigger);
       capacity = grown;
     }
-    unsigned want = static_cast<unsigned>(std::min<size_t>(capacity - used, 1u << 30));
-    int got = gzread(gz, buf.get() + used, want);
-    if (got < 0) {
-      int errnum = 0;
-      std::string msg = gzerror(gz, &errnum);
-      gzclose(gz);
-      return Status::Error("corrupt gzip data: " + msg, Location{path, 0, 0},
-                           "the file may be truncated; try `gzip -t` on it");
-    }
-    if (got == 0) break;
-    used += static_cast<size_t>(got);
-    if (progress) progress(static_cast<uint64_t>(gzoffset(gz)), file_size);
+    auto got = gz.Read(buf.get() + used, capacity - used);
+    if (!got.ok()) return got.status();
+    if (got.value() == 0) break;
+    used += got.value();
+    if (progress) progress(gz.compressed_offset(), file_size);
   }
-  gzclose(gz);
+  if (gz.truncated())
+    return Status::Error(fmt::format("truncated gzip file: the compressed data stops at byte {} "
+                                     "inside a gzip member",
+                                     gz.compressed_offset()),
+                         Location{path, 0, 0}, "the file was cut short; copy it again");
   out = std::move(buf);
   out_size = used;
   return Status::Ok();
@@ -109,7 +117,8 @@ Status ReadGzip(const std::string& path, uint64_t file_size, const ProgressFn& p
 
 }  // namespace
 
-Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress) {
+Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress,
+                                      uint64_t memory_budget) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return OpenError(path, "cannot open");
   struct stat st {};
@@ -127,7 +136,7 @@ Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn&
   if (EndsWith(path, ".gz")) {
     ::close(fd);
     b.compressed_ = true;
-    Status s = ReadGzip(path, b.compressed_size_, progress, b.owned_, b.size_);
+    Status s = ReadGzip(path, b.compressed_size_, progress, memory_budget, b.owned_, b.size_);
     if (!s.ok()) return s;
     b.data_ = b.owned_.get();
     return b;

@@ -1,6 +1,7 @@
 #pragma once
 // The whole content of an input file in memory: memory-mapped for plain files, decompressed
 // into one buffer for .gz files (compression is decided by the file name, as Paraver does).
+// Large .prv.gz traces are not read this way but streamed (src/io/prv, GzipStream).
 
 #include <cstddef>
 #include <cstdint>
@@ -25,8 +26,10 @@ class InputBuffer {
   InputBuffer& operator=(InputBuffer&& other) noexcept;
   ~InputBuffer();
 
-  // Reads `path`; names ending in ".gz" are decompressed.
-  static Result<InputBuffer> Open(const std::string& path, const ProgressFn& progress = {});
+  // Reads `path`; names ending in ".gz" are decompressed, within `memory_budget` bytes (0: the
+  // default budget); a .gz name on data that is not gzip, or truncated gzip data, is an error.
+  static Result<InputBuffer> Open(const std::string& path, const ProgressFn& progress = {},
+                                  uint64_t memory_budget = 0);
   // Wraps text held in memory (tests, generated input).
   static InputBuffer FromString(std::string text);
 

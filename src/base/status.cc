@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "src/base/text_safety.h"
+
 namespace parallax {
 
 std::string Status::ToString() const {
@@ -13,9 +15,10 @@ std::string Status::ToString() const {
     if (where_.column > 0) out += fmt::format(":{}", where_.column);
     out += ": ";
   }
+  // Messages may quote input: control bytes never reach a terminal raw.
   out += "error: ";
-  out += message_;
-  if (!hint_.empty()) out += "\n  hint: " + hint_;
+  out += base::EscapeControl(message_);
+  if (!hint_.empty()) out += "\n  hint: " + base::EscapeControl(hint_);
   return out;
 }
 

@@ -1,5 +1,9 @@
 #include "src/io/diagnostics.h"
 
+#include <algorithm>
+
+#include "src/base/text_safety.h"
+
 namespace parallax::io {
 
 namespace {
@@ -28,6 +32,8 @@ constexpr std::array<KindInfo, static_cast<size_t>(DiagKind::kCount)> kKinds = {
     {"cpu_out_of_range", Severity::kError, "records naming a cpu not in the header (skipped)"},
     {"cpu_wrong_node", Severity::kError, "records whose cpu is not on the node of their task (skipped)"},
     {"truncated_last_line", Severity::kError, "an incomplete last line (skipped)"},
+    {"truncated_input", Severity::kError, "compressed input cut short (the text after the cut is missing)"},
+    {"trailing_data", Severity::kWarning, "bytes after the end of the compressed data (ignored)"},
 }};
 
 }  // namespace
@@ -50,16 +56,24 @@ std::string_view SeverityName(Severity s) {
 void Diagnostics::Add(DiagKind kind, uint64_t line, uint64_t column, std::string_view detail) {
   size_t k = static_cast<size_t>(kind);
   ++counts_[k];
-  if (examples_[k].size() < kMaxExamples) examples_[k].push_back({line, column, std::string(detail)});
+  if (examples_[k].size() < kMaxExamples)
+    examples_[k].push_back({line, column, base::EscapeControl(detail)});
 }
 
 void Diagnostics::Merge(const Diagnostics& other, uint64_t line_offset) {
+  // The examples kept are the first ones in file order, whatever the order of merging (the
+  // chunking, hence the number of cores, must not change them).
   for (size_t k = 0; k < counts_.size(); ++k) {
     counts_[k] += other.counts_[k];
-    for (const auto& e : other.examples_[k]) {
-      if (examples_[k].size() >= kMaxExamples) break;
-      examples_[k].push_back({e.line == 0 ? 0 : e.line + line_offset, e.column, e.detail});
-    }
+    if (other.examples_[k].empty()) continue;
+    auto& mine = examples_[k];
+    for (const auto& e : other.examples_[k])
+      mine.push_back({e.line == 0 ? 0 : e.line + line_offset, e.column, e.detail});
+    std::stable_sort(mine.begin(), mine.end(), [](const DiagExample& a, const DiagExample& b) {
+      // line 0 (a problem of the whole file) wraps to the largest value: it sorts last.
+      return std::make_pair(a.line - 1, a.column) < std::make_pair(b.line - 1, b.column);
+    });
+    if (mine.size() > kMaxExamples) mine.resize(kMaxExamples);
   }
 }
 

@@ -33,6 +33,8 @@ enum class DiagKind : uint8_t {
   kCpuOutOfRange,
   kCpuWrongNode,
   kTruncatedLastLine,
+  kTruncatedInput,     // a .gz whose compressed data stops inside a member
+  kTrailingData,       // bytes after the end of the gzip data
   kCount
 };
 

@@ -5,11 +5,14 @@
 
 #include <cerrno>
 
+#include "src/base/text_safety.h"
+
 namespace parallax::io {
 
 void LineIssues::Add(uint64_t line, uint64_t column, std::string reason) {
   ++count;
-  if (first.size() < kMaxKept) first.push_back(LineIssue{line, column, std::move(reason)});
+  if (first.size() < kMaxKept)
+    first.push_back(LineIssue{line, column, base::EscapeControl(reason)});
 }
 
 std::string LineIssues::ToString() const {
@@ -17,6 +20,15 @@ std::string LineIssues::ToString() const {
   for (const LineIssue& issue : first) out += fmt::format("{}:{}:{}: {}\n", file, issue.line, issue.column, issue.reason);
   if (count > first.size()) out += fmt::format("... and {} more\n", count - first.size());
   return out;
+}
+
+bool IsCrlfText(std::string_view text) {
+  bool any = false;
+  for (size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1)) {
+    if (nl == 0 || text[nl - 1] != '\r') return false;
+    any = true;
+  }
+  return any;
 }
 
 Result<base::InputBuffer> OpenCompanionFile(const std::string& path, bool* absent, const char* what,

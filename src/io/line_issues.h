@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "include/parallax/status.h"
@@ -28,6 +29,12 @@ struct LineIssues {
   // "file:line:col: reason" per kept issue, then "... and N more" when some were not kept.
   std::string ToString() const;
 };
+
+// True when the text has line ends and every one is "\r\n": a CRLF file, whose writers put one
+// '\r' back on every line. Any bare '\n' makes it a LF file in which '\r' is text, so that
+// reading and writing a file always round-trips (a first line alone could be dropped as
+// malformed, and then decide differently the second time).
+bool IsCrlfText(std::string_view text);
 
 // Opens a file that may legitimately be absent (the .pcf or .row next to a trace): when it does
 // not exist the result is an error and `*absent` (when given) is set; any other failure leaves

@@ -2,6 +2,7 @@
 // paramedir batch mode shares.
 
 #include "src/session/analyze.h"
+#include "src/session/guard.h"
 
 namespace parallax::session {
 
@@ -53,7 +54,8 @@ AnalyzePlane ToPlane(const analysis::HistogramTable::Plane& p) {
 
 }  // namespace
 
-Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& req) {
+static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
+                                                          const AnalyzeRequest& req) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
   auto file = impl.LoadRequestCfg(req.cfg_path, req.cfg_text);
   if (!file.ok()) return file.status();
@@ -82,6 +84,10 @@ Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeReque
     out.push_back(std::move(table));
   }
   return out;
+}
+
+Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& req) {
+  return session::Guarded(session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req); });
 }
 
 }  // namespace parallax

@@ -22,6 +22,7 @@
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_table.h"
+#include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
@@ -507,15 +508,20 @@ const session::TraceImpl& Impl(const Trace& trace) {
 
 }  // namespace
 
-Result<CfgDocument> DescribeCfg(const Trace& trace, const std::string& cfg_text,
-                                const std::string& name) {
+static Result<CfgDocument> DescribeCfgUnguarded(const Trace& trace, const std::string& cfg_text,
+                                                const std::string& name) {
   auto file = Impl(trace).LoadCfgText(cfg_text, name);
   if (!file.ok()) return file.status();
   return Describe(file.value());
 }
 
-Result<std::string> EditCfg(const Trace& trace, const std::string& cfg_text,
-                            const std::string& name, const CfgDocument& doc) {
+Result<CfgDocument> DescribeCfg(const Trace& trace, const std::string& cfg_text,
+                                const std::string& name) {
+  return session::Guarded(name, [&] { return DescribeCfgUnguarded(trace, cfg_text, name); });
+}
+
+static Result<std::string> EditCfgUnguarded(const Trace& trace, const std::string& cfg_text,
+                                            const std::string& name, const CfgDocument& doc) {
   const session::TraceImpl& t = Impl(trace);
   auto read = t.LoadCfgText(cfg_text, name);
   if (!read.ok()) return read.status();
@@ -546,8 +552,13 @@ Result<std::string> EditCfg(const Trace& trace, const std::string& cfg_text,
   return text;
 }
 
-Result<std::string> FunctionCfg(const Trace& trace, const std::string& function,
-                                const std::vector<double>& params) {
+Result<std::string> EditCfg(const Trace& trace, const std::string& cfg_text,
+                            const std::string& name, const CfgDocument& doc) {
+  return session::Guarded(name, [&] { return EditCfgUnguarded(trace, cfg_text, name, doc); });
+}
+
+static Result<std::string> FunctionCfgUnguarded(const Trace& trace, const std::string& function,
+                                                const std::vector<double>& params) {
   const session::TraceImpl& t = Impl(trace);
   if (semantic::FindFunction(function, Slot::kThread) == nullptr)
     return Status::Error(fmt::format("unknown thread function '{}'", function), {},
@@ -567,7 +578,12 @@ Result<std::string> FunctionCfg(const Trace& trace, const std::string& function,
   return cfg::WriteCfg(file);
 }
 
-Result<CfgSummary> SummarizeCfg(const std::string& cfg_path) {
+Result<std::string> FunctionCfg(const Trace& trace, const std::string& function,
+                                const std::vector<double>& params) {
+  return session::Guarded(function, [&] { return FunctionCfgUnguarded(trace, function, params); });
+}
+
+static Result<CfgSummary> SummarizeCfgUnguarded(const std::string& cfg_path) {
   auto file = cfg::ReadCfg(cfg_path, cfg::CfgContext{});
   if (!file.ok()) return file.status();
   CfgSummary out;
@@ -575,6 +591,10 @@ Result<CfgSummary> SummarizeCfg(const std::string& cfg_path) {
   for (const semantic::WindowSpec& w : file->windows) out.windows.push_back(w.name);
   for (const cfg::CfgHistogram& h : file->histograms) out.histograms.push_back(h.spec.name);
   return out;
+}
+
+Result<CfgSummary> SummarizeCfg(const std::string& cfg_path) {
+  return session::Guarded(cfg_path, [&] { return SummarizeCfgUnguarded(cfg_path); });
 }
 
 }  // namespace parallax

@@ -10,6 +10,7 @@
 #include "src/analysis/timeline_dump.h"
 #include "src/cfg/cfg_reader.h"
 #include "src/session/analyze.h"
+#include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax::session {
@@ -67,9 +68,9 @@ std::string BaseName(const std::string& path) {
 
 }  // namespace
 
-Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg_path,
-                                                          const std::string& output_name,
-                                                          const ParamedirOptions& options) const {
+Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
+    const std::string& cfg_path, const std::string& output_name,
+    const ParamedirOptions& options) const {
   auto file = LoadCfg(cfg_path);
   if (!file.ok()) return file.status();
   // A histogram that cannot be read is an error of the cfg: falling back to the timeline
@@ -127,6 +128,13 @@ Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg
   if (outs.empty()) return std::vector<ParamedirOutput>{std::move(out)};
   outs.front().notices = out.notices;
   return outs;
+}
+
+Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg_path,
+                                                          const std::string& output_name,
+                                                          const ParamedirOptions& options) const {
+  return session::Guarded(cfg_path,
+                          [&] { return ParamedirUnguarded(cfg_path, output_name, options); });
 }
 
 }  // namespace parallax::session

@@ -9,6 +9,7 @@
 
 #include "src/pop/pop_format.h"
 #include "src/pop/pop_metrics.h"
+#include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
@@ -29,7 +30,8 @@ Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load)
 
 }  // namespace
 
-Result<PopReport> ComputePop(const std::vector<std::string>& traces, const PopOptions& options) {
+static Result<PopReport> ComputePopUnguarded(const std::vector<std::string>& traces,
+                                             const PopOptions& options) {
   if (traces.empty())
     return Status::Error("no trace given", {},
                          "give one trace, or several traces of the same code (a scaling series)");
@@ -42,6 +44,11 @@ Result<PopReport> ComputePop(const std::vector<std::string>& traces, const PopOp
     raw.push_back(std::move(r.value()));
   }
   return pop::BuildReport(raw, std::move(infos), options.scaling);
+}
+
+Result<PopReport> ComputePop(const std::vector<std::string>& traces, const PopOptions& options) {
+  return session::Guarded(traces.empty() ? std::string() : traces.front(),
+                          [&] { return ComputePopUnguarded(traces, options); });
 }
 
 std::string FormatPopText(const PopReport& report) { return pop::FormatText(report); }

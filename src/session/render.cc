@@ -9,8 +9,9 @@
 #include "include/parallax/render.h"
 #include "src/filter/filter.h"
 #include "src/render/encoders.h"
-#include "src/semantic/info_type.h"
 #include "src/render/timeline.h"
+#include "src/semantic/info_type.h"
+#include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
@@ -192,7 +193,8 @@ Result<std::string> Encode(const render::DrawList& list, const std::string& form
 
 }  // namespace
 
-Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const TimelineRequest& req) {
+static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& trace,
+                                                                  const TimelineRequest& req) {
   const auto& t = dynamic_cast<const session::TraceImpl&>(trace);
   if (req.format != "png" && req.format != "svg" && req.format != "json")
     return Status::Error(fmt::format("unknown image format '{}'", req.format), {},
@@ -215,6 +217,11 @@ Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const Time
                                    render::EncodeLayoutJson(list.value())});
   }
   return images;
+}
+
+Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const TimelineRequest& req) {
+  return session::Guarded(session::PathOf(trace),
+                          [&] { return RenderTimelineUnguarded(trace, req); });
 }
 
 }  // namespace parallax

@@ -10,6 +10,7 @@
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_table.h"
 #include "src/semantic/info_type.h"
+#include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax::session {
@@ -73,7 +74,7 @@ std::vector<uint32_t> ThreadsOf(const model::ProcessModel& p, Level level, uint3
 
 }  // namespace
 
-Result<TextView> TraceImpl::Text(const TextRequest& req) const {
+Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
   auto windows = TextWindows(req);
   if (!windows.ok()) return windows.status();
   auto& [specs, index] = windows.value();
@@ -130,6 +131,10 @@ Result<TextView> TraceImpl::Text(const TextRequest& req) const {
   }
   AddRecords(level, object, view);
   return view;
+}
+
+Result<TextView> TraceImpl::Text(const TextRequest& req) const {
+  return session::Guarded(path_, [&] { return TextUnguarded(req); });
 }
 
 void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view) const {

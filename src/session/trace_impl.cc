@@ -11,10 +11,11 @@
 #include "src/base/parallel.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/pcf/pcf_writer.h"
+#include "src/io/prv/prv_writer.h"
 #include "src/io/row/row_reader.h"
 #include "src/io/row/row_writer.h"
-#include "src/io/prv/prv_writer.h"
 #include "src/io/text_file.h"
+#include "src/session/guard.h"
 
 namespace parallax {
 
@@ -27,12 +28,28 @@ std::string CompanionPath(const std::string& prv_path, const std::string& extens
 }
 
 Result<std::unique_ptr<Trace>> Trace::Open(const std::string& path, const LoadOptions& options) {
-  auto t = session::OpenTrace(path, options);
-  if (!t.ok()) return t.status();
-  return std::unique_ptr<Trace>(std::move(t.value()));
+  // No exception leaves the API: running out of memory (or a bug that throws) becomes an error
+  // naming the file.
+  try {
+    auto t = session::OpenTrace(path, options);
+    if (!t.ok()) return t.status();
+    return std::unique_ptr<Trace>(std::move(t.value()));
+  } catch (const std::bad_alloc&) {
+    return Status::Error("out of memory while loading the trace", Location{path, 0, 0},
+                         "use a machine with more memory, a lower memory limit (to be refused "
+                         "early), or cut the trace to a time range or a subset of threads first");
+  } catch (const std::exception& e) {
+    return Status::Error(fmt::format("internal error while loading the trace: {}", e.what()),
+                         Location{path, 0, 0}, "please report this with the file that causes it");
+  }
 }
 
 namespace session {
+
+std::string PathOf(const Trace& trace) {
+  const auto* t = dynamic_cast<const TraceImpl*>(&trace);
+  return t != nullptr ? t->path() : std::string();
+}
 
 namespace {
 
@@ -138,11 +155,12 @@ TraceInfo TraceImpl::Info() const {
   return info;
 }
 
-Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
+Status TraceImpl::WriteUnguarded(const std::string& prv_path, bool overwrite) const {
   if (!base::EndsWith(prv_path, ".prv") && !base::EndsWith(prv_path, ".prv.gz"))
     return Status::Error("output name must end in .prv or .prv.gz", Location{prv_path, 0, 0},
                          "the .pcf and .row names are derived from it, as Paraver does");
-  io::PrvWriteInput in{&prv_.header, &prv_.store, &prv_.unsigned_value_types};
+  io::PrvWriteInput in{&prv_.header, &prv_.store, &prv_.unsigned_value_types,
+                       prv_.open_end_as_number};
   Status s = io::WritePrvFile(in, prv_path, overwrite);
   if (!s.ok()) return s;
   auto write_text = [&](const std::string& path, const std::string& text) {
@@ -157,6 +175,10 @@ Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
     if (!s.ok()) return s;
   }
   return Status::Ok();
+}
+
+Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
+  return session::Guarded(prv_path, [&] { return WriteUnguarded(prv_path, overwrite); });
 }
 
 namespace {
@@ -205,6 +227,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
   ro.threads = options.threads;
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
+  ro.memory_budget = options.memory_limit;
   auto prv = io::ReadPrv(path, ro);
   if (!prv.ok()) return prv.status();
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));

@@ -17,6 +17,9 @@
 
 namespace parallax::session {
 
+// The file a trace was opened from ("" for a trace of another implementation).
+std::string PathOf(const Trace& trace);
+
 class TraceImpl : public Trace {
  public:
   TraceImpl(std::string path, io::PrvTrace prv) : path_(std::move(path)), prv_(std::move(prv)) {}
@@ -41,6 +44,7 @@ class TraceImpl : public Trace {
   // it shows: `window` names it, else the cfg's last.
   Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TextWindows(const TextRequest& req) const;
 
+  const std::string& path() const { return path_; }
   const io::PrvTrace& prv() const { return prv_; }
   const model::TraceHeader& header() const { return prv_.header; }
   const store::TraceStore& store() const { return prv_.store; }
@@ -58,6 +62,12 @@ class TraceImpl : public Trace {
   io::PrvTrace prv_;
   std::optional<model::PcfCatalog> pcf_;
   std::optional<model::RowNames> row_;
+  // The bodies of the entry points of the same name (which run them through Guarded).
+  Status WriteUnguarded(const std::string& prv_path, bool overwrite) const;
+  Result<TextView> TextUnguarded(const TextRequest& request) const;
+  Result<std::vector<ParamedirOutput>> ParamedirUnguarded(const std::string& cfg_path,
+                                                          const std::string& output_name,
+                                                          const ParamedirOptions& options) const;
   void AddRecords(model::Level level, uint32_t object, TextView& view) const;
 
   std::vector<DiagnosticInfo> companion_diagnostics_;

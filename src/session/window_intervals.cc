@@ -10,6 +10,7 @@
 #include "src/base/parallel.h"
 #include "src/semantic/evaluator.h"
 #include "src/semantic/info_type.h"
+#include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
@@ -21,9 +22,7 @@ struct RowColumns {
   std::vector<double> value;
 };
 
-}  // namespace
-
-Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& req) {
+Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const WindowRequest& req) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
   TextRequest text;
   text.cfg_path = req.cfg_path;
@@ -78,7 +77,7 @@ Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& 
   return out;
 }
 
-TraceRecords Records(const Trace& trace) {
+TraceRecords RecordsUnguarded(const Trace& trace) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
   const store::TraceStore& st = impl.store();
   TraceRecords out;
@@ -108,6 +107,18 @@ TraceRecords Records(const Trace& trace) {
   const store::CommTable& c = st.comms();
   out.comms = {c.sender, c.receiver, c.log_send, c.phy_send, c.log_recv, c.phy_recv, c.size, c.tag};
   return out;
+}
+
+}  // namespace
+
+Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& req) {
+  return session::Guarded(session::PathOf(trace),
+                          [&] { return EvaluateWindowUnguarded(trace, req); });
+}
+
+Result<TraceRecords> Records(const Trace& trace) {
+  return session::Guarded(session::PathOf(trace),
+                          [&]() -> Result<TraceRecords> { return RecordsUnguarded(trace); });
 }
 
 }  // namespace parallax

@@ -119,16 +119,13 @@ class PcfParser {
 
 PcfCatalog PcfParser::Run() {
   size_t pos = 0;
-  bool first_line = true;
+  catalog_.crlf = IsCrlfText(text_);
   while (pos < text_.size()) {
     size_t nl = text_.find('\n', pos);
     size_t stop = nl == std::string_view::npos ? text_.size() : nl;
     std::string_view raw = text_.substr(pos, stop - pos);
-    if (!raw.empty() && raw.back() == '\r') {
-      raw.remove_suffix(1);
-      if (first_line) catalog_.crlf = true;
-    }
-    first_line = false;
+    // In a CRLF file one '\r' per line belongs to the line end; in a LF file '\r' is text.
+    if (catalog_.crlf && !raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     ++line_no_;
     Line(raw);
     pos = stop + 1;
@@ -233,9 +230,10 @@ bool ParseRgb(std::string_view text, model::Rgb* out, size_t* bad_at) {
     std::string_view token = text.substr(pos, stop - pos);
     size_t lead = 0;
     while (lead < token.size() && IsBlank(token[lead])) ++lead;
+    token.remove_prefix(lead);  // a blank-only component leaves an empty token, not a throw
     while (!token.empty() && IsBlank(token.back())) token.remove_suffix(1);
     int64_t v = 0;
-    if (ParseInt(token.substr(lead), 0, 255, &v) != IntError::kNone) {
+    if (ParseInt(token, 0, 255, &v) != IntError::kNone) {
       *bad_at = pos + lead;
       return false;
     }

@@ -210,6 +210,9 @@ class ChunkParser {
     if (f[5].negative) {
       if (f[5].value != 1) return CheckTime(f[5], fields_at, err);
       end = model::kNoEnd;
+      ++out_.open_end_dash;
+    } else if (end == model::kNoEnd) {
+      ++out_.open_end_number;
     }
     if (f[6].negative || f[6].value > UINT32_MAX) {
       err = {DiagKind::kNumberTooLarge, fields_at, "state must be a number in 0..4294967295"};
@@ -259,7 +262,6 @@ class ChunkParser {
     store::EventColumns& cols = store_.thread(model::ThreadIndex(thread_)).events;
     uint64_t& i = out_.event_cursor[thread_];
     const uint64_t first_pair = i;
-    Track(t, cols.time, i, out_.event_begin[thread_], out_.first_event_line[thread_]);
     while (p < e) {
       Field type, value;
       const char* pair_at = p;
@@ -293,6 +295,8 @@ class ChunkParser {
       cols.cpu[i] = cpu;
       ++i;
     }
+    // Only a record that is kept can be out of order (a rejected line is one problem, not two).
+    Track(t, cols.time, first_pair, out_.event_begin[thread_], out_.first_event_line[thread_]);
     ++out_.event_lines;
     out_.max_time = std::max(out_.max_time, t);
     return true;
@@ -358,6 +362,7 @@ class ChunkCounter {
 
  private:
   void CountLine(const char* s, const char* e) {
+    if (e - s >= 2 && s[0] == '3' && s[1] == ':') ++out_.comm_count;
     if (e - s < 2 || (s[0] != '1' && s[0] != '2') || s[1] != ':') return;
     const char* p = s + 2;
     Field f[4];

@@ -30,6 +30,7 @@ struct ChunkResult {
   // Per thread: first slot of this chunk in the thread's columns (set before pass 2) and the
   // next free slot (advanced by pass 2). Pass 1 fills the counts.
   std::vector<uint64_t> state_count, event_count;
+  uint64_t comm_count = 0;  // pass 1: communication lines (for the memory estimate)
   std::vector<uint64_t> state_begin, event_begin;
   std::vector<uint64_t> state_cursor, event_cursor;
   // Chunk-local line of the first state and event record of each thread (0: none).
@@ -41,6 +42,8 @@ struct ChunkResult {
   uint64_t event_lines = 0;
   uint64_t global_comms = 0;
   model::Time max_time = 0;
+  // State ends spelled -1 and spelled 18446744073709551615 (both mean "no end").
+  uint64_t open_end_dash = 0, open_end_number = 0;
   bool any_out_of_order = false;
 };
 

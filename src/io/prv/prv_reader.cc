@@ -4,9 +4,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <memory>
 #include <numeric>
 
+#include "src/base/gzip_stream.h"
+#include "src/base/memory_budget.h"
 #include "src/base/parallel.h"
+#include "src/base/text_safety.h"
+#include "src/io/prv/prv_body_feed.h"
 #include "src/io/prv/prv_body_parser.h"
 #include "src/io/prv/prv_header_parser.h"
 
@@ -15,33 +21,21 @@ namespace parallax::io {
 namespace {
 
 using model::Time;
+using prv_internal::BodyFeed;
 using prv_internal::ChunkComm;
 using prv_internal::ChunkResult;
 using prv_internal::CountChunk;
+using prv_internal::GzipFeed;
+using prv_internal::MemoryFeed;
 using prv_internal::ParseChunk;
+using prv_internal::Piece;
 
-// Splits [begin, size) into about `n` pieces that end right after a newline.
-std::vector<std::pair<size_t, size_t>> SplitLines(std::string_view text, size_t begin, size_t n) {
-  std::vector<std::pair<size_t, size_t>> out;
-  size_t size = text.size();
-  if (n == 0 || begin >= size) return out;
-  size_t step = std::max<size_t>(1, (size - begin + n - 1) / n);
-  size_t pos = begin;
-  while (pos < size) {
-    size_t cut = std::min(size, pos + step);
-    if (cut < size) {
-      size_t nl = text.find('\n', cut - 1);
-      cut = nl == std::string_view::npos ? size : nl + 1;
-    }
-    out.emplace_back(pos, cut);
-    pos = cut;
-  }
-  return out;
-}
-
-// Finds the end of line `pos` (exclusive of '\n'), returning the next line's start in `next`.
-std::string_view NextLine(std::string_view text, size_t pos, size_t* next) {
+// Finds the end of line `pos` (exclusive of '\n'), returning the next line's start in `next`
+// and whether the line ended with a newline in `complete`.
+std::string_view NextLine(std::string_view text, size_t pos, size_t* next,
+                          bool* complete = nullptr) {
   size_t nl = text.find('\n', pos);
+  if (complete != nullptr) *complete = nl != std::string_view::npos;
   if (nl == std::string_view::npos) {
     *next = text.size();
     return text.substr(pos);
@@ -50,9 +44,38 @@ std::string_view NextLine(std::string_view text, size_t pos, size_t* next) {
   return text.substr(pos, nl - pos);
 }
 
-Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file, model::TraceHeader* out) {
+// Bytes at the start of the input searched for NUL: a text trace has none anywhere, so one this
+// early means binary data (and saves scanning gigabytes of it).
+constexpr size_t kBinaryProbe = 64 << 10;
+
+Status CheckNotBinary(std::string_view text, const std::string& file) {
+  auto nul = base::FindNul(text, kBinaryProbe);
+  if (!nul) return Status::Ok();
+  uint64_t line = 1 + static_cast<uint64_t>(std::count(
+                          text.begin(), text.begin() + static_cast<ptrdiff_t>(*nul), '\n'));
+  size_t line_start = text.rfind('\n', *nul);
+  uint64_t column = *nul - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return Status::Error(
+      fmt::format("binary data: a NUL byte at byte offset {}; a .prv trace is text", *nul),
+      Location{file, line, column},
+      "is this a Paraver trace? a compressed trace must have a name ending in .gz");
+}
+
+// Parses the header line and the communicator lines. When `need_more` is given, `text` is only
+// the beginning of the input: if it ends before the header does, *need_more is set instead of
+// failing.
+Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file,
+                                model::TraceHeader* out, bool* need_more = nullptr) {
+  if (need_more != nullptr) *need_more = false;
+  Status binary = CheckNotBinary(text, file);
+  if (!binary.ok()) return binary;
   size_t pos = 0;
-  std::string_view first = NextLine(text, 0, &pos);
+  bool complete = false;
+  std::string_view first = NextLine(text, 0, &pos, &complete);
+  if (!complete && need_more != nullptr) {
+    *need_more = true;
+    return size_t{0};
+  }
   if (first.substr(0, 10) == "new format")
     return Status::Error("unsupported .prv variant 'new format' (Paraver's legacy v2 body)",
                          Location{file, 1, 1}, "convert the trace with a current Paraver first");
@@ -63,12 +86,21 @@ Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file, 
   if (!header.ok()) return header.status();
   *out = std::move(header.value());
   for (size_t i = 0; i < out->communicators.size(); ++i) {
-    if (pos >= text.size())
-      return Status::Error(
-          fmt::format("expected communicator line {} of {}, found end of file", i + 1,
-                      out->communicators.size()),
-          Location{file, i + 2, 1}, "the header's communicator count (after the last ',') is too large");
-    std::string_view line = NextLine(text, pos, &pos);
+    const bool at_end = pos >= text.size();
+    std::string_view line;
+    complete = false;
+    if (!at_end) line = NextLine(text, pos, &pos, &complete);
+    if (at_end || !complete) {
+      if (need_more != nullptr) {
+        *need_more = true;
+        return size_t{0};
+      }
+      if (at_end)
+        return Status::Error(fmt::format("expected communicator line {} of {}, found end of file",
+                                         i + 1, out->communicators.size()),
+                             Location{file, i + 2, 1},
+                             "the header's communicator count (after the last ',') is too large");
+    }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     Status s = CheckCommunicatorLine(line, file, i + 2);
     if (!s.ok()) return s;
@@ -136,7 +168,7 @@ void AppendComms(const std::vector<ChunkResult>& chunks, store::CommTable& table
 template <typename Columns>
 bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Columns& cols,
                    const std::vector<Time>& key, const std::vector<uint64_t>& line_offset,
-                   Diagnostics& diags) {
+                   std::unique_ptr<Diagnostics>& diags) {
   uint64_t write = 0;
   bool unsorted = false, have_last = false;
   Time last = 0;
@@ -149,8 +181,9 @@ bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Colu
     if (have_last && key[begin] < last) {
       unsorted = true;
       uint64_t line = states ? c.first_state_line[t] : c.first_event_line[t];
-      diags.Add(DiagKind::kOutOfOrder, line_offset[k] + line, 0,
-                fmt::format("time {} comes after {} on the same thread", key[begin], last));
+      if (!diags) diags = std::make_unique<Diagnostics>();  // rare: none for most threads
+      diags->Add(DiagKind::kOutOfOrder, line_offset[k] + line, 0,
+                 fmt::format("time {} comes after {} on the same thread", key[begin], last));
     }
     last = key[end - 1];
     have_last = true;
@@ -161,50 +194,131 @@ bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Colu
   return unsorted;
 }
 
+// The first problem in file order (what --strict reports): the earliest example of any
+// warning or error kind; a problem of the whole input (no line, such as a truncated .gz) comes
+// first, since it explains the others.
 Status StrictCheck(const Diagnostics& d, const std::string& file) {
+  const DiagExample* first = nullptr;
+  DiagKind first_kind = DiagKind::kCount;
   for (size_t k = 0; k < static_cast<size_t>(DiagKind::kCount); ++k) {
     DiagKind kind = static_cast<DiagKind>(k);
     if (DiagKindSeverity(kind) == Severity::kInfo || d.count(kind) == 0) continue;
     const auto& ex = d.examples(kind);
-    Location where{file, ex.empty() ? 0 : ex[0].line, ex.empty() ? 0 : ex[0].column};
-    return Status::Error(fmt::format("{} ({} in all): {}", DiagKindDescription(kind), d.count(kind),
-                                     ex.empty() ? "" : ex[0].detail),
-                         where, "strict mode refuses any malformed or out-of-order record; drop --strict to load it anyway");
+    if (first_kind == DiagKind::kCount) first_kind = kind;
+    if (!ex.empty() && (first == nullptr || ex[0].line < first->line)) {
+      first = &ex[0];
+      first_kind = kind;
+    }
   }
-  return Status::Ok();
+  if (first_kind == DiagKind::kCount) return Status::Ok();
+  Location where{file, first ? first->line : 0, first ? first->column : 0};
+  return Status::Error(
+      fmt::format("{} ({} in all){}{}", DiagKindDescription(first_kind), d.count(first_kind),
+                  first ? ": " : "", first ? first->detail : ""),
+      where,
+      "strict mode refuses any malformed or out-of-order record; drop --strict to load it anyway");
 }
 
-}  // namespace
+// The error for a body without any record: names what was rejected, so the reason is visible
+// even though the diagnostics table is not returned.
+Status EmptyBodyError(const Diagnostics& d, const std::string& file) {
+  if (d.skipped() == 0)
+    return Status::Error("empty body: the trace has no valid state, event or communication record",
+                         Location{file, 0, 0}, "the file holds only a header");
+  const DiagExample* first = nullptr;
+  DiagKind first_kind = DiagKind::kCount;
+  for (size_t k = 0; k < static_cast<size_t>(DiagKind::kCount); ++k) {
+    DiagKind kind = static_cast<DiagKind>(k);
+    if (DiagKindSeverity(kind) != Severity::kError || d.count(kind) == 0) continue;
+    const auto& ex = d.examples(kind);
+    if (first_kind == DiagKind::kCount) first_kind = kind;
+    if (!ex.empty() && (first == nullptr || ex[0].line < first->line)) {
+      first = &ex[0];
+      first_kind = kind;
+    }
+  }
+  return Status::Error(
+      fmt::format("empty body: every record was rejected ({} skipped); the first: {}{}{}",
+                  d.skipped(), DiagKindDescription(first_kind), first ? ": " : "",
+                  first ? first->detail : ""),
+      Location{file, first ? first->line : 0, first ? first->column : 0},
+      "check that the header declares the objects the records use; `parallax info` on a "
+      "partly valid trace lists every kind of problem");
+}
 
-Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file, const PrvReadOptions& options) {
-  PrvTrace trace;
-  trace.file_bytes = text.size();
-  auto body = ParseHeaderLines(text, file, &trace.header);
-  if (!body.ok()) return body.status();
-  const size_t body_begin = body.value();
+// Bytes the store will need for the counted records of a chunk (architecture.md, "Memory
+// layout"), plus the chunk's bookkeeping.
+uint64_t ChunkBytes(const ChunkResult& c, size_t nthreads) {
+  constexpr uint64_t kState = 2 * sizeof(Time) + sizeof(uint32_t) + sizeof(uint16_t);
+  constexpr uint64_t kEvent = sizeof(Time) + sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint16_t);
+  constexpr uint64_t kComm = 68 + sizeof(ChunkComm);
+  uint64_t states = 0, events = 0;
+  for (uint64_t n : c.state_count) states += n;
+  for (uint64_t n : c.event_count) events += n;
+  return states * kState + events * kEvent + c.comm_count * kComm + nthreads * 8 * sizeof(uint64_t);
+}
+
+Status BudgetError(uint64_t need, uint64_t budget, bool whole, const std::string& file) {
+  return Status::Error(
+      fmt::format("the trace does not fit in the memory budget: its records need {} {}, the budget "
+                  "is {}",
+                  whole ? "about" : "more than", base::FormatBytes(need),
+                  base::FormatBytes(budget)),
+      Location{file, 0, 0},
+      "raise the memory limit if the machine has the memory (the default is 3/4 of the physical "
+      "memory or of `ulimit -v`), or cut the trace to a time range or a subset of threads first");
+}
+
+// Every chunk keeps a few counters per thread of the trace: a chunk is made at least as large as
+// those (when there are many threads), so that a small file with a header declaring a million
+// threads does not cost gigabytes when it is cut into small chunks.
+size_t ChunkFloor(size_t chunk, size_t nthreads) {
+  constexpr size_t kManyThreads = 1024;
+  return nthreads > kManyThreads ? std::max(chunk, nthreads * 8 * sizeof(uint64_t)) : chunk;
+}
+
+// Parses the body delivered by `feed` into `trace` (whose header is set), in two passes.
+Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
+                 const PrvReadOptions& options) {
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
-  size_t chunk = options.chunk_bytes;
-  if (chunk == 0) chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, 64 << 20);
-  auto ranges = SplitLines(text, body_begin, (text.size() - body_begin + chunk - 1) / chunk);
+  const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
   const size_t nthreads = trace.header.processes.threads();
-  std::vector<ChunkResult> chunks(ranges.size());
-  auto chunk_text = [&](size_t k) { return text.substr(ranges[k].first, ranges[k].second - ranges[k].first); };
+  std::vector<ChunkResult> chunks;
+  std::vector<Piece> batch;
+  std::atomic<uint64_t> done{0};
+  int pass = 0;
+  auto poll = [&] {
+    if (options.progress) {
+      auto [d, t] = feed.Progress(done.load(), pass);
+      options.progress(d, t);
+    }
+  };
 
   // Pass 1: how many records each chunk gives each thread.
-  std::atomic<uint64_t> done{0};
-  auto poll = [&] {
-    if (options.progress) options.progress(done.load(), 2 * text.size());
-  };
-  base::ParallelFor(
-      ranges.size(), workers,
-      [&](size_t k) {
-        CountChunk(trace.header, chunk_text(k), chunks[k]);
-        // Mapped pages are dropped after each pass (page-cache refaults are cheap), so a large
-        // file never stays resident next to the store.
-        if (options.release_input) options.release_input(ranges[k].first, ranges[k].second);
-        done += ranges[k].second - ranges[k].first;
-      },
-      poll);
+  uint64_t need = nthreads * (sizeof(store::ThreadRecords) + sizeof(void*));
+  Status s = feed.Restart();
+  if (!s.ok()) return s;
+  for (;;) {
+    s = feed.NextBatch(batch);
+    if (!s.ok()) return s;
+    if (batch.empty()) break;
+    const size_t first = chunks.size();
+    chunks.resize(first + batch.size());
+    base::ParallelFor(
+        batch.size(), workers,
+        [&](size_t k) {
+          CountChunk(trace.header, batch[k].text, chunks[first + k]);
+          // Mapped pages are dropped after each pass (page-cache refaults are cheap), so a large
+          // file never stays resident next to the store.
+          feed.Release(batch[k]);
+          done += batch[k].text.size();
+        },
+        poll);
+    // Stop as soon as the records counted so far exceed the budget.
+    for (size_t k = first; k < chunks.size(); ++k) need += ChunkBytes(chunks[k], nthreads);
+    if (need + feed.buffer_bytes() > budget)
+      return BudgetError(need + feed.buffer_bytes(), budget, feed.exhausted(), file);
+  }
 
   // Every thread's columns are sized once; chunk k writes from offset sum(counts of chunks < k).
   trace.store = store::TraceStore(nthreads);
@@ -226,17 +340,36 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file, const 
   });
 
   // Pass 2: parse and write in place.
-  base::ParallelFor(
-      ranges.size(), workers,
-      [&](size_t k) {
-        ChunkResult& c = chunks[k];
-        c.state_cursor = c.state_begin;
-        c.event_cursor = c.event_begin;
-        ParseChunk(trace.header, chunk_text(k), k + 1 == ranges.size(), trace.store, c);
-        if (options.release_input) options.release_input(ranges[k].first, ranges[k].second);
-        done += ranges[k].second - ranges[k].first;
-      },
-      poll);
+  pass = 1;
+  done = 0;
+  s = feed.Restart();
+  if (!s.ok()) return s;
+  for (size_t next = 0;;) {
+    s = feed.NextBatch(batch);
+    if (!s.ok()) return s;
+    if (batch.empty()) {
+      if (next != chunks.size())
+        return Status::Error("the input changed while it was read", Location{file, 0, 0},
+                             "load it again");
+      break;
+    }
+    if (next + batch.size() > chunks.size())
+      return Status::Error("the input changed while it was read", Location{file, 0, 0},
+                           "load it again");
+    const size_t first = next;
+    base::ParallelFor(
+        batch.size(), workers,
+        [&](size_t k) {
+          ChunkResult& c = chunks[first + k];
+          c.state_cursor = c.state_begin;
+          c.event_cursor = c.event_begin;
+          ParseChunk(trace.header, batch[k].text, first + k + 1 == chunks.size(), trace.store, c);
+          feed.Release(batch[k]);
+          done += batch[k].text.size();
+        },
+        poll);
+    next += batch.size();
+  }
 
   std::vector<uint64_t> line_offset(chunks.size());
   uint64_t lines = 1 + trace.header.communicators.size();
@@ -244,7 +377,7 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file, const 
     line_offset[k] = lines;
     lines += chunks[k].lines;
   }
-  std::vector<Diagnostics> boundary(nthreads);
+  std::vector<std::unique_ptr<Diagnostics>> boundary(nthreads);
   base::ParallelFor(nthreads, workers, [&](size_t t) {
     auto& tr = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
     bool unsorted = FinishColumns(chunks, t, true, tr.states, tr.states.begin, line_offset, boundary[t]);
@@ -253,40 +386,139 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file, const 
   });
   AppendComms(chunks, trace.store.comms());
   Time end = trace.header.end_time;
+  uint64_t dash = 0, number = 0;
   for (size_t k = 0; k < chunks.size(); ++k) {
     const ChunkResult& c = chunks[k];
     trace.diagnostics.Merge(c.diags, line_offset[k]);
     trace.body_lines += c.lines;
     trace.event_lines += c.event_lines;
     trace.global_comm_lines += c.global_comms;
+    dash += c.open_end_dash;
+    number += c.open_end_number;
     end = std::max(end, c.max_time);
     for (uint32_t t : c.unsigned_types)
       if (std::find(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end(), t) ==
           trace.unsigned_value_types.end())
         trace.unsigned_value_types.push_back(t);
   }
-  for (const Diagnostics& d : boundary) trace.diagnostics.Merge(d, 0);
+  trace.open_end_as_number = number > 0 && dash == 0;
+  trace.chunks = chunks.size();
+  for (const auto& d : boundary)
+    if (d) trace.diagnostics.Merge(*d, 0);
   std::sort(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end());
   chunks.clear();
   trace.store.set_end_time(end);
+  trace.text_buffer_bytes = feed.buffer_bytes();
+  return Status::Ok();
+}
+
+// What every load does after the body: strict check, empty body, indices.
+Status FinishTrace(PrvTrace& trace, const std::string& file, const PrvReadOptions& options) {
+  const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   if (options.strict) {
     Status s = StrictCheck(trace.diagnostics, file);
     if (!s.ok()) return s;
   }
-  if (trace.store.state_records() + trace.store.event_records() + trace.store.comms().rows() == 0) {
-    return Status::Error("empty body: the trace has no valid state, event or communication record",
-                         Location{file, 0, 0},
-                         trace.diagnostics.skipped() > 0 ? "every record was rejected; see the diagnostics"
-                                                         : "the file holds only a header");
-  }
+  if (trace.store.state_records() + trace.store.event_records() + trace.store.comms().rows() == 0)
+    return EmptyBodyError(trace.diagnostics, file);
   store::BuildCommIndices(trace.store, workers);
   store::BuildCpuView(trace.store, trace.header.resources.cpus(), workers);
+  return Status::Ok();
+}
+
+// Reads a gzip stream: the header from a prefix of the inflated text, then the body streamed.
+Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
+                                 const PrvReadOptions& options) {
+  PrvTrace trace;
+  const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
+  const uint64_t max_line = std::max<uint64_t>(budget / 4, 1 << 16);
+  std::string prefix;
+  size_t want = 1 << 16;
+  bool complete = false;
+  uint64_t body_begin = 0;
+  for (;;) {
+    while (prefix.size() < want && !complete) {
+      size_t old = prefix.size();
+      prefix.resize(want);
+      auto got = z.Read(prefix.data() + old, want - old);
+      if (!got.ok()) return got.status();
+      prefix.resize(old + got.value());
+      complete = got.value() == 0 || z.truncated();
+    }
+    bool need_more = false;
+    auto r = ParseHeaderLines(prefix, file, &trace.header, complete ? nullptr : &need_more);
+    if (!r.ok()) return r.status();
+    if (!need_more) {
+      body_begin = r.value();
+      break;
+    }
+    if (want >= max_line)
+      return Status::Error(fmt::format("the header is longer than {}", base::FormatBytes(max_line)),
+                           Location{file, 1, 0},
+                           "this is not a Paraver trace, or its memory budget is far too small");
+    want *= 2;
+  }
+  prefix = std::string();
+  const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
+  size_t chunk = options.chunk_bytes;
+  if (chunk == 0)
+    chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
+  GzipFeed feed(z, body_begin, ChunkFloor(chunk, trace.header.processes.threads()), workers,
+                max_line);
+  Status s = ParseBody(feed, trace, file, options);
+  if (!s.ok()) return s;
+  trace.file_bytes = feed.inflated_bytes();
+  if (z.truncated())
+    trace.diagnostics.Add(
+        DiagKind::kTruncatedInput, 0, 0,
+        fmt::format("the compressed data stops at byte {} inside a gzip member; the "
+                    "text after byte {} of the inflated trace is missing",
+                    z.compressed_offset(), feed.inflated_bytes()));
+  if (z.trailing_bytes() > 0)
+    trace.diagnostics.Add(
+        DiagKind::kTrailingData, 0, 0,
+        fmt::format("{} bytes after the end of the gzip data were ignored", z.trailing_bytes()));
+  s = FinishTrace(trace, file, options);
+  if (!s.ok()) return s;
+  if (options.progress) options.progress(z.compressed_size(), z.compressed_size());
+  return trace;
+}
+
+}  // namespace
+
+Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
+                          const PrvReadOptions& options) {
+  PrvTrace trace;
+  trace.file_bytes = text.size();
+  auto body = ParseHeaderLines(text, file, &trace.header);
+  if (!body.ok()) return body.status();
+  const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
+  size_t chunk = options.chunk_bytes;
+  if (chunk == 0) chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, 64 << 20);
+  MemoryFeed feed(text, body.value(), ChunkFloor(chunk, trace.header.processes.threads()),
+                  options.release_input);
+  Status s = ParseBody(feed, trace, file, options);
+  if (!s.ok()) return s;
+  s = FinishTrace(trace, file, options);
+  if (!s.ok()) return s;
   if (options.progress) options.progress(text.size(), text.size());
   return trace;
 }
 
+Result<PrvTrace> ParsePrvGzip(std::string_view compressed, const std::string& file,
+                              const PrvReadOptions& options) {
+  auto z = base::GzipStream::FromMemory(compressed, file);
+  if (!z.ok()) return z.status();
+  return ParseGzipStream(*z.value(), file, options);
+}
+
 Result<PrvTrace> ReadPrv(const std::string& path, const PrvReadOptions& options) {
-  auto input = base::InputBuffer::Open(path, options.progress);
+  if (base::EndsWith(path, ".gz")) {
+    auto z = base::GzipStream::OpenFile(path);
+    if (!z.ok()) return z.status();
+    return ParseGzipStream(*z.value(), path, options);
+  }
+  auto input = base::InputBuffer::Open(path, options.progress, options.memory_budget);
   if (!input.ok()) return input.status();
   PrvReadOptions with_release = options;
   const base::InputBuffer& buffer = input.value();

@@ -11,7 +11,8 @@
 // skipped (strict mode makes it fatal); a malformed header is fatal.
 //
 // Large inputs are split at line boundaries and parsed on all cores; each chunk appends to
-// its own buffers, which are then scattered into per-thread columns in file order.
+// its own buffers, which are then scattered into per-thread columns in file order. A .prv.gz
+// is inflated twice (once per pass), a batch of chunks at a time, never as a whole.
 
 #include <cstddef>
 #include <functional>
@@ -31,6 +32,9 @@ struct PrvReadOptions {
   bool strict = false;        // any warning or error in the body is fatal
   unsigned threads = 0;       // 0: all cores
   size_t chunk_bytes = 0;     // 0: automatic; tests use tiny values to exercise boundaries
+  // Bytes the load may use for records and inflated text (0: base::DefaultMemoryBudget()); a
+  // trace that needs more is refused with an error naming the budget.
+  uint64_t memory_budget = 0;
   base::ProgressFn progress;  // (bytes parsed, bytes total)
   // Called with byte ranges of the input that will not be read again (ReadPrv uses it to let
   // the kernel drop mapped pages, so a large file does not stay resident).
@@ -47,12 +51,25 @@ struct PrvTrace {
   uint64_t global_comm_lines = 0;
   // Event types with values written above INT64_MAX; the writer prints them unsigned.
   std::vector<uint32_t> unsigned_value_types;
+  // Open-ended states were all spelled 18446744073709551615 rather than -1 (same value); the
+  // writer spells them the same way. A file mixing both spellings is written with -1.
+  bool open_end_as_number = false;
+  // Most inflated text held in memory at once (a .prv.gz is streamed); 0 for mapped input.
+  uint64_t text_buffer_bytes = 0;
+  // Chunks the body was parsed in (each keeps a few counters per thread while loading).
+  uint64_t chunks = 0;
 };
 
 Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
                           const PrvReadOptions& options);
 
-// Reads a file (decompressing names ending in .gz).
+// Parses gzip-compressed bytes, inflating them piece by piece as they are parsed (the path of
+// every .prv.gz). Input that is not gzip is refused; a truncated stream loads what is there and
+// adds a truncated_input diagnostic (fatal with strict).
+Result<PrvTrace> ParsePrvGzip(std::string_view compressed, const std::string& file,
+                              const PrvReadOptions& options);
+
+// Reads a file (streaming the decompression of names ending in .gz).
 Result<PrvTrace> ReadPrv(const std::string& path, const PrvReadOptions& options);
 
 }  // namespace parallax::io

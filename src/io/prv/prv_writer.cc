@@ -141,7 +141,7 @@ class BodyWriter {
     out_.Text("1:");
     PutLocation(out_, in_.header->processes, tr.states.cpu[i], thread);
     out_.Field(tr.states.begin[i]);
-    if (tr.states.end[i] == model::kNoEnd) {
+    if (tr.states.end[i] == model::kNoEnd && !in_.open_end_as_number) {
       out_.Text(":-1");
     } else {
       out_.Field(tr.states.end[i]);

@@ -20,6 +20,9 @@ struct PrvWriteInput {
   const store::TraceStore* store = nullptr;
   // Event types whose values were written above INT64_MAX: printed as unsigned numbers.
   const std::vector<uint32_t>* unsigned_value_types = nullptr;
+  // Open-ended states are written 18446744073709551615 (their value) instead of -1, for a trace
+  // that spelled them so (PrvTrace::open_end_as_number).
+  bool open_end_as_number = false;
 };
 
 // Serialises to a string (small traces, tests).

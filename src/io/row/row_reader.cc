@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -22,6 +23,8 @@ using model::RowNames;
 namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+constexpr uint64_t kMaxReserve = 1 << 16;
 
 std::optional<Level> ParseLevel(std::string_view name) {
   for (uint8_t i = 0; i <= static_cast<uint8_t>(Level::kCpu); ++i) {
@@ -79,16 +82,13 @@ class RowParser {
 
 RowNames RowParser::Run() {
   size_t pos = 0;
-  bool first_line = true;
+  names_.crlf = IsCrlfText(text_);
   while (pos < text_.size()) {
     size_t nl = text_.find('\n', pos);
     size_t stop = nl == std::string_view::npos ? text_.size() : nl;
     std::string_view raw = text_.substr(pos, stop - pos);
-    if (!raw.empty() && raw.back() == '\r') {
-      raw.remove_suffix(1);
-      if (first_line) names_.crlf = true;
-    }
-    first_line = false;
+    // In a CRLF file one '\r' per line belongs to the line end; in a LF file '\r' is text.
+    if (names_.crlf && !raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     ++line_no_;
     Line(raw);
     pos = stop + 1;
@@ -149,7 +149,9 @@ void RowParser::Header(std::string_view raw) {
   block_->level = *level;
   block_->before = std::exchange(pending_, {});
   block_->header = std::string(raw);
-  block_->labels.reserve(n);
+  // SIZE is only a claim: reserve no more than a modest bound, the rest grows as labels come
+  // (a SIZE larger than the file is reported when the file ends).
+  block_->labels.reserve(std::min<uint64_t>(n, kMaxReserve));
   remaining_ = n;
   header_line_ = line_no_;
   size_at_ = f[3].at;

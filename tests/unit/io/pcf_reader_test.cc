@@ -207,6 +207,10 @@ TEST(PcfReaderTest, EveryMalformedLineIsCountedWithItsLocation) {
       {"STATES_COLOR\n1\n", 2, 2, "is not {r,g,b}"},
       {"STATES_COLOR\nred {1,2,3}\n", 2, 1, "colour index 'red'"},
       {"GRADIENT_COLOR\n1 {1,-2,3}\n", 2, 6, "is not {r,g,b}"},
+      // A blank or empty component used to throw std::out_of_range out of the parser.
+      {"STATES_COLOR\n0 { ,0,0}\n", 2, 5, "is not {r,g,b}"},
+      {"STATES_COLOR\n0 {,0,0}\n", 2, 4, "is not {r,g,b}"},
+      {"STATES_COLOR\n0 {0,0,  }\n", 2, 10, "is not {r,g,b}"},
       {"GRADIENT_NAMES\nx name\n", 2, 1, "gradient index 'x'"},
       {"EVENT_TYPE\n0 2147483648 Too big\n", 2, 3, "event type 2147483648 is outside"},
       {"EVENT_TYPE\n0 99999999999999999999999 Huge\n", 2, 3, "is outside"},

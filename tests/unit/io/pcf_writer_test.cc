@@ -147,6 +147,17 @@ TEST(PcfWriterTest, CrlfTextIsWrittenBackWithCrlf) {
   EXPECT_EQ(WritePcf(Parse(text)), text);
 }
 
+TEST(PcfWriterTest, CarriageReturnsInLabelsSurviveRoundTrips) {
+  // A label ending in "\r\r" used to lose one '\r' per read/write cycle.
+  for (const std::string text : {"STATES\n1 Running\r\r\nEVENT_TYPE\n0 7 Seven\r\n",
+                                 "STATES\r\n1 Running\r\r\r\nEVENT_TYPE\r\n0 7 Seven\r\r\n"}) {
+    SCOPED_TRACE(text);
+    std::string once = WritePcf(Parse(text));
+    EXPECT_EQ(once, text);
+    EXPECT_EQ(WritePcf(Parse(once)), text);
+  }
+}
+
 TEST(PcfWriterTest, AChangedCatalogIsWrittenCanonically) {
   PcfCatalog c = Parse("STATES\n1\tRunning\n\n\nEVENT_TYPE\n0 7 Seven\n# gone\n");
   c.states.push_back({2, "Added", {}});

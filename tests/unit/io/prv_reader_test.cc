@@ -129,11 +129,13 @@ TEST(PrvReader, MalformedHeadersAreFatalAndLocated) {
       {"#Paraver (x):10:1(1):1:1(1:0)\n", 1, 28, "runs on node 0"},
       {"#Paraver (x):10:1(1):1:2(1:1)\n", 1, 29, "expected ',' between tasks"},
       {"#Paraver (x):10:1(1):1:1(1:1),x\n", 1, 31, "number of communicator lines"},
-      {"#Paraver (x):10:1(1):1:1(1:1),2\nc:1\n", 3, 1, "communicator line 2 of 2, found end of file"},
+      {"#Paraver (x):10:1(1):1:1(1:1),2\nc:1\n", 3, 1,
+       "communicator line 2 of 2, found end of file"},
       {"#Paraver (x):10:1(1):1:1(1:1),1\n1:1:1:1:1:0:10:1\n", 2, 1, "bad communicator line"},
       {"new format\n#Paraver (x):10:1(1):1:1(1:1)\n", 1, 1, "new format"},
       {"#Paraver (x):10:1(1):1:1(1:1)\n", 0, 0, "empty body"},
-      {"#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:9:0:10:1\n", 0, 0, "empty body"},
+      // Every record rejected: located at the first rejected record.
+      {"#Paraver (x):10:1(1):1:1(1:1)\n1:1:1:1:9:0:10:1\n", 2, 3, "thread 1.1.9 is not declared"},
       {"#Paraver (x):99999999999999999999:1(1):1:1(1:1)\n", 1, 14, "fits in 64 bits"},
   };
   for (const auto& c : cases) {

@@ -11,7 +11,7 @@ namespace {
 using testing::Parse;
 
 std::string Write(const PrvTrace& t) {
-  return WritePrvToString({&t.header, &t.store, &t.unsigned_value_types});
+  return WritePrvToString({&t.header, &t.store, &t.unsigned_value_types, t.open_end_as_number});
 }
 
 // Trace T in canonical order, worked out by hand: lines by (time, thread, state < event < comm).
@@ -106,6 +106,22 @@ TEST(PrvWriter, RealTracesRoundTrip) {
     ExpectSameRecords(*first, *second, name);
     EXPECT_EQ(Write(*second), written) << name << ": writing is not idempotent";
   }
+}
+
+TEST(PrvWriter, AStateEndingAtTheLargestTimeKeepsItsSpelling) {
+  // 18446744073709551615 is the value of -1 (open end); it used to be written back as -1.
+  const std::string number =
+      "#Paraver (x):1000:1(1):1:1(1:1)\n"
+      "1:1:1:1:1:0:18446744073709551615:1\n";
+  auto t = Parse(number);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_TRUE(t->open_end_as_number);
+  EXPECT_EQ(Write(*t), number);
+  const std::string dash = "#Paraver (x):1000:1(1):1:1(1:1)\n1:1:1:1:1:0:-1:1\n";
+  auto d = Parse(dash);
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(d->open_end_as_number);
+  EXPECT_EQ(Write(*d), dash);
 }
 
 TEST(PrvWriter, RefusesToOverwrite) {

@@ -109,6 +109,19 @@ TEST(RowReaderTest, BlockCutShortByTheEndOfTheFile) {
             "t.row:4:16: LEVEL CPU announces 5 labels but the file ends after 3\n");
 }
 
+TEST(RowReaderTest, AHugeSizeReservesOnlyWhatIsThere) {
+  // SIZE 4294967295 used to reserve 4 G labels up front (std::bad_alloc, abort).
+  RowDiagnostics diags;
+  RowNames names = Parse("LEVEL THREAD SIZE 4294967295\nt1\nt2\n", &diags);
+  ASSERT_EQ(diags.count, 1u);
+  EXPECT_EQ(diags.first[0].reason,
+            "LEVEL THREAD announces 4294967295 labels but the file ends after 2");
+  ASSERT_EQ(names.blocks().size(), 1u);
+  EXPECT_EQ(names.blocks()[0].labels.size(), 2u);
+  EXPECT_LE(names.blocks()[0].labels.capacity(), 1u << 16);
+  EXPECT_EQ(Str(names.Label(Level::kThread, 1)), "t2");
+}
+
 TEST(RowReaderTest, MalformedHeadersAreCountedWithTheirLocation) {
   struct Bad {
     std::string text;

@@ -51,6 +51,17 @@ TEST(RowWriterTest, ReplacedLabelsGetAFreshHeader) {
   EXPECT_EQ(WriteRow(names), "LEVEL NODE SIZE 2\na\nb\n");
 }
 
+TEST(RowWriterTest, CarriageReturnsInLabelsSurviveRoundTrips) {
+  // A label ending in "\r\r" used to lose one '\r' per read/write cycle.
+  for (const std::string text :
+       {"LEVEL CPU SIZE 2\ncpu1\r\r\ncpu2\r\n", "LEVEL CPU SIZE 2\r\ncpu1\r\r\r\ncpu2\r\n"}) {
+    SCOPED_TRACE(text);
+    std::string once = WriteRow(Parse(text));
+    EXPECT_EQ(once, text);
+    EXPECT_EQ(WriteRow(Parse(once)), text);
+  }
+}
+
 TEST(RowWriterTest, LayoutIsKept) {
   for (const char* text : {"# names\nLEVEL NODE SIZE 1\nn\n\n\nLEVEL CPU SIZE 1\nc\n\n",
                            "LEVEL NODE SIZE 1\r\nn\r\n\r\nLEVEL CPU SIZE 0\r\n",

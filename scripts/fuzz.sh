@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (CMake preset `fuzz`) and runs them.
+#
+#   scripts/fuzz.sh [--time SECONDS] [TARGET...]   long run, default 7200 s per target
+#   scripts/fuzz.sh --ci                           every target for 30 s on its seed corpus
+#
+# TARGET is a name of tests/fuzz/<name>_fuzz.cc (prv, pcf, row, ...); no name means all of
+# them, one after the other. A long run keeps what it learns in build-fuzz/corpus/<name> (the
+# seeds in tests/fuzz/corpus/<name> are only read); a crash leaves its input in
+# build-fuzz/artifacts/<name>/ and makes the script exit non-zero. Summary lines
+# "fuzz: <name> <seconds> s <executions> executions <status>" go to stdout and to
+# build-fuzz/fuzz-log.tsv.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+time_each=7200
+ci=0
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ci) ci=1; time_each=30 ;;
+    --time)
+      time_each="${2:-}"
+      if ! [[ "$time_each" =~ ^[0-9]+$ ]]; then echo "fuzz.sh: --time needs a number of seconds" >&2; exit 2; fi
+      shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) targets+=("$1") ;;
+  esac
+  shift
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$root"/tests/fuzz/*_fuzz.cc; do
+    n=$(basename "$f" _fuzz.cc)
+    targets+=("$n")
+  done
+fi
+for t in "${targets[@]}"; do
+  if [ ! -f "$root/tests/fuzz/${t}_fuzz.cc" ]; then
+    echo "fuzz.sh: no target '$t' (expected tests/fuzz/${t}_fuzz.cc)" >&2
+    exit 2
+  fi
+done
+
+cd "$root"
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+cmake --preset fuzz -G Ninja "${launcher[@]}" >/dev/null
+build_targets=()
+for t in "${targets[@]}"; do build_targets+=("${t}_fuzz"); done
+nice cmake --build --preset fuzz -j"${FUZZ_BUILD_JOBS:-2}" --target "${build_targets[@]}"
+
+out="$root/build-fuzz"
+status=0
+for t in "${targets[@]}"; do
+  seeds="$root/tests/fuzz/corpus/$t"
+  if [ $ci -eq 1 ]; then
+    work=$(mktemp -d)
+  else
+    work="$out/corpus/$t"
+  fi
+  mkdir -p "$work" "$out/artifacts/$t"
+  dict=()
+  if [ -f "$root/tests/fuzz/$t.dict" ]; then dict=(-dict="$root/tests/fuzz/$t.dict"); fi
+  log="$out/artifacts/$t/last-run.log"
+  started=$SECONDS
+  set +e
+  "$out/bin/${t}_fuzz" "$work" "$seeds" "${dict[@]}" -max_total_time="$time_each" \
+    -timeout=60 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
+    -artifact_prefix="$out/artifacts/$t/" >"$log" 2>&1
+  rc=$?
+  set -e
+  elapsed=$((SECONDS - started))
+  if [ $ci -eq 1 ]; then rm -rf "$work"; fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  result=ok
+  if [ $rc -ne 0 ]; then
+    result="CRASH (exit $rc; see $log)"
+    status=1
+    grep -m1 -E "ERROR|==[0-9]+==|deadly signal|Test unit written" "$log" >&2 || true
+  fi
+  line="fuzz: $t ${elapsed} s ${execs:-?} executions ${result}"
+  echo "$line"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$elapsed" "${execs:-?}" "$result" >>"$out/fuzz-log.tsv"
+done
+exit $status

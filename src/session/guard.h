@@ -1,0 +1,29 @@
+#pragma once
+// Keeps exceptions inside the library: every public entry point runs its body through Guarded,
+// which turns std::bad_alloc and any other exception into an error Status naming the file.
+
+#include <exception>
+#include <new>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "include/parallax/status.h"
+
+namespace parallax::session {
+
+template <typename F>
+auto Guarded(const std::string& file, F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Status::Error("out of memory", Location{file, 0, 0},
+                         "use a machine with more memory, or cut the trace to a time range or a "
+                         "subset of threads first");
+  } catch (const std::exception& e) {
+    return Status::Error(fmt::format("internal error: {}", e.what()), Location{file, 0, 0},
+                         "please report this with the input that causes it");
+  }
+}
+
+}  // namespace parallax::session

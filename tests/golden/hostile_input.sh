@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The CLI on damaged or hostile inputs: every case ends with a located message and a non-zero
+# exit (or loads with the right diagnostic), never with an abort.
+set -euo pipefail
+BIN=$(realpath "$1")
+DATA=$(realpath "$2")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0
+check() {  # name, expected, actual
+  if [[ "$2" != "$3" ]]; then echo "FAIL $1: expected [$2] got [$3]"; fail=1; else echo "ok $1"; fi
+}
+# Runs the CLI; prints its exit status (so an abort, 134, is visible), stderr goes to $TMP/err.
+run() {
+  set +e
+  "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
+  echo $?
+  set -e
+}
+cd "$TMP"
+cp "$DATA/profet/test1.prv" t.prv
+
+# A .pcf colour with an empty component used to abort every command (std::out_of_range).
+printf 'STATES_COLOR\n0 { ,0,0}\n' > t.pcf
+check pcf-empty-colour-status 0 "$(run info t.prv)"
+check pcf-empty-colour-diag "           t.pcf:2:5: colour '{ ,0,0}' is not {r,g,b} with r, g, b in 0..255; line ignored" \
+  "$(grep 't.pcf:2' out)"
+rm t.pcf
+
+# A .row announcing 4294967295 labels used to abort (bad_alloc).
+printf 'LEVEL THREAD SIZE 4294967295\nt1\n' > t.row
+check row-huge-size-status 0 "$(run info t.prv)"
+check row-huge-size-diag "           t.row:1:19: LEVEL THREAD announces 4294967295 labels but the file ends after 1" \
+  "$(grep 't.row:1' out)"
+rm t.row
+
+# Text named .gz is refused; NUL bytes stop the load at once.
+cp t.prv text.prv.gz
+check not-gzip-status 1 "$(run info text.prv.gz)"
+check not-gzip-message "text.prv.gz: error: not gzip data: the name ends in .gz but the file does not start with the gzip magic bytes" "$(head -1 err)"
+head -c 100000 /dev/zero > zeros.prv
+check nul-status 1 "$(run info zeros.prv)"
+check nul-message "zeros.prv:1:1: error: binary data: a NUL byte at byte offset 0; a .prv trace is text" "$(head -1 err)"
+
+# A truncated .gz loads with a diagnostic naming the byte; --strict refuses it.
+gzip -nc t.prv | head -c 400 > cut.prv.gz
+run info cut.prv.gz >/dev/null
+# (the inflated offset depends on the deflate implementation; the compressed one does not)
+check truncated-diag "           cut.prv.gz: the compressed data stops at byte 400 inside a gzip member" \
+  "$(grep -o '.*inside a gzip member' out)"
+check truncated-strict-status 1 "$(run info --strict cut.prv.gz)"
+check truncated-strict-message "cut.prv.gz: error: compressed input cut short (the text after the cut is missing) (1 in all): the compressed data stops at byte 400 inside a gzip member" \
+  "$(head -1 err | grep -o '.*inside a gzip member')"
+
+# A memory limit too small for the trace: refused with both numbers; a bad size is a usage error.
+check budget-status 1 "$(run info t.prv --memory-limit 1K)"
+# (the need depends on the size of the store's structures; the budget is what was asked)
+check budget-message "t.prv: error: the trace does not fit in the memory budget: its records need about N KiB, the budget is 1.0 KiB" \
+  "$(head -1 err | sed -E 's/about [0-9.]+ KiB/about N KiB/')"
+check budget-env-status 1 "$(PARALLAX_MEMORY_LIMIT=1k run info t.prv)"
+check budget-bad-size "2" "$(run --memory-limit 2x info t.prv)"
+
+# Every record rejected: the message names the first reason and its line.
+printf '#Paraver (x):100:1(1):1:1(1:1)\n1:1:9:1:1:0:10:1\n' > rejected.prv
+check rejected-status 1 "$(run info rejected.prv)"
+check rejected-message "rejected.prv:2:3: error: empty body: every record was rejected (1 skipped); the first: records naming an application, task or thread not in the header (skipped): thread 9.1.1 is not declared in the header" "$(head -1 err)"
+
+# Control bytes in quoted input are escaped.
+printf '#Paraver (x):100:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n1:1:1:1:1:0:10:\033[31m\n' > ctl.prv
+run info ctl.prv >/dev/null
+check escaped "           ctl.prv:3:16: expected a number, found '\\x1b'" "$(grep 'ctl.prv:3' out)"
+
+exit $fail
