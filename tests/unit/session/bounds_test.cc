@@ -128,6 +128,22 @@ TEST(BoundsTest, FixedColumnsFromCfgText) {
   }
 }
 
+// Found by cfg_fuzz: a derived state window with factors 1e30 gives values of 1e60 and more, and
+// the textual view looked up their state label through an undefined double-to-int64 conversion
+// (UBSan in the asan-ubsan and fuzz builds). Values beyond the labels have none.
+TEST(BoundsTest, HugeValuesInTheTextView) {
+  std::string cfg = std::string(kHead) + Single("s", "State As Is") + Composed("big", 1, 1) +
+                    "window_factors 1e30 1e30\n";
+  cfg.replace(cfg.find("window_operation add"), 20, "window_operation product");
+  auto base = Dump(cfg, "s");
+  auto big = Dump(cfg, "big");
+  ASSERT_EQ(big.size(), base.size());
+  for (size_t i = 0; i < base.size(); ++i) {
+    EXPECT_EQ(big[i].value, (base[i].value * 1e30) * (base[i].value * 1e30)) << i;
+    if (big[i].value != 0) EXPECT_EQ(big[i].label, "") << i;
+  }
+}
+
 // `--objects 1-4294967295` looped on a uint32 until memory ran out.
 TEST(BoundsTest, ObjectListsAreCheckedAgainstTheLevel) {
   TimelineRequest req;
