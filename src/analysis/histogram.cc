@@ -41,7 +41,9 @@ enum class Role : uint8_t { kControl, kExtra, kData };
 int64_t Bins::Of(double v) const {
   if (!(v >= min) || v > max) return -1;
   double c = std::floor((v - min) / delta);
-  if (c >= count - 1) return count - 1;
+  // NaN (a zero delta at v == min) counts like +inf (a zero delta above min): the last bin.
+  if (!(c < count - 1.0)) return count - 1;
+  if (c < 0) return -1;  // a negative delta: no bin
   return static_cast<int64_t>(c);
 }
 
@@ -60,13 +62,11 @@ int CommStatisticIndex(std::string_view name) {
 namespace {
 
 // Column translator (analysis.md §2.1).
+// Counts saturate at UINT32_MAX (CheckSize refuses them).
 Bins MakeBins(double min, double max, double delta, bool fixed, uint32_t n) {
   Bins b{min, max, delta, 1};
   if (fixed) {
-    double c = std::ceil((max - min) / delta);
-    int64_t nc = std::isfinite(c) ? static_cast<int64_t>(c) : 1;
-    if (delta == 1 && min + static_cast<double>(nc) * delta <= max) ++nc;
-    b.count = static_cast<uint32_t>(std::clamp<int64_t>(nc, 1, INT32_MAX));
+    b.count = static_cast<uint32_t>(cfg::FixedBinCount(min, max, delta));
   } else {
     b.count = std::max<uint32_t>(n, 1);
     b.delta = (max - min) / b.count;
@@ -357,6 +357,32 @@ std::vector<uint32_t> HistogramRows(const Setup& s) {
   return rows;
 }
 
+// The size limits of cfg/histogram_spec.h, on the bins as computed (automatic scales included).
+Status CheckSize(const cfg::HistogramSpec& h, const Setup& s, size_t rows) {
+  uint64_t columns = s.columns.count, planes = s.three_d ? s.planes.count : 1;
+  if (columns > cfg::kMaxHistogramColumns)
+    return Status::Error(
+        fmt::format("histogram '{}': {} columns, more than the limit of {} (Analyzer2D.Minimum, "
+                    "Analyzer2D.Maximum, Analyzer2D.Delta)",
+                    h.name, columns, cfg::kMaxHistogramColumns),
+        {}, "use a larger Analyzer2D.Delta or a narrower Minimum..Maximum range");
+  if (planes > cfg::kMaxHistogramPlanes)
+    return Status::Error(
+        fmt::format("histogram '{}': {} planes, more than the limit of {} (Analyzer2D.3D_Minimum, "
+                    "Analyzer2D.3D_Maximum, Analyzer2D.3D_Delta)",
+                    h.name, planes, cfg::kMaxHistogramPlanes),
+        {}, "use a larger Analyzer2D.3D_Delta, or a 3D control window with fewer distinct values");
+  double cells = static_cast<double>(std::max<size_t>(rows, 1)) * static_cast<double>(columns) *
+                 static_cast<double>(planes);
+  if (cells > static_cast<double>(cfg::kMaxHistogramCells))
+    return Status::Error(
+        fmt::format("histogram '{}': {} rows x {} columns x {} planes = {:.0f} cells, more than "
+                    "the limit of {}",
+                    h.name, rows, columns, planes, cells, cfg::kMaxHistogramCells),
+        {}, "select fewer objects (Analyzer2D.Objects) or use fewer columns or planes");
+  return Status::Ok();
+}
+
 Status Prepare(const HistogramInput& in, Setup& s, HistogramResult& out) {
   const cfg::HistogramSpec& h = in.spec;
   s.in = &in;
@@ -410,6 +436,7 @@ Status Prepare(const HistogramInput& in, Setup& s, HistogramResult& out) {
     s.w = {x, s.control, s.data};
     s.role = {Role::kExtra, Role::kControl, Role::kData};
   }
+  if (Status st = CheckSize(h, s, out.rows.size()); !st.ok()) return st;
   out.columns = s.columns;
   out.three_d = s.three_d;
   out.planes = s.planes;

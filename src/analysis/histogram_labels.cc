@@ -1,5 +1,7 @@
 #include "src/analysis/histogram_labels.h"
 
+#include "src/semantic/saturate.h"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -36,7 +38,7 @@ std::string EventValueLabel(const LabelContext& ctx, const std::vector<semantic:
   size_t f = index;
   while (ws[f].derived && ws[f].parent0 >= 0) f = static_cast<size_t>(ws[f].parent0);
   const filter::Criterion& type = ws[f].filter.event_type;
-  int64_t iv = static_cast<int64_t>(v);
+  int64_t iv = semantic::SaturateCast<int64_t>(v);
   const std::string* label = nullptr;
   bool candidates = false;
   if (ctx.pcf && ctx.trace_event_types && !type.values.empty()) {
@@ -98,7 +100,7 @@ std::string ObjectLabel(const LabelContext& ctx, Level level, uint32_t o) {
 std::string ValueLabel(const LabelContext& ctx, const std::vector<semantic::WindowSpec>& ws,
                        size_t index, double v, bool short_labels) {
   InfoType info = WindowInfoType(ws, index);
-  int64_t iv = static_cast<int64_t>(v);
+  int64_t iv = semantic::SaturateCast<int64_t>(v);
   const model::TraceHeader& h = *ctx.header;
   switch (info) {
     case InfoType::kState:

@@ -132,8 +132,11 @@ struct CfgNotice {
 struct CfgHistogram {
   HistogramSpec spec;
   std::vector<std::string> gui_lines;
+  uint64_t line = 0;  // of its '< NEW ANALYZER2D >', for messages; no part in equality
 
-  bool operator==(const CfgHistogram&) const = default;
+  friend bool operator==(const CfgHistogram& a, const CfgHistogram& b) {
+    return a.spec == b.spec && a.gui_lines == b.gui_lines;
+  }
 };
 
 struct CfgFile {

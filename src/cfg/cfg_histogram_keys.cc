@@ -100,7 +100,54 @@ Status CfgParser::NewHistogram() {
   if (out_.windows.empty())
     return Status::Error("< NEW ANALYZER2D >: no window defined before the histogram",
                          Location{file_, line_no_, 1}, "define the windows first");
+  if (Status s = CheckHistogramSize(); !s.ok()) return s;  // the previous one is complete
   out_.histograms.emplace_back();
+  out_.histograms.back().line = line_no_;
+  columns_line_ = planes_line_ = line_no_;
+  columns_key_ = planes_key_ = "< NEW ANALYZER2D >";
+  return Status::Ok();
+}
+
+// The size limits of histogram_spec.h, for the bins a cfg fixes (automatic scales are checked
+// by src/analysis once computed): columns, planes, and cells when the rows are known.
+Status CfgParser::CheckHistogramSize() const {
+  if (out_.histograms.empty()) return Status::Ok();
+  const HistogramSpec& h = out_.histograms.back().spec;
+  uint64_t columns = 1, planes = 1;
+  if (!h.compute_y_scale) {
+    columns = h.use_fixed_delta || !h.num_columns ? FixedBinCount(h.minimum, h.maximum, h.delta)
+                                                  : std::max<uint64_t>(*h.num_columns, 1);
+  }
+  if (columns > kMaxHistogramColumns)
+    return Status::Error(
+        fmt::format("{}: histogram '{}' has {} columns, more than the limit of {}", columns_key_,
+                    h.name, columns, kMaxHistogramColumns),
+        Location{file_, columns_line_, 1},
+        "use a larger Analyzer2D.Delta or a narrower Analyzer2D.Minimum..Analyzer2D.Maximum range");
+  if (h.extra >= 0 && !h.compute_3d_scale)
+    planes = FixedBinCount(h.minimum_3d, h.maximum_3d, h.delta_3d);
+  if (planes > kMaxHistogramPlanes)
+    return Status::Error(
+        fmt::format("{}: histogram '{}' has {} planes, more than the limit of {}", planes_key_,
+                    h.name, planes, kMaxHistogramPlanes),
+        Location{file_, planes_line_, 1},
+        "use a larger Analyzer2D.3D_Delta or a narrower 3D_Minimum..3D_Maximum range");
+  uint64_t rows =
+      h.control >= 0 ? ObjectCount(out_.windows[static_cast<size_t>(h.control)].level) : 0;
+  // In double: rows x columns x planes may not fit 64 bits.
+  double cells =
+      static_cast<double>(rows) * static_cast<double>(columns) * static_cast<double>(planes);
+  if (rows > 0 && cells > static_cast<double>(kMaxHistogramCells)) {
+    bool by_columns = columns_line_ >= planes_line_;
+    return Status::Error(
+        fmt::format(
+            "{}: histogram '{}' has {} rows x {} columns x {} planes = {:.0f} cells, more than the "
+            "limit of {}",
+            by_columns ? columns_key_ : planes_key_, h.name, rows, columns, planes, cells,
+            kMaxHistogramCells),
+        Location{file_, by_columns ? columns_line_ : planes_line_, 1},
+        "use fewer columns or planes (a larger Analyzer2D.Delta or Analyzer2D.3D_Delta)");
+  }
   return Status::Ok();
 }
 
@@ -202,6 +249,20 @@ Status CfgParser::HistSpecKey(std::string_view key, Field v, bool* handled) {
   HistogramSpec& h = Hist();
   std::string_view t = TrimRightBlanks(v.text);
   *handled = true;
+  static constexpr std::string_view kColumnKeys[] = {
+      "Analyzer2D.ComputeYScale:", "Analyzer2D.Minimum:",       "Analyzer2D.Maximum:",
+      "Analyzer2D.Delta:",         "Analyzer2D.UseFixedDelta:", "Analyzer2D.NumColumns:"};
+  static constexpr std::string_view kPlaneKeys[] = {
+      "Analyzer3D.ComputeYScale:", "Analyzer2D.3D_Minimum:", "Analyzer2D.3D_Maximum:",
+      "Analyzer2D.3D_Delta:", "Analyzer2D.3D_ControlWindow:"};
+  if (std::find(std::begin(kColumnKeys), std::end(kColumnKeys), key) != std::end(kColumnKeys)) {
+    columns_line_ = line_no_;
+    columns_key_ = std::string(key.substr(0, key.size() - 1));  // without the ':'
+  }
+  if (std::find(std::begin(kPlaneKeys), std::end(kPlaneKeys), key) != std::end(kPlaneKeys)) {
+    planes_line_ = line_no_;
+    planes_key_ = std::string(key.substr(0, key.size() - 1));
+  }
   if (key == "Analyzer2D.Name:") {
     h.name = std::string(v.text);
     return Status::Ok();

@@ -105,6 +105,7 @@ class CfgParser {
   Status HistParameters(Field v);
   Status HistSpecKey(std::string_view key, Field v, bool* handled);
   Status HistGuiKey(std::string_view key, Field v);
+  Status CheckHistogramSize() const;
 
   std::string_view text_;
   const std::string& file_;
@@ -127,6 +128,11 @@ class CfgParser {
   Bound end_ = Bound::kDefault;
   uint64_t type_label_line_ = 0;
   uint64_t value_label_line_ = 0;
+  // State of the histogram being read: the last line (and key) that set its columns or planes.
+  uint64_t columns_line_ = 0;
+  uint64_t planes_line_ = 0;
+  std::string columns_key_;
+  std::string planes_key_;
 };
 
 }  // namespace parallax::cfg

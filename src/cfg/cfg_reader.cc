@@ -146,6 +146,10 @@ Result<CfgFile> CfgParser::Run() {
     st = Line(line);
     return st.ok();
   });
+  if (st.ok()) {
+    // The last histogram is complete (the earlier ones were checked when the next began).
+    st = CheckHistogramSize();
+  }
   if (!st.ok() && out_.histograms.empty()) return st;
   if (!st.ok()) {
     // cfg-format.md §2 rule 6: the histogram being built is dropped and reading stops; the

@@ -20,7 +20,11 @@
 //   - histogram keys (`< NEW ANALYZER2D >`, `Analyzer2D.*`, `Analyzer3D.*`, cfg-format.md §5)
 //     build HistogramSpecs; an error in a histogram key (or any error once a histogram has
 //     started) drops that histogram and stops reading, keeping the windows read so far
-//     (CfgFile::histogram_error says why).
+//     (CfgFile::histogram_error says why);
+//   - limits (docs/compatibility.md, "Limits"): at most semantic::kMaxWindows windows (an error
+//     at the next `window_type`); a derived window names only earlier windows; a histogram whose
+//     fixed columns, planes or cells exceed the limits of histogram_spec.h is a histogram error
+//     at the line of its last column or plane key.
 // Errors: a known key whose value cannot be read fails with file, line, column, what was
 // expected and a hint. A key or function Paraver knows and Parallax does not handle fails with
 // the message "unsupported: <key or function> at line N". A file without windows fails.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -65,6 +66,11 @@ Status CfgParser::OnType(Field v) {
     return Expected(v, "'single' or 'composed'",
                     "window_type creates a window: single or composed");
   if (Status s = FinishWindow(); !s.ok()) return s;
+  if (out_.windows.size() >= semantic::kMaxWindows)
+    return Status::Error(
+        fmt::format("window_type: more than {} windows in one cfg", semantic::kMaxWindows),
+        Location{file_, line_no_, 1},
+        "split the cfg; derived windows can only use windows of their own cfg");
   semantic::WindowSpec w;
   w.name = pending_name_;
   w.derived = t == "composed";
@@ -84,6 +90,14 @@ Status CfgParser::OnIdentifiers(Field v) {
   int parents[2];
   for (size_t i = 0; i < 2; ++i) {
     uint64_t n = 0;
+    if (ParseUint(words[i].text, UINT32_MAX, &n) && n > before) {
+      return Status::Error(
+          fmt::format("window_identifiers: derived window {} ('{}') cannot use window {}: a window "
+                      "can only "
+                      "use windows defined before it, so that no cycle is possible",
+                      before + 1, W().name, n),
+          Location{file_, line_no_, words[i].column}, fmt::format("use windows 1..{}", before));
+    }
     if (!ParseUint(words[i].text, UINT32_MAX, &n) || n == 0 || n > before) {
       return Expected(words[i], fmt::format("a window number in 1..{}", before),
                       "a derived window refers to windows defined before it, numbered from 1");
@@ -434,8 +448,7 @@ Status CfgParser::FilterNumbers(std::string_view kind, Field rest, uint64_t n) {
   filter::FilterSpec& f = W().filter;
   for (const Field& word : words) {
     double d = 0;
-    if (!ParseDouble(word.text, &d) ||
-        (integral && d != static_cast<double>(static_cast<int64_t>(d))))
+    if (!ParseDouble(word.text, &d) || (integral && !(std::isfinite(d) && std::trunc(d) == d)))
       return Expected(word, integral ? "an integer" : "a number", "values are separated by spaces");
     if (kind == "from_obj")
       f.from.values.push_back(d - 1);

@@ -1,5 +1,6 @@
 #include "src/cfg/cfg_writer.h"
 
+#include <cmath>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -18,7 +19,11 @@ using semantic::WindowSpec;
 
 const char* BoolText(bool b) { return b ? "true" : "false"; }
 
-std::string Int(double v) { return fmt::format("{}", static_cast<int64_t>(v)); }
+// An integral value (filter values, object numbers); beyond 64 bits as its digits.
+std::string Int(double v) {
+  if (std::fabs(v) < 9.2e18) return fmt::format("{}", static_cast<int64_t>(v));
+  return fmt::format("{:.0f}", v);
+}
 
 void Key(std::string& out, std::string_view key, std::string_view value) {
   out += key;

@@ -5,6 +5,8 @@
 // with its table layout. The cfg reader produces it (cfg-format.md §5), src/analysis computes
 // it.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,6 +64,24 @@ struct HistogramSpec {
 
   bool operator==(const HistogramSpec&) const = default;
 };
+
+// Size limits of a histogram (docs/compatibility.md). Paraver allocates whatever the bins ask
+// for; Parallax refuses a histogram beyond these with an error instead of exhausting memory.
+inline constexpr uint64_t kMaxHistogramColumns = 1'000'000;
+inline constexpr uint64_t kMaxHistogramPlanes = 100'000;
+inline constexpr uint64_t kMaxHistogramCells = 50'000'000;  // rows × columns × planes
+
+// The number of fixed-delta bins over [min, max] (analysis.md §2.1): ceil((max - min) / delta),
+// one more for unit bins that end exactly on max; 1 when that is not a finite number, at
+// least 1, saturated at 2^32 - 1 (a count past the limits above stays past them).
+inline uint64_t FixedBinCount(double min, double max, double delta) {
+  double c = std::ceil((max - min) / delta);
+  if (!std::isfinite(c)) c = 1;
+  c = std::clamp(c, 1.0, 4294967295.0);
+  auto n = static_cast<uint64_t>(c);
+  if (delta == 1 && min + static_cast<double>(n) * delta <= max) ++n;
+  return std::min<uint64_t>(n, UINT32_MAX);
+}
 
 // The statistics of semantic histograms (analysis.md §6.2) and of communication histograms
 // (§7.2), in kernel order.

@@ -194,7 +194,7 @@ double Mode(AggregateCall& c) {
 
 double ThreadI(AggregateCall& c) {
   double i = First(c.params, 0, 1);
-  if (i < 1 || i > static_cast<double>(c.v.size())) return 0;
+  if (!(i >= 1 && i <= static_cast<double>(c.v.size()))) return 0;  // NaN included
   return c.v[static_cast<size_t>(i) - 1];
 }
 

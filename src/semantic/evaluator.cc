@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "src/filter/filter.h"
 #include "src/semantic/cpu_row.h"
 #include "src/semantic/rows.h"
+#include "src/semantic/shared_row.h"
 
 namespace parallax::semantic {
 
@@ -130,10 +132,13 @@ struct PreparedWindow {
   Level derived_level = Level::kThread;  // derived windows: finer of the parents' levels
 };
 
+// The shared rows of one row tree, by (window, object): a window used by several derived windows
+// (or twice by one) is computed once per object (shared_row.h).
+using SharedRows = std::map<std::pair<size_t, uint32_t>, std::shared_ptr<SharedSource>>;
+
 struct WindowEvaluator::Impl {
   TraceView trace;
   std::vector<PreparedWindow> windows;  // only the ones used are prepared
-  std::vector<bool> prepared;
   size_t index = 0;
 
   Status Bind(BoundFunction& out, const FunctionSpec& f, Slot slot) const {
@@ -153,9 +158,28 @@ struct WindowEvaluator::Impl {
     return Status::Ok();
   }
 
-  Status Prepare(size_t i, int depth) {
-    if (depth > 32) return Status::Error("derived windows refer to each other in a cycle");
-    if (prepared[i]) return Status::Ok();
+  // Prepares window i and, first, the windows it derives from. `state` per window: 0 not
+  // visited, 1 on the current path, 2 prepared; `path` is the current path, to name a cycle.
+  Status Prepare(size_t i, std::vector<uint8_t>& state, std::vector<size_t>& path) {
+    if (state[i] == 2) return Status::Ok();
+    if (state[i] == 1) {
+      std::string names;
+      auto it = std::find(path.begin(), path.end(), i);
+      for (; it != path.end(); ++it)
+        names += fmt::format("{} ({}) -> ", windows[*it].spec.name, *it + 1);
+      names += fmt::format("{} ({})", windows[i].spec.name, i + 1);
+      return Status::Error(fmt::format("derived windows refer to each other in a cycle: {}", names),
+                           {}, "a derived window can only use windows defined before it");
+    }
+    state[i] = 1;
+    path.push_back(i);
+    Status st = PrepareOne(i, state, path);
+    path.pop_back();
+    if (st.ok()) state[i] = 2;
+    return st;
+  }
+
+  Status PrepareOne(size_t i, std::vector<uint8_t>& state, std::vector<size_t>& path) {
     PreparedWindow& w = windows[i];
     if (IsResource(w.spec.level) && trace.header->resources.empty())
       return Status::Error(fmt::format("level {} needs a resource model, and this trace has none",
@@ -181,16 +205,19 @@ struct WindowEvaluator::Impl {
                                                 w.spec.level, w.spec.unit);
     w.env = WindowEnv{trace.header, trace.store, w.filter.get(), w.spec.unit, w.spec.fill_state_gaps};
     if (w.spec.derived) {
+      auto bad = [](int s) { return s < -kMaxShift || s > kMaxShift; };
+      if (bad(w.spec.shift0) || bad(w.spec.shift1))
+        return Status::Error(fmt::format("derived window '{}': shifts are limited to -{}..{}",
+                                         w.spec.name, kMaxShift, kMaxShift));
       for (int p : {w.spec.parent0, w.spec.parent1}) {
-        if (p < 0 || static_cast<size_t>(p) >= windows.size() || static_cast<size_t>(p) == i)
+        if (p < 0 || static_cast<size_t>(p) >= windows.size())
           return Status::Error(fmt::format("derived window '{}' has an invalid parent", w.spec.name));
-        Status st = Prepare(static_cast<size_t>(p), depth + 1);
+        Status st = Prepare(static_cast<size_t>(p), state, path);
         if (!st.ok()) return st;
       }
       Level l0 = windows[w.spec.parent0].spec.level, l1 = windows[w.spec.parent1].spec.level;
       w.derived_level = Depth(l0) >= Depth(l1) ? l0 : l1;
     }
-    prepared[i] = true;
     return Status::Ok();
   }
 
@@ -215,7 +242,7 @@ struct WindowEvaluator::Impl {
     return out;
   }
 
-  std::unique_ptr<Row> ResourceBase(size_t wi, Level l, uint32_t o) const {
+  std::unique_ptr<Row> ResourceBase(size_t wi, Level l, uint32_t o, SharedRows& shared) const {
     const PreparedWindow& w = windows[wi];
     const auto& r = trace.header->resources;
     if (l == Level::kCpu) {
@@ -226,26 +253,28 @@ struct WindowEvaluator::Impl {
     std::vector<std::unique_ptr<Row>> kids;
     if (l == Level::kNode) {
       uint32_t first = r.FirstCpuOfNode(model::NodeIndex(o)).value;
-      for (uint32_t k = 0; k < r.cpus_per_node()[o]; ++k) kids.push_back(Chain(wi, Level::kCpu, first - 1 + k));
+      for (uint32_t k = 0; k < r.cpus_per_node()[o]; ++k)
+        kids.push_back(Chain(wi, Level::kCpu, first - 1 + k, shared));
     } else {
-      for (uint32_t n = 0; n < r.nodes(); ++n) kids.push_back(Chain(wi, Level::kNode, n));
+      for (uint32_t n = 0; n < r.nodes(); ++n) kids.push_back(Chain(wi, Level::kNode, n, shared));
     }
     return std::make_unique<AggregateRow>(SlotOf(w, AggregateSlot(l)), std::move(kids), trace.store->end_time());
   }
 
   // The row of window w at level l for object o, including the compose slot of l.
-  std::unique_ptr<Row> Chain(size_t wi, Level l, uint32_t o) const {
+  std::unique_ptr<Row> Chain(size_t wi, Level l, uint32_t o, SharedRows& shared) const {
     const PreparedWindow& w = windows[wi];
     std::unique_ptr<Row> base;
     if (w.spec.derived && l == w.derived_level) {
-      base = DerivedBase(wi, o);
+      base = DerivedBase(wi, o, shared);
     } else if (IsResource(l)) {
-      base = ResourceBase(wi, l, o);
+      base = ResourceBase(wi, l, o, shared);
     } else if (l == Level::kThread) {
       base = std::make_unique<ThreadRow>(w.env, w.slots[static_cast<size_t>(Slot::kThread)], o);
     } else {
       std::vector<std::unique_ptr<Row>> kids;
-      for (uint32_t c : Children(trace.header->processes, l, o)) kids.push_back(Chain(wi, Finer(l), c));
+      for (uint32_t c : Children(trace.header->processes, l, o))
+        kids.push_back(Chain(wi, Finer(l), c, shared));
       base = std::make_unique<AggregateRow>(w.slots[static_cast<size_t>(AggregateSlot(l))], std::move(kids),
                                             trace.store->end_time());
     }
@@ -253,30 +282,47 @@ struct WindowEvaluator::Impl {
   }
 
   // The full row of a window at its own level: chain, TOPCOMPOSE2, TOPCOMPOSE1, extras.
-  std::unique_ptr<Row> Top(size_t wi, uint32_t o) const {
+  std::unique_ptr<Row> Top(size_t wi, uint32_t o, SharedRows& shared) const {
     const PreparedWindow& w = windows[wi];
-    std::unique_ptr<Row> r = Chain(wi, w.spec.level, o);
+    std::unique_ptr<Row> r = Chain(wi, w.spec.level, o, shared);
     r = std::make_unique<ComposeRow>(w.env, w.slots[static_cast<size_t>(Slot::kTopCompose2)], std::move(r));
     r = std::make_unique<ComposeRow>(w.env, w.slots[static_cast<size_t>(Slot::kTopCompose1)], std::move(r));
     for (const BoundFunction& e : w.extras) r = std::make_unique<ComposeRow>(w.env, e, std::move(r));
     return r;
   }
 
-  // A parent's full row, shifted by s intervals when s != 0 (§8.4: s0 applies to child A).
-  std::unique_ptr<Row> Shifted(size_t wi, uint32_t o, int s) const {
-    if (s == 0) return Top(wi, o);
-    return std::make_unique<ShiftRow>(Top(wi, o), s > 0 ? Top(wi, o) : nullptr, s, trace.store->end_time());
+  // A parent's full row as used by a derived window: one consumer of the row shared by every
+  // use of (window, object) in this tree.
+  std::unique_ptr<Row> Parent(size_t wi, uint32_t o, SharedRows& shared) const {
+    auto key = std::make_pair(wi, o);
+    auto it = shared.find(key);
+    if (it == shared.end()) {
+      std::unique_ptr<Row> row = Top(wi, o, shared);
+      auto rebuild = [this, wi, o] {
+        SharedRows own;
+        return Top(wi, o, own);
+      };
+      it = shared.emplace(key, std::make_shared<SharedSource>(std::move(row), rebuild)).first;
+    }
+    return std::make_unique<SharedRow>(it->second);
   }
 
-  std::unique_ptr<Row> DerivedBase(size_t wi, uint32_t o) const {
+  // A parent's full row, shifted by s intervals when s != 0 (§8.4: s0 applies to child A).
+  std::unique_ptr<Row> Shifted(size_t wi, uint32_t o, int s, SharedRows& shared) const {
+    if (s == 0) return Parent(wi, o, shared);
+    return std::make_unique<ShiftRow>(
+        Parent(wi, o, shared), s > 0 ? Parent(wi, o, shared) : nullptr, s, trace.store->end_time());
+  }
+
+  std::unique_ptr<Row> DerivedBase(size_t wi, uint32_t o, SharedRows& shared) const {
     const PreparedWindow& w = windows[wi];
     size_t p0 = static_cast<size_t>(w.spec.parent0), p1 = static_cast<size_t>(w.spec.parent1);
     const BoundFunction& f = w.slots[static_cast<size_t>(Slot::kDerived)];
     std::string_view name = f.desc->name;
     if (name.substr(0, 11) == "controlled:" && f.desc->derived == nullptr) {
       Level l0 = windows[p0].spec.level, l1 = windows[p1].spec.level;
-      auto data = Top(p0, o);
-      auto control = Top(p1, Container(*trace.header, l0, o, l1));
+      auto data = Parent(p0, o, shared);
+      auto control = Parent(p1, Container(*trace.header, l0, o, l1), shared);
       auto mode = name == "controlled: maximum" ? ControlledRow::Mode::kMaximum
                   : name == "controlled: add"   ? ControlledRow::Mode::kAdd
                                                 : ControlledRow::Mode::kAverage;
@@ -286,8 +332,8 @@ struct WindowEvaluator::Impl {
     size_t fine = Depth(windows[p0].spec.level) >= Depth(windows[p1].spec.level) ? p0 : p1;
     size_t other = fine == p0 ? p1 : p0;
     uint32_t ob = Container(*trace.header, windows[fine].spec.level, o, windows[other].spec.level);
-    auto a = Shifted(fine, o, w.spec.shift0);
-    auto b = Shifted(other, ob, w.spec.shift1);
+    auto a = Shifted(fine, o, w.spec.shift0, shared);
+    auto b = Shifted(other, ob, w.spec.shift1, shared);
     return std::make_unique<DerivedRow>(f, std::move(a), std::move(b), w.spec.factor0, w.spec.factor1,
                                         trace.store->end_time());
   }
@@ -299,13 +345,18 @@ WindowEvaluator::~WindowEvaluator() = default;
 Result<std::unique_ptr<WindowEvaluator>> WindowEvaluator::Create(const TraceView& trace,
                                                                  std::vector<WindowSpec> windows, size_t index) {
   if (index >= windows.size()) return Status::Error("no such window");
+  if (windows.size() > kMaxWindows)
+    return Status::Error(fmt::format("{} windows: at most {} windows can be evaluated together",
+                                     windows.size(), kMaxWindows),
+                         {}, "split the cfg");
   auto impl = std::make_unique<Impl>();
   impl->trace = trace;
   impl->index = index;
   impl->windows.resize(windows.size());
-  impl->prepared.assign(windows.size(), false);
   for (size_t i = 0; i < windows.size(); ++i) impl->windows[i].spec = std::move(windows[i]);
-  Status s = impl->Prepare(index, 0);
+  std::vector<uint8_t> state(windows.size(), 0);
+  std::vector<size_t> path;
+  Status s = impl->Prepare(index, state, path);
   if (!s.ok()) return s;
   return std::unique_ptr<WindowEvaluator>(new WindowEvaluator(std::move(impl)));
 }
@@ -315,13 +366,16 @@ model::Level WindowEvaluator::level() const { return spec().level; }
 uint32_t WindowEvaluator::rows() const { return ObjectCount(*impl_->trace.header, level()); }
 Time WindowEvaluator::trace_end() const { return impl_->trace.store->end_time(); }
 
-std::unique_ptr<Row> WindowEvaluator::MakeRow(uint32_t object) const { return impl_->Top(impl_->index, object); }
+std::unique_ptr<Row> WindowEvaluator::MakeRow(uint32_t object) const {
+  SharedRows shared;
+  return impl_->Top(impl_->index, object, shared);
+}
 
 Time WindowEvaluator::begin_time() const {
   const TimeRange& r = spec().range;
   double end = static_cast<double>(trace_end());
   double b = r.relative ? end * r.begin : r.begin;
-  if (b < 0 || b >= end) return 0;
+  if (!(b >= 0 && b < end)) return 0;  // NaN included
   return static_cast<Time>(b);
 }
 
@@ -329,7 +383,7 @@ Time WindowEvaluator::end_time() const {
   const TimeRange& r = spec().range;
   double end = static_cast<double>(trace_end());
   double e = r.relative ? end * r.end : r.end;
-  if (e < 0) return 0;
+  if (!(e >= 0)) return 0;  // NaN included
   return e >= end ? trace_end() : static_cast<Time>(e);
 }
 

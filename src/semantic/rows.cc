@@ -1,5 +1,7 @@
 #include "src/semantic/rows.h"
 
+#include "src/semantic/saturate.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -118,7 +120,8 @@ void ComposeRow::TimerStep() {
   s.run_length += cur_.end - cur_.begin;
   if (static_cast<double>(s.run_length) < delta) return;
   s.expired = true;
-  Time cut = s.run_begin + static_cast<Time>(delta);
+  // delta <= run_length here, or NaN or negative (the run expires at once).
+  Time cut = s.run_begin + SaturateCast<Time>(delta);
   if (static_cast<double>(s.run_length) > delta && cut < cur_.end && cut > cur_.begin) {
     pending_ = true;
     pending_interval_ = Interval{cut, cur_.end, 0, cur_.cpu};

@@ -82,6 +82,16 @@ struct WindowSpec {
   bool operator==(const WindowSpec&) const = default;
 };
 
+// Windows in one set (one cfg) at most. Derived windows are evaluated as a DAG (a window used
+// by several others is computed once per object), so the cost is linear in the windows; the
+// limit bounds the depth of the row tree (each window adds a few cursor levels and stack
+// frames) and the work of a hostile cfg.
+inline constexpr size_t kMaxWindows = 512;
+
+// Shifts of a derived window's parents (semantics.md §8.4) are read as 16-bit integers; a
+// positive shift buffers that many intervals.
+inline constexpr int kMaxShift = 32767;
+
 // The default function name of a slot ("State As Is", "As Is", "Adding", "Active Thd", "").
 const char* DefaultFunction(Slot slot);
 // The function a slot uses: the spec's name or the slot default.

@@ -71,7 +71,14 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
   for (size_t i = first; i < file->histograms.size(); ++i) {
     analysis::HistogramInput in = session::HistogramInputOf(impl, *file, i);
     auto result = analysis::ComputeHistogram(in);
-    if (!result.ok()) return result.status();
+    if (!result.ok()) {
+      const Status& s = result.status();
+      if (!s.where().file.empty()) return s;
+      return Status::Error(
+          s.message(),
+          Location{req.cfg_path.empty() ? "cfg" : req.cfg_path, file->histograms[i].line, 1},
+          s.hint());
+    }
     analysis::HistogramTable t = analysis::BuildTable(*result, in, session::HistogramLabels(impl),
                                                       {req.hide_empty_columns, false});
     AnalyzeTable table;

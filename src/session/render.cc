@@ -61,8 +61,9 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
   return set;
 }
 
-// "1-4,7" → {0, 1, 2, 3, 6}.
-Result<std::vector<uint32_t>> ParseObjects(const std::string& text) {
+// "1-4,7" → {0, 1, 2, 3, 6}, for a level of `count` objects.
+Result<std::vector<uint32_t>> ParseObjects(const std::string& text, uint32_t count,
+                                           model::Level level) {
   std::vector<uint32_t> out;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -70,17 +71,24 @@ Result<std::vector<uint32_t>> ParseObjects(const std::string& text) {
     std::string_view part(text.data() + pos, comma - pos);
     uint32_t a = 0, b = 0;
     size_t dash = part.find('-');
-    auto ra = std::from_chars(part.data(), part.data() + std::min(dash, part.size()), a);
+    const char* a_end = part.data() + std::min(dash, part.size());
+    auto ra = std::from_chars(part.data(), a_end, a);
     b = a;
-    bool ok = ra.ec == std::errc() && a > 0;
-    if (ok && dash != std::string_view::npos)
-      ok =
-          std::from_chars(part.data() + dash + 1, part.data() + part.size(), b).ec == std::errc() &&
-          b >= a;
+    bool ok = ra.ec == std::errc() && ra.ptr == a_end && a > 0;
+    if (ok && dash != std::string_view::npos) {
+      auto rb = std::from_chars(part.data() + dash + 1, part.data() + part.size(), b);
+      ok = rb.ec == std::errc() && rb.ptr == part.data() + part.size() && b >= a;
+    }
     if (!ok)
-      return Status::Error(fmt::format("bad object list '{}'", text), {},
+      return Status::Error(fmt::format("bad object list '{}' at '{}'", text, part), {},
                            "write 1-based objects: 1-4,7");
-    for (uint32_t o = a; o <= b; ++o) out.push_back(o - 1);
+    if (b > count)
+      return Status::Error(
+          fmt::format("object list '{}': object {} does not exist, the window's level {} has {} "
+                      "objects",
+                      text, b, model::LevelName(level), count),
+          {}, fmt::format("write objects between 1 and {}", count));
+    for (uint64_t o = a; o <= b; ++o) out.push_back(static_cast<uint32_t>(o - 1));
     pos = comma + 1;
   }
   return out;
@@ -147,7 +155,8 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
     o.fit_scale = true;  // a new window fits its scale, as Paraver's do
   }
   if (Status s = ApplyColors(t, req, o); !s.ok()) return s;
-  auto objects = ParseObjects(req.objects);
+  model::Level level = set.specs[index].level;
+  auto objects = ParseObjects(req.objects, semantic::ObjectCount(t.header(), level), level);
   if (!objects.ok()) return objects.status();
   o.objects = std::move(objects.value());
   o.width = req.width;

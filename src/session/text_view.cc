@@ -10,6 +10,7 @@
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_table.h"
 #include "src/semantic/info_type.h"
+#include "src/semantic/saturate.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
@@ -113,13 +114,13 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
     const semantic::Interval& i = row->current();
     TextInterval ti{i.begin, i.end, i.value, {}};
     if (pcf() && info == semantic::InfoType::kState) {
-      if (const std::string* l = pcf()->StateLabel(static_cast<int64_t>(i.value))) ti.label = *l;
+      if (const std::string* l = pcf()->StateLabel(semantic::SaturateCast<int64_t>(i.value))) ti.label = *l;
     } else if (pcf() && info == semantic::InfoType::kEventType) {
-      if (const std::string* l = pcf()->EventTypeLabel(static_cast<uint32_t>(i.value))) ti.label = *l;
+      if (const std::string* l = pcf()->EventTypeLabel(semantic::SaturateCast<uint32_t>(i.value))) ti.label = *l;
     } else if (pcf() && info == semantic::InfoType::kEventValue) {
       // The value label of the first event type passing the window's filter that has one.
       for (uint32_t type : label_types) {
-        if (const std::string* l = pcf()->EventValueLabel(type, static_cast<int64_t>(i.value))) {
+        if (const std::string* l = pcf()->EventValueLabel(type, semantic::SaturateCast<int64_t>(i.value))) {
           ti.label = *l;
           break;
         }

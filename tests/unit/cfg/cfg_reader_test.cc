@@ -469,9 +469,15 @@ TEST(CfgReaderTest, DerivedWindowErrors) {
   std::string undefined = text;
   undefined.replace(undefined.find("window_identifiers 1 2"), 22, "window_identifiers 1 3");
   Status s = MustFail(undefined, m.Context());
-  EXPECT_EQ(s.message(), "window_identifiers: expected a window number in 1..2, found '3'");
+  EXPECT_EQ(s.message(),
+            "window_identifiers: derived window 3 ('c') cannot use window 3: a window can only use "
+            "windows "
+            "defined before it, so that no cycle is possible");
   EXPECT_EQ(s.where().line, 15u);
   EXPECT_EQ(s.where().column, 22u);
+  undefined.replace(undefined.find("window_identifiers 1 3"), 22, "window_identifiers 0 1");
+  EXPECT_EQ(MustFail(undefined, m.Context()).message(),
+            "window_identifiers: expected a window number in 1..2, found '0'");
   std::string op = text;
   op.replace(op.find("controlled: clear by"), 20, "power");
   EXPECT_EQ(MustFail(op, m.Context()).message(), "unsupported: power at line 14");
