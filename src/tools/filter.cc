@@ -26,6 +26,7 @@ bool Matches(const EventTypeSelector& sel, uint64_t type, int64_t value) {
 
 Result<std::unordered_set<uint32_t>> StateIds(const ToolRun& run, const FilterOptions& o) {
   std::unordered_set<uint32_t> ids;
+  if (!o.keep_states || o.all_states) return ids;
   std::vector<std::string> by_name;
   for (const std::string& name : o.state_names) {
     uint32_t id = 0;
