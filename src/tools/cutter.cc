@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <ctime>
 #include <map>
-#include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "include/parallax/tools.h"
@@ -24,6 +24,15 @@ using tools::PrvRecord;
 
 constexpr uint64_t kHwcFirst = 42000000, kHwcLast = 43000000;
 
+// An event type opened (value != 0) more often than closed (value 0) on a thread. The
+// reference keeps a list of openings and removes the latest one of a type on a close; at the
+// end it closes each open type once, the type opened first last. Only the count and the
+// opening that made the count leave 0 matter for that, so memory stays per type.
+struct OpenType {
+  uint64_t count = 0;
+  uint64_t first_open = 0;  // sequence number of the opening that made count 1
+};
+
 // What the cutter remembers about one thread.
 struct ThreadState {
   uint64_t last_time = 0;
@@ -31,9 +40,10 @@ struct ThreadState {
   uint32_t last_cpu = 0;
   bool finished = false;
   bool without_states = false;
-  std::vector<uint64_t> open_types;     // event types opened (value > 0) and not yet closed
-  std::set<uint64_t> hwc_seen;          // hardware counter types seen with a value > 0
-  std::unordered_set<uint64_t> hwc_to_reset;  // counters whose first value is written as 0
+  std::unordered_map<uint64_t, OpenType> open_types;
+  // Per hardware counter type of the .pcf (same index): bit 0 seen with a value != 0, bit 1
+  // first value already written (the first one is written as 0).
+  std::vector<uint8_t> hwc_flags;
 };
 
 class CutEngine {
@@ -59,16 +69,24 @@ class CutEngine {
 
  private:
   ThreadState* Find(const PrvRecord& r) {
-    auto it = threads_.find(Key(r));
-    return it == threads_.end() ? nullptr : &it->second;
+    uint64_t key = Key(r);
+    if (cached_ != nullptr && cached_key_ == key) return cached_;
+    auto it = threads_.find(key);
+    if (it == threads_.end()) return nullptr;
+    cached_key_ = key;
+    cached_ = &it->second;
+    return cached_;
   }
   ThreadState& Init(const PrvRecord& r) {
     ++useful_;
     any_useful_ = true;
-    ThreadState& t = threads_[Key(r)];
+    uint64_t key = Key(r);
+    ThreadState& t = threads_[key];
     t = ThreadState();
-    t.hwc_to_reset.insert(hwc_.begin(), hwc_.end());
+    t.hwc_flags.assign(hwc_.size(), 0);
     t.last_cpu = r.cpu;
+    cached_key_ = key;
+    cached_ = &t;
     return t;
   }
   static uint64_t Key(const PrvRecord& r) {
@@ -105,6 +123,10 @@ class CutEngine {
   uint64_t tmin_, tmax_;
   std::vector<uint64_t> hwc_;
   std::map<uint64_t, ThreadState> threads_;  // ordered: the closing events follow thread order
+  uint64_t cached_key_ = 0;
+  ThreadState* cached_ = nullptr;
+  uint64_t open_seq_ = 0;
+  std::vector<uint32_t> reset_scratch_;
   OutputFile* out_ = nullptr;
   uint64_t shift_ = 0;
   int64_t useful_ = 0;
@@ -172,8 +194,8 @@ void CutEngine::State(const PrvRecord& r) {
   Seen(t1, t2);
   ++written_;
   if (out_ == nullptr) return;
-  Prefix('1', r);
-  Time(t1);
+  out_->Text(r.line.substr(0, r.times_at));
+  out_->Num(t1 - shift_);
   Time(t2);
   out_->Char(':');
   out_->Num(r.state);
@@ -197,37 +219,57 @@ void CutEngine::Events(const PrvRecord& r) {
   Seen(time, time);
   ++written_;
   if (t == nullptr) t = &Init(r);
-  if (out_ != nullptr) {
-    Prefix('2', r);
-    Time(time);
-  }
-  for (const tools::EventPair& p : r.events) {
-    bool hwc = hwc_.empty() ? false : std::binary_search(hwc_.begin(), hwc_.end(), p.type);
-    if (p.value != 0) {
-      if (hwc) {
-        t->hwc_seen.insert(p.type);
-      } else {
-        t->open_types.push_back(p.type);
-      }
-    } else {
-      auto it = std::find(t->open_types.rbegin(), t->open_types.rend(), p.type);
-      if (it != t->open_types.rend()) t->open_types.erase(std::next(it).base());
-    }
-    bool reset = t->hwc_to_reset.erase(p.type) > 0;
-    if (out_ != nullptr) {
-      out_->Char(':');
-      out_->Num(p.type);
-      out_->Char(':');
-      if (reset) {
-        out_->Char('0');
-      } else {
-        out_->Text(p.value_text);
-      }
-    }
-  }
-  if (out_ != nullptr) out_->Char('\n');
   t->last_time = time;
   t->last_cpu = r.cpu;
+  // The first pass only needs where records begin and end: the pairs matter for the output.
+  if (out_ == nullptr) return;
+  out_->Text(r.line.substr(0, r.times_at));
+  out_->Num(time - shift_);
+  std::vector<uint32_t>& resets = reset_scratch_;  // pairs whose value is written as 0
+  resets.clear();
+  for (uint32_t i = 0; i < r.events.size(); ++i) {
+    const tools::EventPair& p = r.events[i];
+    uint8_t* hwc = nullptr;
+    if (!hwc_.empty() && p.type >= hwc_.front() && p.type <= hwc_.back()) {
+      auto it = std::lower_bound(hwc_.begin(), hwc_.end(), p.type);
+      if (it != hwc_.end() && *it == p.type) hwc = &t->hwc_flags[static_cast<size_t>(it - hwc_.begin())];
+    }
+    if (p.value != 0) {
+      if (hwc != nullptr) {
+        *hwc |= 1;
+      } else {
+        OpenType& open = t->open_types[p.type];
+        if (open.count++ == 0) open.first_open = open_seq_++;
+      }
+    } else {
+      auto it = t->open_types.find(p.type);
+      if (it != t->open_types.end() && --it->second.count == 0) t->open_types.erase(it);
+    }
+    if (hwc != nullptr && (*hwc & 2) == 0) {
+      *hwc |= 2;
+      resets.push_back(i);
+    }
+  }
+  if (resets.empty()) {
+    // The pairs as read: the common case, no counter's first value on this line.
+    out_->Text(r.line.substr(r.pairs_at - 1));
+    out_->Char('\n');
+    return;
+  }
+  size_t next = 0;
+  for (uint32_t i = 0; i < r.events.size(); ++i) {
+    const tools::EventPair& p = r.events[i];
+    out_->Char(':');
+    out_->Num(p.type);
+    out_->Char(':');
+    if (next < resets.size() && resets[next] == i) {
+      out_->Char('0');
+      ++next;
+    } else {
+      out_->Text(p.value_text);
+    }
+  }
+  out_->Char('\n');
 }
 
 void CutEngine::Comm(const PrvRecord& r) {
@@ -282,14 +324,17 @@ void CutEngine::Finish() {
   final_time_ = (last_time_ > tmax_ || o_.remove_last_states) ? last_time_ : tmax_;
   if (out_ == nullptr) return;
   for (const auto& [key, t] : threads_) {
-    // Open types, each once, the most recently opened first.
-    std::vector<uint64_t> open;
-    std::unordered_set<uint64_t> seen;
-    for (uint64_t type : t.open_types)
-      if (seen.insert(type).second) open.push_back(type);
-    std::reverse(open.begin(), open.end());
-    AppendZeros(key, t, open);
-    AppendZeros(key, t, std::vector<uint64_t>(t.hwc_seen.begin(), t.hwc_seen.end()));
+    // Open types, each once, the one opened last first.
+    std::vector<std::pair<uint64_t, uint64_t>> open;  // (first_open, type)
+    for (const auto& [type, o] : t.open_types) open.emplace_back(o.first_open, type);
+    std::sort(open.rbegin(), open.rend());
+    std::vector<uint64_t> types;
+    for (const auto& [seq, type] : open) types.push_back(type);
+    AppendZeros(key, t, types);
+    std::vector<uint64_t> seen;  // hardware counters, by type
+    for (size_t i = 0; i < hwc_.size(); ++i)
+      if (t.hwc_flags[i] & 1) seen.push_back(hwc_[i]);
+    AppendZeros(key, t, seen);
   }
 }
 
@@ -350,13 +395,13 @@ Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h, const
 
 // Runs the engine over the body of `in`; records the number of body lines read.
 Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uint64_t* lines,
-               uint64_t* others) {
+               uint64_t* others, bool skip_pairs) {
   tools::PrvRecord rec;
   std::string_view line;
   tools::ProgressTicker ticker(run.progress);
   while (in.lines->Next(&line)) {
     ++*lines;
-    Status s = tools::ParsePrvRecord(line, in.lines->path(), in.lines->line_number(), &rec);
+    Status s = tools::ParsePrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, skip_pairs);
     if (!s.ok()) return s;
     if (rec.kind == 'o' && !line.empty()) ++*others;
     if (!engine.Process(rec)) break;
@@ -394,7 +439,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
     CutEngine probe(options, limits.value().tmin, limits.value().tmax, hwc);
     ToolRun quiet = run;
     quiet.progress = nullptr;
-    s = RunPass(in, probe, quiet, &lines, &others);
+    s = RunPass(in, probe, quiet, &lines, &others, true);
     if (!s.ok()) return s;
     shift = probe.first_time();
     end_time = probe.last_time() - probe.first_time();
@@ -415,7 +460,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
                     std::to_string(limits.value().tmin) + ":" + std::to_string(limits.value().tmax) + "\n");
   CutEngine engine(options, limits.value().tmin, limits.value().tmax, hwc);
   engine.SetOutput(out.value().get(), shift);
-  s = RunPass(in, engine, run, &lines, &others);
+  s = RunPass(in, engine, run, &lines, &others, false);
   if (!s.ok()) return s;
   report.input_records = lines;
   report.output_records = engine.records_written();

@@ -49,6 +49,7 @@ class FieldReader {
     return Separator(what);
   }
   bool AtEnd() const { return pos_ >= line_.size(); }
+  size_t pos() const { return pos_; }
   bool ExpectEnd() {
     if (AtEnd()) return true;
     return Fail(pos_, "end of line", "no more fields");
@@ -86,7 +87,8 @@ class FieldReader {
 
 }  // namespace
 
-Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec) {
+Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec,
+                      bool skip_pairs) {
   rec->line = line;
   rec->events.clear();
   if (line.empty() || (line[0] != '1' && line[0] != '2' && line[0] != '3') || line.size() < 2 ||
@@ -98,17 +100,19 @@ Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t l
   FieldReader f(line.substr(2), file, line_no);
   bool ok = f.Small(&rec->cpu, "cpu") && f.Small(&rec->appl, "application") && f.Small(&rec->task, "task") &&
             f.Small(&rec->thread, "thread");
+  rec->times_at = static_cast<uint32_t>(f.pos() + 2);
   if (ok && rec->kind == '1') {
     ok = f.Unsigned(&rec->t1, "begin time") && f.Unsigned(&rec->t2, "end time") &&
          f.Small(&rec->state, "state") && f.ExpectEnd();
   } else if (ok && rec->kind == '2') {
     ok = f.Unsigned(&rec->t1, "time");
-    while (ok && !f.AtEnd()) {
+    rec->pairs_at = static_cast<uint32_t>(f.pos() + 2);  // one past the ':' after the time
+    while (ok && !skip_pairs && !f.AtEnd()) {
       EventPair p;
       ok = f.Unsigned(&p.type, "event type") && f.Signed(&p.value_text, &p.value, "event value");
       if (ok) rec->events.push_back(p);
     }
-    if (ok && rec->events.empty()) {
+    if (ok && !skip_pairs && rec->events.empty()) {
       return Status::Error("event record without type and value", {file, line_no, line.size() + 1},
                            "write 2:cpu:appl:task:thread:time:type:value");
     }

@@ -33,10 +33,15 @@ struct PrvRecord {
   uint64_t t3 = 0, t4 = 0;
   std::string_view size_text, tag_text;
   std::string_view line;  // the whole line
+  // Offsets in `line`: just after the thread field's ':' (where the first time begins) and,
+  // for events, one past the ':' after the time (where the pairs begin, as written).
+  uint32_t times_at = 0, pairs_at = 0;
 };
 
 // Parses `line` (without newline) into `rec`. Errors name the file, line and column and say
-// what was expected.
-Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec);
+// what was expected. With `skip_pairs`, an event line is read up to its time only (rec->events
+// stays empty; the rest of the line is not checked).
+Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec,
+                      bool skip_pairs = false);
 
 }  // namespace parallax::tools
