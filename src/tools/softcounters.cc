@@ -214,25 +214,34 @@ class SoftCountersEngine {
     uint64_t min = o_.minimum_burst_time;
     bool take = min == 0 || (r.t2 >= r.t1 && r.t2 - r.t1 >= min && r.state == 1);
     if (!take) return;
-    open_states_.try_emplace(Key(r.appl, r.task, r.thread), r.t2);
+    if (open_states_.try_emplace(Key(r.appl, r.task, r.thread), r.t2).second) {
+      earliest_end_ = std::min(earliest_end_, r.t2);
+    }
     last_time_ = r.t1;
     DumpOnState(t);
     StateLine(r);
   }
 
   void BurstEvents(const tools::PrvRecord& r, ThreadCounters& t) {
+    // Only scan the pending bursts when one of them has ended (most events fall before that).
+    if (r.t1 > earliest_end_) FlushEndedBursts(r.t1);
+    KeptEvents(r);
+    for (const tools::EventPair& p : r.events) Count(t, p);
+  }
+
+  void FlushEndedBursts(uint64_t time) {
+    earliest_end_ = UINT64_MAX;
     for (auto it = open_states_.begin(); it != open_states_.end();) {
-      if (it->second < r.t1) {
+      if (it->second < time) {
         // A burst's counters are written at the end of the burst.
         last_time_ = it->second;
         Dump(threads_.at(it->first), true);
         it = open_states_.erase(it);
       } else {
+        earliest_end_ = std::min(earliest_end_, it->second);
         ++it;
       }
     }
-    KeptEvents(r);
-    for (const tools::EventPair& p : r.events) Count(t, p);
   }
 
   const SoftCountersOptions& o_;
@@ -243,6 +252,7 @@ class SoftCountersEngine {
   uint64_t last_time_ = 0;
   std::map<uint64_t, ThreadCounters> threads_;  // ordered: the final counters follow thread order
   std::map<uint64_t, uint64_t> open_states_;    // by states: thread -> end of its pending burst
+  uint64_t earliest_end_ = UINT64_MAX;           // the smallest end in open_states_
   uint64_t cached_key_ = 0;
   ThreadCounters* cached_ = nullptr;
   uint64_t events_written_ = 0;
