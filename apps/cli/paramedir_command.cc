@@ -53,6 +53,7 @@ int Run(const ParamedirArgs& given) {
   }
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
     std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
+                 "       parallax paramedir [-c] [-f] [-s] TRACE XML [-o OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
