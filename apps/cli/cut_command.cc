@@ -1,5 +1,6 @@
 // `parallax cut TRACE -o OUT [--from T] [--to T] [--tasks LIST] [--original-time]
-// [--no-break-states] [--remove-first-states] [--remove-last-states] [--keep-events] [--force]`:
+// [--records A..B] [--no-break-states] [--remove-first-states] [--remove-last-states] [--keep-events]
+// [--force]`:
 // Paraver's by-time cutter, streamed (docs/tools.md). Times are in trace units, or percentages
 // of the trace's end time when written with '%'.
 
@@ -16,7 +17,7 @@ namespace parallax::cli {
 namespace {
 
 struct CutArgs {
-  std::string trace, output, from, to, tasks;
+  std::string trace, output, from, to, tasks, records;
   bool original_time = false, no_break_states = false, remove_first = false, remove_last = false;
   bool keep_events = false, force = false;
 };
@@ -74,6 +75,19 @@ int Run(const CutArgs& a) {
     std::fprintf(stderr, "parallax cut: --from and --to must both be times or both be percentages\n");
     return 2;
   }
+  if (!a.records.empty()) {
+    size_t dots = a.records.find("..");
+    std::string first = a.records.substr(0, dots), last = dots == std::string::npos ? "" : a.records.substr(dots + 2);
+    auto r1 = std::from_chars(first.data(), first.data() + first.size(), o.first_record);
+    auto r2 = std::from_chars(last.data(), last.data() + last.size(), o.last_record);
+    if (dots == std::string::npos || first.empty() || last.empty() || r1.ec != std::errc() || r2.ec != std::errc() ||
+        r1.ptr != first.data() + first.size() || r2.ptr != last.data() + last.size() || !a.from.empty() ||
+        !a.to.empty()) {
+      std::fprintf(stderr, "parallax cut: bad --records \"%s\"\n  hint: --records A..B (1-based body records), without --from/--to\n",
+                   a.records.c_str());
+      return 2;
+    }
+  }
   o.by_time = !(from_pct || to_pct);
   o.begin = from_t;
   o.end = to_t;
@@ -105,6 +119,7 @@ Command AddCutCommand(CLI::App& app) {
   sub->add_option("--from", args->from, "begin: time in trace units, or N% of the end time (default 0)");
   sub->add_option("--to", args->to, "end: time in trace units, or N% of the end time (default: the end)");
   sub->add_option("--tasks", args->tasks, "keep only these tasks, e.g. 1,3-5");
+  sub->add_option("--records", args->records, "cut from the time of body record A to that of record B: A..B");
   sub->add_flag("--original-time", args->original_time, "keep absolute times (states are then never broken)");
   sub->add_flag("--no-break-states", args->no_break_states, "keep states crossing the limits whole");
   sub->add_flag("--remove-first-states", args->remove_first, "drop states that begin before the cut");

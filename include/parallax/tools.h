@@ -31,6 +31,10 @@ struct CutOptions {
   bool remove_last_states = false;  // drop states that end after the cut
   bool keep_events = false;         // keep events at the boundaries of kept states
   uint64_t max_trace_size_mb = 0;   // accepted for compatibility; must be 0 (not supported)
+  // Pablo's record range: when last_record > 0, the cut goes from the time of body record
+  // first_record to the time of body record last_record (1-based, counting state, event and
+  // communication lines in file order; a state or communication counts by its first time).
+  uint64_t first_record = 0, last_record = 0;
 };
 
 // One event type (or range of types) a filter keeps or discards, optionally only some values.

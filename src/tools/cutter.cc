@@ -366,8 +366,49 @@ struct CutLimits {
   uint64_t tmin = 0, tmax = 0;
 };
 
+// The times of body records first..last (1-based, lines of kind 1, 2 or 3 in file order).
+Result<CutLimits> RecordTimes(const CutOptions& o, const std::string& file) {
+  if (o.first_record == 0 || o.first_record > o.last_record) {
+    return Status::Error("bad record range " + std::to_string(o.first_record) + ".." + std::to_string(o.last_record),
+                         {file}, "give --records A..B with 1 <= A <= B");
+  }
+  auto opened = tools::OpenInputTrace(file);
+  if (!opened.ok()) return opened.status();
+  tools::InputTrace in = std::move(opened).value();
+  tools::PrvRecord rec;
+  std::string_view line;
+  uint64_t n = 0;
+  CutLimits l;
+  while (in.lines->Next(&line)) {
+    Status s = tools::ParsePrvRecord(line, file, in.lines->line_number(), &rec, true);
+    if (!s.ok()) return s;
+    if (rec.kind != '1' && rec.kind != '2' && rec.kind != '3') continue;
+    ++n;
+    if (n == o.first_record) l.tmin = rec.t1;
+    if (n == o.last_record) {
+      l.tmax = rec.t1;
+      return l;
+    }
+  }
+  if (!in.lines->status().ok()) return in.lines->status();
+  return Status::Error("the record range ends at record " + std::to_string(o.last_record) + " but the trace has " +
+                           std::to_string(n) + " records",
+                       {file}, "give a last record within 1.." + std::to_string(n));
+}
+
 Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h, const std::string& file) {
   CutLimits l;
+  if (o.last_record > 0) {
+    auto r = RecordTimes(o, file);
+    if (!r.ok()) return r.status();
+    l = r.value();
+    if (l.tmin >= l.tmax) {
+      return Status::Error("records " + std::to_string(o.first_record) + ".." + std::to_string(o.last_record) +
+                               " span no time (both at " + std::to_string(l.tmin) + ")",
+                           {file}, "widen the record range");
+    }
+    return l;
+  }
   if (o.by_time) {
     l.tmin = o.begin;
     l.tmax = o.end;

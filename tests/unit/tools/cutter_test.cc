@@ -109,6 +109,32 @@ TEST(CutterTest, PercentagesUseTheHeaderEndTime) {
   EXPECT_NE(ReadAll(run.output).find(":104040:156060\n"), std::string::npos);
 }
 
+// Pablo's record range: record 300 of qsort_beo3's body (state/event/comm lines in file order)
+// is the state at 106839, record 400 the event line at 107161 (counted with awk), so
+// --records 300..400 is the by-time cut 106839..107161; the body has 747 records.
+TEST(CutterTest, RecordRangeIsTheCutBetweenTheRecordsTimes) {
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.provenance_date = "20240102030405";
+  CutOptions by_records;
+  by_records.first_record = 300;
+  by_records.last_record = 400;
+  run.output = dir / "records.prv";
+  ASSERT_TRUE(CutTrace(run, by_records).ok());
+  CutOptions by_time;
+  by_time.begin = 106839;
+  by_time.end = 107161;
+  run.output = dir / "time.prv";
+  ASSERT_TRUE(CutTrace(run, by_time).ok());
+  EXPECT_EQ(ReadAll(dir / "records.prv"), ReadAll(dir / "time.prv"));
+  by_records.last_record = 100000;
+  run.output = dir / "none.prv";
+  auto r = CutTrace(run, by_records);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("the trace has 747 records"), std::string::npos) << r.status().message();
+}
+
 TEST(CutterTest, RangeAfterTheEndIsAnError) {
   tools_test::ScratchDir dir;
   ToolRun run;
