@@ -53,12 +53,15 @@ bool ParseTypes(const std::string& s, std::vector<EventTypeSelector>* out) {
       tp = te + 1;
       EventTypeSelector sel;
       size_t dash = item.find('-');
-      std::string a = item.substr(0, dash), b = dash == std::string::npos ? "" : item.substr(dash + 1);
+      std::string a = item.substr(0, dash),
+                  b = dash == std::string::npos ? "" : item.substr(dash + 1);
       auto r1 = std::from_chars(a.data(), a.data() + a.size(), sel.type);
       if (a.empty() || r1.ec != std::errc() || r1.ptr != a.data() + a.size()) return false;
       if (dash != std::string::npos) {
         auto r2 = std::from_chars(b.data(), b.data() + b.size(), sel.last_type);
-        if (b.empty() || r2.ec != std::errc() || r2.ptr != b.data() + b.size() || sel.last_type < sel.type) return false;
+        if (b.empty() || r2.ec != std::errc() || r2.ptr != b.data() + b.size() ||
+            sel.last_type < sel.type)
+          return false;
       }
       sel.values = values;
       out->push_back(sel);
@@ -89,7 +92,8 @@ int Run(const FilterArgs& a) {
   const std::string& list = a.types.empty() ? a.discard_types : a.types;
   if (!list.empty() && !ParseTypes(list, &o.types)) {
     std::fprintf(stderr,
-                 "parallax filter: bad event types \"%s\"\n  hint: types and ranges separated by ',', values after "
+                 "parallax filter: bad event types \"%s\"\n  hint: types and ranges separated by "
+                 "',', values after "
                  "':' (50000001,50000002-50000003;40000001:1,2)\n",
                  list.c_str());
     return 2;
@@ -108,17 +112,24 @@ int Run(const FilterArgs& a) {
 
 Command AddFilterCommand(CLI::App& app) {
   auto args = std::make_shared<FilterArgs>();
-  CLI::App* sub = app.add_subcommand("filter", "Keep or drop states, events and communications (Paraver's filter), streamed");
+  CLI::App* sub = app.add_subcommand(
+      "filter", "Keep or drop states, events and communications (Paraver's filter), streamed");
   sub->add_option("trace", args->trace, "input trace (.prv or .prv.gz)")->required();
-  sub->add_option("-o,--output", args->output, "output trace (.prv or .prv.gz); default NAME.filter1.prv");
-  sub->add_option("--states", args->states, "keep only these states: .pcf names or numbers, e.g. Running,3");
+  sub->add_option("-o,--output", args->output,
+                  "output trace (.prv or .prv.gz); default NAME.filter1.prv");
+  sub->add_option("--states", args->states,
+                  "keep only these states: .pcf names or numbers, e.g. Running,3");
   sub->add_flag("--no-states", args->no_states, "drop every state record");
-  sub->add_option("--min-state-time", args->min_state_time, "drop states shorter than this (trace units)");
-  sub->add_option("--types", args->types, "keep only these event types, e.g. 50000001,50000002-50000003;40000001:1,2");
-  sub->add_option("--discard-types", args->discard_types, "drop these event types (same syntax), keep the others");
+  sub->add_option("--min-state-time", args->min_state_time,
+                  "drop states shorter than this (trace units)");
+  sub->add_option("--types", args->types,
+                  "keep only these event types, e.g. 50000001,50000002-50000003;40000001:1,2");
+  sub->add_option("--discard-types", args->discard_types,
+                  "drop these event types (same syntax), keep the others");
   sub->add_flag("--no-events", args->no_events, "drop every event");
   sub->add_flag("--no-comms", args->no_comms, "drop every communication");
-  sub->add_option("--min-comm-size", args->min_comm_size, "drop communications smaller than this (bytes)");
+  sub->add_option("--min-comm-size", args->min_comm_size,
+                  "drop communications smaller than this (bytes)");
   sub->add_flag("--force", args->force, "replace existing output files");
   return {sub, [args] { return Run(*args); }};
 }

@@ -17,7 +17,8 @@ namespace {
 struct ScArgs {
   std::string trace, output, count, accumulate, keep;
   uint64_t interval = 0, bursts = 0;
-  bool global = false, only_in_bursts = false, remove_states = false, summarize = false, force = false;
+  bool global = false, only_in_bursts = false, remove_states = false, summarize = false,
+       force = false;
 };
 
 // "T[:V,V]" items separated by ';', or plain types separated by ','.
@@ -55,7 +56,8 @@ bool ParseCounted(const std::string& s, std::vector<EventTypeSelector>* out) {
 int Run(const ScArgs& a) {
   if ((a.interval == 0) == (a.bursts == 0)) {
     std::fprintf(stderr,
-                 "parallax softcounters: give one of --interval T (counters per interval) or --bursts T (per "
+                 "parallax softcounters: give one of --interval T (counters per interval) or "
+                 "--bursts T (per "
                  "running burst of at least T)\n");
     return 2;
   }
@@ -64,7 +66,9 @@ int Run(const ScArgs& a) {
   o.sampling_interval = a.interval;
   o.minimum_burst_time = a.bursts;
   if (!a.count.empty() && !ParseCounted(a.count, &o.count_types)) {
-    std::fprintf(stderr, "parallax softcounters: bad --count \"%s\"\n  hint: 50000001,50000002 or 50000001:1,2;50000002\n",
+    std::fprintf(stderr,
+                 "parallax softcounters: bad --count \"%s\"\n  hint: 50000001,50000002 or "
+                 "50000001:1,2;50000002\n",
                  a.count.c_str());
     return 2;
   }
@@ -93,18 +97,26 @@ int Run(const ScArgs& a) {
 
 Command AddSoftCountersCommand(CLI::App& app) {
   auto args = std::make_shared<ScArgs>();
-  CLI::App* sub = app.add_subcommand("softcounters", "Summarise events as counters (Paraver's software counters), streamed");
+  CLI::App* sub = app.add_subcommand(
+      "softcounters", "Summarise events as counters (Paraver's software counters), streamed");
   sub->add_option("trace", args->trace, "input trace (.prv or .prv.gz)")->required();
-  sub->add_option("-o,--output", args->output, "output trace (.prv or .prv.gz); default NAME.sc1.prv");
-  sub->add_option("--interval", args->interval, "write the counters every T of running time (trace units)");
-  sub->add_option("--bursts", args->bursts, "write the counters per running burst of at least T (trace units)");
-  sub->add_option("--count", args->count, "count occurrences of these event types, e.g. 50000001,50000002");
+  sub->add_option("-o,--output", args->output,
+                  "output trace (.prv or .prv.gz); default NAME.sc1.prv");
+  sub->add_option("--interval", args->interval,
+                  "write the counters every T of running time (trace units)");
+  sub->add_option("--bursts", args->bursts,
+                  "write the counters per running burst of at least T (trace units)");
+  sub->add_option("--count", args->count,
+                  "count occurrences of these event types, e.g. 50000001,50000002");
   sub->add_option("--accumulate", args->accumulate, "sum the values of these event types");
   sub->add_flag("--global", args->global, "one counter per type (all values), never reset");
-  sub->add_flag("--only-in-bursts", args->only_in_bursts, "count only events inside running bursts");
+  sub->add_flag("--only-in-bursts", args->only_in_bursts,
+                "count only events inside running bursts");
   sub->add_flag("--remove-states", args->remove_states, "do not copy the running states");
-  sub->add_flag("--summarize-states", args->summarize, "write the running time as event type 1 (removes states)");
-  sub->add_option("--keep", args->keep, "copy events of these types unchanged, e.g. 40000001,40000002");
+  sub->add_flag("--summarize-states", args->summarize,
+                "write the running time as event type 1 (removes states)");
+  sub->add_option("--keep", args->keep,
+                  "copy events of these types unchanged, e.g. 40000001,40000002");
   sub->add_flag("--force", args->force, "replace existing output files");
   return {sub, [args] { return Run(*args); }};
 }

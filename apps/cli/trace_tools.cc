@@ -56,8 +56,9 @@ std::string DefaultToolOutput(const std::string& input, ToolStep::Kind kind) {
   }
 }
 
-int RunToolChain(const std::string& prog, const std::string& input, const std::vector<ToolStep>& steps,
-                 const std::string& output, bool force, std::string* written) {
+int RunToolChain(const std::string& prog, const std::string& input,
+                 const std::vector<ToolStep>& steps, const std::string& output, bool force,
+                 std::string* written) {
   std::string current = input;
   std::vector<std::string> temporaries;
   int status = 0;
@@ -108,7 +109,8 @@ namespace parallax::cli {
 namespace {
 
 bool HasSuffix(const std::string& s, const std::string& suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() > suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 const char* SectionName(ToolStep::Kind kind) {
@@ -125,8 +127,9 @@ const char* SectionName(ToolStep::Kind kind) {
 
 }  // namespace
 
-int RunParamedirTools(const std::vector<std::string>& args, const std::vector<ToolStep::Kind>& order,
-                      const std::string& output_name, bool force, std::vector<std::string>* remaining) {
+int RunParamedirTools(const std::vector<std::string>& args,
+                      const std::vector<ToolStep::Kind>& order, const std::string& output_name,
+                      bool force, std::vector<std::string>* remaining) {
   const std::string prog = "paramedir";
   std::string trace, xml;
   std::vector<std::string> cfg_part;
@@ -135,7 +138,9 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
       trace = s;
     } else if (HasSuffix(s, ".xml")) {
       if (!xml.empty()) {
-        std::fprintf(stderr, "%s: error: two parameter files (%s and %s)\n  hint: give one .xml with every section\n",
+        std::fprintf(stderr,
+                     "%s: error: two parameter files (%s and %s)\n  hint: give one .xml with every "
+                     "section\n",
                      prog.c_str(), xml.c_str(), s.c_str());
         return 2;
       }
@@ -145,7 +150,8 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
     }
   }
   if (trace.empty()) {
-    std::fprintf(stderr, "%s: error: no trace (.prv or .prv.gz) among the arguments\n", prog.c_str());
+    std::fprintf(stderr, "%s: error: no trace (.prv or .prv.gz) among the arguments\n",
+                 prog.c_str());
     return 2;
   }
   if (xml.empty()) {
@@ -153,7 +159,9 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
     return 2;
   }
   if (order.empty()) {
-    std::fprintf(stderr, "%s: error: %s given without a tool\n  hint: add -c (cutter), -f (filter) or -s (software counters)\n",
+    std::fprintf(stderr,
+                 "%s: error: %s given without a tool\n  hint: add -c (cutter), -f (filter) or -s "
+                 "(software counters)\n",
                  prog.c_str(), xml.c_str());
     return 2;
   }
@@ -168,8 +176,8 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
     for (const ToolStep& s : parsed.value())
       if (s.kind == kind) found = &s;
     if (found == nullptr) {
-      std::fprintf(stderr, "%s: %s: error: no %s section for the tool asked on the command line\n", prog.c_str(),
-                   xml.c_str(), SectionName(kind));
+      std::fprintf(stderr, "%s: %s: error: no %s section for the tool asked on the command line\n",
+                   prog.c_str(), xml.c_str(), SectionName(kind));
       return 1;
     }
     steps.push_back(*found);

@@ -17,8 +17,9 @@ std::string DefaultToolOutput(const std::string& input, ToolStep::Kind kind);
 // Runs `steps` in order on `input`. The last step writes `output` (when empty: the default
 // name of the last step); earlier steps write temporary traces in the output's folder, removed
 // at the end. `prog` prefixes messages. Returns the exit status; *written gets the final trace.
-int RunToolChain(const std::string& prog, const std::string& input, const std::vector<ToolStep>& steps,
-                 const std::string& output, bool force, std::string* written);
+int RunToolChain(const std::string& prog, const std::string& input,
+                 const std::vector<ToolStep>& steps, const std::string& output, bool force,
+                 std::string* written);
 
 }  // namespace parallax::cli
 
@@ -29,7 +30,8 @@ namespace parallax::cli {
 // are the tools asked for by -c/-f/-s in command-line order. Runs the chain and returns in
 // *remaining the arguments for the cfg part ([TRACE CFG [OUT]...] with TRACE the processed
 // trace), empty when there is no cfg. Returns the exit status.
-int RunParamedirTools(const std::vector<std::string>& args, const std::vector<ToolStep::Kind>& order,
-                      const std::string& output_name, bool force, std::vector<std::string>* remaining);
+int RunParamedirTools(const std::vector<std::string>& args,
+                      const std::vector<ToolStep::Kind>& order, const std::string& output_name,
+                      bool force, std::vector<std::string>* remaining);
 
 }  // namespace parallax::cli

@@ -21,16 +21,16 @@ struct TaskRange {
 
 // Paraver's by-time cutter (cutter section of the XML).
 struct CutOptions {
-  bool by_time = true;              // false: use the percentages of the header end time
-  uint64_t begin = 0, end = 0;      // trace units, when by_time
+  bool by_time = true;          // false: use the percentages of the header end time
+  uint64_t begin = 0, end = 0;  // trace units, when by_time
   double begin_percent = 0, end_percent = 100;
-  std::vector<TaskRange> tasks;     // empty: every task
-  bool original_time = false;       // keep absolute times (forces break_states off)
-  bool break_states = true;         // clip states at the cut limits
-  bool remove_first_states = false; // drop states that start before the cut
-  bool remove_last_states = false;  // drop states that end after the cut
-  bool keep_events = false;         // keep events at the boundaries of kept states
-  uint64_t max_trace_size_mb = 0;   // accepted for compatibility; must be 0 (not supported)
+  std::vector<TaskRange> tasks;      // empty: every task
+  bool original_time = false;        // keep absolute times (forces break_states off)
+  bool break_states = true;          // clip states at the cut limits
+  bool remove_first_states = false;  // drop states that start before the cut
+  bool remove_last_states = false;   // drop states that end after the cut
+  bool keep_events = false;          // keep events at the boundaries of kept states
+  uint64_t max_trace_size_mb = 0;    // accepted for compatibility; must be 0 (not supported)
   // Pablo's record range: when last_record > 0, the cut goes from the time of body record
   // first_record to the time of body record last_record (1-based, counting state, event and
   // communication lines in file order; a state or communication counts by its first time).
@@ -45,29 +45,29 @@ struct EventTypeSelector {
 
 // Paraver's filter (filter section of the XML).
 struct FilterOptions {
-  bool keep_states = true;                // discard_states = 0
-  bool all_states = true;                 // states: All
-  std::vector<std::string> state_names;   // .pcf labels or numbers, when !all_states
-  uint64_t min_state_time = 0;            // states shorter than this are dropped
-  bool keep_events = true;                // discard_events = 0
-  bool discard_given_types = false;       // <types use="discard">
-  std::vector<EventTypeSelector> types;   // empty: every type
-  bool keep_comms = true;                 // discard_communications = 0
-  int64_t min_comm_size = 0;              // communications smaller than this are dropped
+  bool keep_states = true;               // discard_states = 0
+  bool all_states = true;                // states: All
+  std::vector<std::string> state_names;  // .pcf labels or numbers, when !all_states
+  uint64_t min_state_time = 0;           // states shorter than this are dropped
+  bool keep_events = true;               // discard_events = 0
+  bool discard_given_types = false;      // <types use="discard">
+  std::vector<EventTypeSelector> types;  // empty: every type
+  bool keep_comms = true;                // discard_communications = 0
+  int64_t min_comm_size = 0;             // communications smaller than this are dropped
 };
 
 // Paraver's software counters (software_counters section of the XML).
 struct SoftCountersOptions {
-  bool by_intervals = true;             // false: per burst of the running state
-  uint64_t sampling_interval = 0;       // trace units, when by_intervals
-  uint64_t minimum_burst_time = 0;      // trace units, when by bursts
+  bool by_intervals = true;                    // false: per burst of the running state
+  uint64_t sampling_interval = 0;              // trace units, when by_intervals
+  uint64_t minimum_burst_time = 0;             // trace units, when by bursts
   std::vector<EventTypeSelector> count_types;  // counted: one per occurrence
   std::vector<EventTypeSelector> accum_types;  // accumulated: sum of values
   bool remove_states = false;
   bool summarize_useful_states = false;
-  bool global_counters = false;          // never reset the counters
+  bool global_counters = false;  // never reset the counters
   bool only_in_burst_counting = false;
-  std::vector<uint64_t> keep_types;      // event types copied to the output unchanged
+  std::vector<uint64_t> keep_types;  // event types copied to the output unchanged
 };
 
 // One step of a paramedir XML parameter file, in file order.
@@ -97,10 +97,10 @@ struct ToolRun {
 };
 
 struct ToolReport {
-  uint64_t input_records = 0;   // body lines read
-  uint64_t output_records = 0;  // body lines written
-  uint64_t input_bytes = 0;     // on-disk size of the input
-  uint64_t output_bytes = 0;    // bytes written to the .prv (uncompressed)
+  uint64_t input_records = 0;      // body lines read
+  uint64_t output_records = 0;     // body lines written
+  uint64_t input_bytes = 0;        // on-disk size of the input
+  uint64_t output_bytes = 0;       // bytes written to the .prv (uncompressed)
   std::vector<std::string> notes;  // e.g. an empty result
 };
 

@@ -185,7 +185,8 @@ void CutEngine::State(const PrvRecord& r) {
   }
   if (t == nullptr) t = &Init(r);
   t->last_state_end = t2;
-  if (t1 < tmax_ && t2 > tmax_ && !o_.remove_last_states && !o_.break_states && o_.keep_events) t->finished = true;
+  if (t1 < tmax_ && t2 > tmax_ && !o_.remove_last_states && !o_.break_states && o_.keep_events)
+    t->finished = true;
   if (!o_.original_time && o_.break_states) {
     t1 = std::max(t1, tmin_);
     t2 = std::min(t2, tmax_);
@@ -207,7 +208,9 @@ void CutEngine::Events(const PrvRecord& r) {
   if (!Selected(r.task)) return;
   ThreadState* t = Find(r);
   if (t != nullptr && t->finished && time != t->last_state_end) {
-    if (!(!o_.remove_last_states && !o_.break_states && o_.keep_events && time <= t->last_state_end)) return;
+    if (!(!o_.remove_last_states && !o_.break_states && o_.keep_events &&
+          time <= t->last_state_end))
+      return;
   } else if (time > tmax_) {
     return;
   }
@@ -232,7 +235,8 @@ void CutEngine::Events(const PrvRecord& r) {
     uint8_t* hwc = nullptr;
     if (!hwc_.empty() && p.type >= hwc_.front() && p.type <= hwc_.back()) {
       auto it = std::lower_bound(hwc_.begin(), hwc_.end(), p.type);
-      if (it != hwc_.end() && *it == p.type) hwc = &t->hwc_flags[static_cast<size_t>(it - hwc_.begin())];
+      if (it != hwc_.end() && *it == p.type)
+        hwc = &t->hwc_flags[static_cast<size_t>(it - hwc_.begin())];
     }
     if (p.value != 0) {
       if (hwc != nullptr) {
@@ -300,14 +304,16 @@ void CutEngine::Comm(const PrvRecord& r) {
   out_->Char('\n');
 }
 
-void CutEngine::AppendZeros(uint64_t key, const ThreadState& t, const std::vector<uint64_t>& types) {
+void CutEngine::AppendZeros(uint64_t key, const ThreadState& t,
+                            const std::vector<uint64_t>& types) {
   if (types.empty()) return;
   if (!comment_written_) {
     out_->Text("# Appending events with value 0\n");
     comment_written_ = true;
   }
   out_->Char('2');
-  for (uint64_t v : {uint64_t{t.last_cpu}, key >> 42, (key >> 21) & ((1u << 21) - 1), key & ((1u << 21) - 1)}) {
+  for (uint64_t v :
+       {uint64_t{t.last_cpu}, key >> 42, (key >> 21) & ((1u << 21) - 1), key & ((1u << 21) - 1)}) {
     out_->Char(':');
     out_->Num(v);
   }
@@ -347,7 +353,7 @@ namespace {
 
 std::string NowStamp() {
   std::time_t now = std::time(nullptr);
-  std::tm tm {};
+  std::tm tm{};
   gmtime_r(&now, &tm);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
@@ -369,8 +375,9 @@ struct CutLimits {
 // The times of body records first..last (1-based, lines of kind 1, 2 or 3 in file order).
 Result<CutLimits> RecordTimes(const CutOptions& o, const std::string& file) {
   if (o.first_record == 0 || o.first_record > o.last_record) {
-    return Status::Error("bad record range " + std::to_string(o.first_record) + ".." + std::to_string(o.last_record),
-                         {file}, "give --records A..B with 1 <= A <= B");
+    return Status::Error(
+        "bad record range " + std::to_string(o.first_record) + ".." + std::to_string(o.last_record),
+        {file}, "give --records A..B with 1 <= A <= B");
   }
   auto opened = tools::OpenInputTrace(file);
   if (!opened.ok()) return opened.status();
@@ -391,20 +398,22 @@ Result<CutLimits> RecordTimes(const CutOptions& o, const std::string& file) {
     }
   }
   if (!in.lines->status().ok()) return in.lines->status();
-  return Status::Error("the record range ends at record " + std::to_string(o.last_record) + " but the trace has " +
-                           std::to_string(n) + " records",
+  return Status::Error("the record range ends at record " + std::to_string(o.last_record) +
+                           " but the trace has " + std::to_string(n) + " records",
                        {file}, "give a last record within 1.." + std::to_string(n));
 }
 
-Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h, const std::string& file) {
+Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h,
+                         const std::string& file) {
   CutLimits l;
   if (o.last_record > 0) {
     auto r = RecordTimes(o, file);
     if (!r.ok()) return r.status();
     l = r.value();
     if (l.tmin >= l.tmax) {
-      return Status::Error("records " + std::to_string(o.first_record) + ".." + std::to_string(o.last_record) +
-                               " span no time (both at " + std::to_string(l.tmin) + ")",
+      return Status::Error("records " + std::to_string(o.first_record) + ".." +
+                               std::to_string(o.last_record) + " span no time (both at " +
+                               std::to_string(l.tmin) + ")",
                            {file}, "widen the record range");
     }
     return l;
@@ -422,14 +431,15 @@ Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h, const
     l.tmax = static_cast<uint64_t>(static_cast<double>(h.end_time / 100) * o.end_percent);
   }
   if (l.tmin >= l.tmax) {
-    return Status::Error("empty cut: the begin time " + std::to_string(l.tmin) + " is not before the end time " +
-                             std::to_string(l.tmax),
+    return Status::Error("empty cut: the begin time " + std::to_string(l.tmin) +
+                             " is not before the end time " + std::to_string(l.tmax),
                          {file}, "give a begin time smaller than the end time");
   }
   if (l.tmin > h.end_time) {
-    return Status::Error("the cut begins at " + std::to_string(l.tmin) + ", after the end of the trace (" +
-                             std::to_string(h.end_time) + ")",
-                         {file}, "the trace spans 0.." + std::to_string(h.end_time) + " in its time unit");
+    return Status::Error("the cut begins at " + std::to_string(l.tmin) +
+                             ", after the end of the trace (" + std::to_string(h.end_time) + ")",
+                         {file},
+                         "the trace spans 0.." + std::to_string(h.end_time) + " in its time unit");
   }
   return l;
 }
@@ -442,7 +452,8 @@ Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uin
   tools::ProgressTicker ticker(run.progress);
   while (in.lines->Next(&line)) {
     ++*lines;
-    Status s = tools::ParsePrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, skip_pairs);
+    Status s =
+        tools::ParsePrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, skip_pairs);
     if (!s.ok()) return s;
     if (rec.kind == 'o' && !line.empty()) ++*others;
     if (!engine.Process(rec)) break;
@@ -460,7 +471,8 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   Status s = tools::CheckOutputs(run);
   if (!s.ok()) return s;
   if (options.max_trace_size_mb != 0) {
-    return Status::Error("max_trace_size is not supported", {run.input}, "set it to 0 and cut by time");
+    return Status::Error("max_trace_size is not supported", {run.input},
+                         "set it to 0 and cut by time");
   }
   auto opened = tools::OpenInputTrace(run.input);
   if (!opened.ok()) return opened.status();
@@ -496,9 +508,10 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   header.resources_bare = false;
   out.value()->Text(io::FormatPrvHeader(header));
   std::string stamp = run.provenance_date.empty() ? NowStamp() : run.provenance_date;
-  out.value()->Text("#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) + "\":" +
-                    std::to_string(options.original_time ? 0 : shift) + ":" +
-                    std::to_string(limits.value().tmin) + ":" + std::to_string(limits.value().tmax) + "\n");
+  out.value()->Text("#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) +
+                    "\":" + std::to_string(options.original_time ? 0 : shift) + ":" +
+                    std::to_string(limits.value().tmin) + ":" +
+                    std::to_string(limits.value().tmax) + "\n");
   CutEngine engine(options, limits.value().tmin, limits.value().tmax, hwc);
   engine.SetOutput(out.value().get(), shift);
   s = RunPass(in, engine, run, &lines, &others, false);
@@ -508,12 +521,14 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   report.output_bytes = out.value()->bytes_written();
   if (!engine.any_written()) {
     report.notes.push_back("the cut [" + std::to_string(limits.value().tmin) + ", " +
-                           std::to_string(limits.value().tmax) + "] holds no record: the output has none");
+                           std::to_string(limits.value().tmax) +
+                           "] holds no record: the output has none");
   }
   if (others > 0) {
-    report.notes.push_back(std::to_string(others) +
-                           " lines that are neither states, events, communications nor comments (e.g. "
-                           "global communications) were not copied, as paramedir's cutter does");
+    report.notes.push_back(
+        std::to_string(others) +
+        " lines that are neither states, events, communications nor comments (e.g. "
+        "global communications) were not copied, as paramedir's cutter does");
   }
   s = out.value()->Commit();
   if (!s.ok()) return s;

@@ -21,7 +21,8 @@ namespace {
 bool Matches(const EventTypeSelector& sel, uint64_t type, int64_t value) {
   if (sel.last_type > sel.type) return type >= sel.type && type <= sel.last_type;
   if (type != sel.type) return false;
-  return sel.values.empty() || std::find(sel.values.begin(), sel.values.end(), value) != sel.values.end();
+  return sel.values.empty() ||
+         std::find(sel.values.begin(), sel.values.end(), value) != sel.values.end();
 }
 
 Result<std::unordered_set<uint32_t>> StateIds(const ToolRun& run, const FilterOptions& o) {
@@ -41,8 +42,9 @@ Result<std::unordered_set<uint32_t>> StateIds(const ToolRun& run, const FilterOp
   const std::string pcf_path = TraceCompanion(run.input, ".pcf");
   auto pcf = io::ReadPcf(pcf_path, nullptr);
   if (!pcf.ok()) {
-    return Status::Error("state \"" + by_name[0] + "\" is named but " + pcf_path + " cannot be read", {pcf_path},
-                         "give state numbers instead of names, or put the trace's .pcf beside it");
+    return Status::Error(
+        "state \"" + by_name[0] + "\" is named but " + pcf_path + " cannot be read", {pcf_path},
+        "give state numbers instead of names, or put the trace's .pcf beside it");
   }
   for (const std::string& name : by_name) {
     bool found = false;
@@ -180,14 +182,17 @@ Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options)
   ticker.Done(*in.lines);
   report.output_records = engine.written();
   report.output_bytes = out.value()->bytes_written();
-  if (engine.written() == 0) report.notes.push_back("the filter keeps no record: the output has none");
-  if (options.keep_events && !options.types.empty() && !options.discard_given_types && engine.pairs_kept() == 0) {
+  if (engine.written() == 0)
+    report.notes.push_back("the filter keeps no record: the output has none");
+  if (options.keep_events && !options.types.empty() && !options.discard_given_types &&
+      engine.pairs_kept() == 0) {
     report.notes.push_back("none of the selected event types occurs in " + run.input);
   }
   if (engine.others() > 0) {
-    report.notes.push_back(std::to_string(engine.others()) +
-                           " lines that are neither states, events, communications nor comments (e.g. global "
-                           "communications, empty lines) were not copied, as paramedir's filter does");
+    report.notes.push_back(
+        std::to_string(engine.others()) +
+        " lines that are neither states, events, communications nor comments (e.g. global "
+        "communications, empty lines) were not copied, as paramedir's filter does");
   }
   s = out.value()->Commit();
   if (!s.ok()) return s;

@@ -29,7 +29,8 @@ Result<std::unique_ptr<LineSource>> LineSource::Open(const std::string& path, si
   if (fstat(fd, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       close(fd);
-      return Status::Error(path + " is a folder, not a trace", {path}, "give a .prv or .prv.gz file");
+      return Status::Error(path + " is a folder, not a trace", {path},
+                           "give a .prv or .prv.gz file");
     }
     src->file_size_ = static_cast<uint64_t>(st.st_size);
   }
@@ -74,7 +75,8 @@ bool LineSource::Refill() {
       n = read(fd_, buf_.data() + end_, block_);
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
-      status_ = Status::Error("cannot read " + path_ + ": " + std::strerror(errno), {path_, line_no_ + 1});
+      status_ = Status::Error("cannot read " + path_ + ": " + std::strerror(errno),
+                              {path_, line_no_ + 1});
       return false;
     }
     got = n;

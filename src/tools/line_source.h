@@ -32,8 +32,8 @@ class LineSource {
   // file or on a read error (see status()).
   bool Next(std::string_view* line);
 
-  uint64_t line_number() const { return line_no_; }  // 1-based number of the last line
-  uint64_t bytes_done() const { return consumed_; }  // file bytes read so far
+  uint64_t line_number() const { return line_no_; }    // 1-based number of the last line
+  uint64_t bytes_done() const { return consumed_; }    // file bytes read so far
   uint64_t bytes_total() const { return file_size_; }  // on-disk size (compressed for .gz)
   const Status& status() const { return status_; }
   const std::string& path() const { return path_; }

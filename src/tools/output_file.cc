@@ -24,7 +24,8 @@ OutputFile::~OutputFile() {
 
 Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, bool force) {
   if (!force && PathExists(path)) {
-    return Status::Error(path + " exists", {path}, "use --force to replace it, or choose another name");
+    return Status::Error(path + " exists", {path},
+                         "use --force to replace it, or choose another name");
   }
   std::unique_ptr<OutputFile> out(new OutputFile());
   out->path_ = path;
@@ -37,8 +38,8 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, 
   name.push_back('\0');
   int fd = mkstemp(name.data());
   if (fd < 0) {
-    return Status::Error("cannot create a file next to " + path + ": " + std::strerror(errno), {path},
-                         "check that the folder exists and is writable");
+    return Status::Error("cannot create a file next to " + path + ": " + std::strerror(errno),
+                         {path}, "check that the folder exists and is writable");
   }
   fchmod(fd, 0644);
   out->tmp_path_ = name.data();
@@ -62,7 +63,8 @@ void OutputFile::Write(const char* p, size_t n) {
     while (n > 0) {
       unsigned chunk = static_cast<unsigned>(n > (1u << 30) ? (1u << 30) : n);
       if (gzwrite(gz_, p, chunk) != static_cast<int>(chunk)) {
-        error_ = Status::Error("cannot write " + path_ + " (gzip error)", {path_}, "check free disk space");
+        error_ = Status::Error("cannot write " + path_ + " (gzip error)", {path_},
+                               "check free disk space");
         return;
       }
       p += chunk;
@@ -94,18 +96,22 @@ void OutputFile::Flush() {
 Status OutputFile::Commit() {
   Flush();
   if (gz_ != nullptr) {
-    if (gzclose(gz_) != Z_OK && error_.ok()) error_ = Status::Error("cannot finish " + path_, {path_});
+    if (gzclose(gz_) != Z_OK && error_.ok())
+      error_ = Status::Error("cannot finish " + path_, {path_});
     gz_ = nullptr;
   } else if (fd_ >= 0) {
-    if (close(fd_) != 0 && error_.ok()) error_ = Status::Error("cannot close " + path_ + ": " + std::strerror(errno), {path_});
+    if (close(fd_) != 0 && error_.ok())
+      error_ = Status::Error("cannot close " + path_ + ": " + std::strerror(errno), {path_});
     fd_ = -1;
   }
   if (!error_.ok()) return error_;
   if (!force_ && PathExists(path_)) {
-    return Status::Error(path_ + " appeared while it was being written", {path_}, "use --force to replace it");
+    return Status::Error(path_ + " appeared while it was being written", {path_},
+                         "use --force to replace it");
   }
   if (rename(tmp_path_.c_str(), path_.c_str()) != 0) {
-    return Status::Error("cannot rename the output to " + path_ + ": " + std::strerror(errno), {path_});
+    return Status::Error("cannot rename the output to " + path_ + ": " + std::strerror(errno),
+                         {path_});
   }
   committed_ = true;
   return Status::Ok();

@@ -73,7 +73,8 @@ class FieldReader {
     return Fail(pos_, what, "':' or the end of the line");
   }
   bool Fail(size_t col, const char* what, const char* expected) {
-    status_ = Status::Error(std::string("bad ") + what + ": expected " + expected, {file_, line_no_, col + 1},
+    status_ = Status::Error(std::string("bad ") + what + ": expected " + expected,
+                            {file_, line_no_, col + 1},
                             "each record is fields separated by ':' (trace-format.md §3)");
     return false;
   }
@@ -87,8 +88,8 @@ class FieldReader {
 
 }  // namespace
 
-Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec,
-                      bool skip_pairs) {
+Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
+                      PrvRecord* rec, bool skip_pairs) {
   rec->line = line;
   rec->events.clear();
   if (line.empty() || (line[0] != '1' && line[0] != '2' && line[0] != '3') || line.size() < 2 ||
@@ -98,8 +99,8 @@ Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t l
   }
   rec->kind = line[0];
   FieldReader f(line.substr(2), file, line_no);
-  bool ok = f.Small(&rec->cpu, "cpu") && f.Small(&rec->appl, "application") && f.Small(&rec->task, "task") &&
-            f.Small(&rec->thread, "thread");
+  bool ok = f.Small(&rec->cpu, "cpu") && f.Small(&rec->appl, "application") &&
+            f.Small(&rec->task, "task") && f.Small(&rec->thread, "thread");
   rec->times_at = static_cast<uint32_t>(f.pos() + 2);
   if (ok && rec->kind == '1') {
     ok = f.Unsigned(&rec->t1, "begin time") && f.Unsigned(&rec->t2, "end time") &&
@@ -120,8 +121,10 @@ Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t l
     ok = f.Unsigned(&rec->t1, "logical send time") && f.Unsigned(&rec->t2, "physical send time") &&
          f.Small(&rec->cpu2, "receiver cpu") && f.Small(&rec->appl2, "receiver application") &&
          f.Small(&rec->task2, "receiver task") && f.Small(&rec->thread2, "receiver thread") &&
-         f.Unsigned(&rec->t3, "logical receive time") && f.Unsigned(&rec->t4, "physical receive time") &&
-         f.Signed(&rec->size_text, nullptr, "size") && f.Signed(&rec->tag_text, nullptr, "tag") && f.ExpectEnd();
+         f.Unsigned(&rec->t3, "logical receive time") &&
+         f.Unsigned(&rec->t4, "physical receive time") &&
+         f.Signed(&rec->size_text, nullptr, "size") && f.Signed(&rec->tag_text, nullptr, "tag") &&
+         f.ExpectEnd();
   }
   if (!ok) {
     Status s = f.status();

@@ -41,7 +41,7 @@ struct PrvRecord {
 // Parses `line` (without newline) into `rec`. Errors name the file, line and column and say
 // what was expected. With `skip_pairs`, an event line is read up to its time only (rec->events
 // stays empty; the rest of the line is not checked).
-Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec,
-                      bool skip_pairs = false);
+Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
+                      PrvRecord* rec, bool skip_pairs = false);
 
 }  // namespace parallax::tools

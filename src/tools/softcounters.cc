@@ -103,15 +103,17 @@ class SoftCountersEngine {
   static bool Allowed(const std::vector<EventTypeSelector>& list, uint64_t type, int64_t value) {
     if (value == 0) return false;
     for (const EventTypeSelector& s : list) {
-      bool type_ok = s.last_type > s.type ? (type >= s.type && type <= s.last_type) : type == s.type;
+      bool type_ok =
+          s.last_type > s.type ? (type >= s.type && type <= s.last_type) : type == s.type;
       if (!type_ok) continue;
-      if (s.values.empty() || std::find(s.values.begin(), s.values.end(), value) != s.values.end()) return true;
+      if (s.values.empty() || std::find(s.values.begin(), s.values.end(), value) != s.values.end())
+        return true;
     }
     return false;
   }
 
-  void Increment(std::vector<Counter>& counters, const std::vector<EventTypeSelector>& list, uint64_t type,
-                 int64_t value, uint64_t amount, bool accumulate) {
+  void Increment(std::vector<Counter>& counters, const std::vector<EventTypeSelector>& list,
+                 uint64_t type, int64_t value, uint64_t amount, bool accumulate) {
     if (!((all_types_ && value != 0) || Allowed(list, type, value))) return;
     uint64_t v = static_cast<uint64_t>(value);
     for (Counter& c : counters) {
@@ -130,7 +132,8 @@ class SoftCountersEngine {
 
   void CounterLine(const ThreadCounters& t, uint64_t type, uint64_t num) {
     out_->Text("2:0");
-    for (uint64_t v : {uint64_t{t.appl}, uint64_t{t.task}, uint64_t{t.thread}, last_time_, type, num}) {
+    for (uint64_t v :
+         {uint64_t{t.appl}, uint64_t{t.task}, uint64_t{t.thread}, last_time_, type, num}) {
       out_->Char(':');
       out_->Num(v);
     }
@@ -161,8 +164,8 @@ class SoftCountersEngine {
 
   void StateLine(const tools::PrvRecord& r) {
     out_->Char('1');
-    for (uint64_t v : {uint64_t{r.cpu}, uint64_t{r.appl}, uint64_t{r.task}, uint64_t{r.thread}, r.t1, r.t2,
-                       uint64_t{r.state}}) {
+    for (uint64_t v : {uint64_t{r.cpu}, uint64_t{r.appl}, uint64_t{r.task}, uint64_t{r.thread},
+                       r.t1, r.t2, uint64_t{r.state}}) {
       out_->Char(':');
       out_->Num(v);
     }
@@ -174,10 +177,12 @@ class SoftCountersEngine {
     if (o_.keep_types.empty()) return;
     bool any = false;
     for (const tools::EventPair& p : r.events) {
-      if (std::find(o_.keep_types.begin(), o_.keep_types.end(), p.type) == o_.keep_types.end()) continue;
+      if (std::find(o_.keep_types.begin(), o_.keep_types.end(), p.type) == o_.keep_types.end())
+        continue;
       if (!any) {
         out_->Char('2');
-        for (uint64_t v : {uint64_t{r.cpu}, uint64_t{r.appl}, uint64_t{r.task}, uint64_t{r.thread}, r.t1}) {
+        for (uint64_t v :
+             {uint64_t{r.cpu}, uint64_t{r.appl}, uint64_t{r.task}, uint64_t{r.thread}, r.t1}) {
           out_->Char(':');
           out_->Num(v);
         }
@@ -252,7 +257,7 @@ class SoftCountersEngine {
   uint64_t last_time_ = 0;
   std::map<uint64_t, ThreadCounters> threads_;  // ordered: the final counters follow thread order
   std::map<uint64_t, uint64_t> open_states_;    // by states: thread -> end of its pending burst
-  uint64_t earliest_end_ = UINT64_MAX;           // the smallest end in open_states_
+  uint64_t earliest_end_ = UINT64_MAX;          // the smallest end in open_states_
   uint64_t cached_key_ = 0;
   ThreadCounters* cached_ = nullptr;
   uint64_t events_written_ = 0;
@@ -260,12 +265,15 @@ class SoftCountersEngine {
 
 // The output .pcf: the input's options, states and colours, and one event type per counter.
 std::string CountersPcf(const model::PcfCatalog& in, const SoftCountersOptions& o) {
-  auto option = [&](const std::vector<model::PcfOption>& opts, const std::string& key, const std::string& def) {
+  auto option = [&](const std::vector<model::PcfOption>& opts, const std::string& key,
+                    const std::string& def) {
     for (const model::PcfOption& p : opts)
       if (p.key == key) return p.value;
     return def;
   };
-  auto pad = [](const std::string& key) { return key + std::string(key.size() < 20 ? 20 - key.size() : 1, ' '); };
+  auto pad = [](const std::string& key) {
+    return key + std::string(key.size() < 20 ? 20 - key.size() : 1, ' ');
+  };
   std::string s = "DEFAULT_OPTIONS\n";
   s += pad("LEVEL") + option(in.default_options, "LEVEL", "THREAD") + "\n";
   s += pad("UNITS") + option(in.default_options, "UNITS", "NANOSEC") + "\n";
@@ -280,20 +288,22 @@ std::string CountersPcf(const model::PcfCatalog& in, const SoftCountersOptions& 
   for (const model::PcfLabel& l : in.states) s += std::to_string(l.number) + "\t" + l.label + "\n";
   s += "\nSTATES_COLOR\n";
   for (const model::PcfColor& c : in.states_color) {
-    s += std::to_string(c.value) + "\t{" + std::to_string(c.rgb.r) + "," + std::to_string(c.rgb.g) + "," +
-         std::to_string(c.rgb.b) + "}\n";
+    s += std::to_string(c.value) + "\t{" + std::to_string(c.rgb.r) + "," + std::to_string(c.rgb.g) +
+         "," + std::to_string(c.rgb.b) + "}\n";
   }
   s += "\n";
   std::map<uint64_t, std::pair<int, std::string>> types;  // type -> (precision, label)
   auto label = [&](uint64_t type) {
-    const std::string* l = type <= UINT32_MAX ? in.EventTypeLabel(static_cast<uint32_t>(type)) : nullptr;
+    const std::string* l =
+        type <= UINT32_MAX ? in.EventTypeLabel(static_cast<uint32_t>(type)) : nullptr;
     return l;
   };
   std::vector<uint64_t> kept;
   for (uint64_t type : o.keep_types)
     if (label(type) != nullptr) kept.push_back(type);
   for (const EventTypeSelector& sel : o.accum_types) {
-    if (const std::string* l = label(sel.type)) types[sel.type] = {in.Precision(static_cast<uint32_t>(sel.type)), *l};
+    if (const std::string* l = label(sel.type))
+      types[sel.type] = {in.Precision(static_cast<uint32_t>(sel.type)), *l};
   }
   for (const EventTypeSelector& sel : o.count_types) {
     const std::string* l = label(sel.type);
@@ -306,33 +316,40 @@ std::string CountersPcf(const model::PcfCatalog& in, const SoftCountersOptions& 
     }
     std::map<int64_t, std::string> values;
     for (const model::PcfEventBlock& b : in.event_blocks) {
-      bool has = std::any_of(b.types.begin(), b.types.end(), [&](const model::PcfEventType& e) { return e.type == t32; });
+      bool has = std::any_of(b.types.begin(), b.types.end(),
+                             [&](const model::PcfEventType& e) { return e.type == t32; });
       if (!has) continue;
       for (const model::PcfEventValue& v : b.values) values[v.value] = v.label;
     }
     if (sel.values.empty()) {
       for (const auto& [v, name] : values)
-        if (v > 0) types[CountType(sel.type, static_cast<uint64_t>(v), false)] = {precision, name + "_counter"};
+        if (v > 0)
+          types[CountType(sel.type, static_cast<uint64_t>(v), false)] = {precision,
+                                                                         name + "_counter"};
     } else {
       for (int64_t v : sel.values) {
         auto it = values.find(v);
         if (v > 0 && it != values.end()) {
-          types[CountType(sel.type, static_cast<uint64_t>(v), false)] = {precision, it->second + "_counter"};
+          types[CountType(sel.type, static_cast<uint64_t>(v), false)] = {precision,
+                                                                         it->second + "_counter"};
         }
       }
     }
   }
   if (!types.empty()) {
     s += "EVENT_TYPE\n";
-    for (const auto& [type, pl] : types) s += std::to_string(pl.first) + "   " + std::to_string(type) + "    " + pl.second + "\n";
+    for (const auto& [type, pl] : types)
+      s += std::to_string(pl.first) + "   " + std::to_string(type) + "    " + pl.second + "\n";
     s += "\n";
   }
   for (uint64_t type : kept) {
     uint32_t t32 = static_cast<uint32_t>(type);
-    s += "EVENT_TYPE\n" + std::to_string(in.Precision(t32)) + "   " + std::to_string(type) + "    " + *label(type) + "\n";
+    s += "EVENT_TYPE\n" + std::to_string(in.Precision(t32)) + "   " + std::to_string(type) +
+         "    " + *label(type) + "\n";
     std::map<int64_t, std::string> values;
     for (const model::PcfEventBlock& b : in.event_blocks) {
-      bool has = std::any_of(b.types.begin(), b.types.end(), [&](const model::PcfEventType& e) { return e.type == t32; });
+      bool has = std::any_of(b.types.begin(), b.types.end(),
+                             [&](const model::PcfEventType& e) { return e.type == t32; });
       if (has)
         for (const model::PcfEventValue& v : b.values) values[v.value] = v.label;
     }
@@ -349,8 +366,8 @@ std::string CountersPcf(const model::PcfCatalog& in, const SoftCountersOptions& 
 
 Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersOptions& options) {
   if (options.by_intervals && options.sampling_interval == 0) {
-    return Status::Error("software counters by intervals need a sampling interval above 0", {run.input},
-                         "set <sampling_interval> (trace units)");
+    return Status::Error("software counters by intervals need a sampling interval above 0",
+                         {run.input}, "set <sampling_interval> (trace units)");
   }
   Status s = tools::CheckOutputs(run);
   if (!s.ok()) return s;
@@ -384,7 +401,8 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
   engine.Finish();
   report.output_bytes = out.value()->bytes_written();
   report.output_records = engine.events_written();
-  if (engine.events_written() == 0) report.notes.push_back("no event was counted: the output has no counter");
+  if (engine.events_written() == 0)
+    report.notes.push_back("no event was counted: the output has no counter");
   if (absent) report.notes.push_back(pcf_in + " does not exist: the output .pcf names no counter");
   auto pcf_out = tools::OutputFile::Create(TraceCompanion(run.output, ".pcf"), run.force);
   if (!pcf_out.ok()) return pcf_out.status();
@@ -394,7 +412,8 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
   s = pcf_out.value()->Commit();
   if (!s.ok()) return s;
   bool copied = false;
-  s = tools::CopyCompanion(TraceCompanion(run.input, ".row"), TraceCompanion(run.output, ".row"), run.force, &copied);
+  s = tools::CopyCompanion(TraceCompanion(run.input, ".row"), TraceCompanion(run.output, ".row"),
+                           run.force, &copied);
   if (!s.ok()) return s;
   return report;
 }

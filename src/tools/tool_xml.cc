@@ -9,8 +9,8 @@
 //              remove_first_states remove_last_states keep_events </cutter>
 //     <filter> discard_states discard_events discard_communications
 //              <states>All | name,name...<min_state_time>N</min_state_time></states>
-//              <types [use="discard"]><type [min_time="N"]>T | T1-T2 [<value>V</value>...]</type></types>
-//              <comms>min size</comms> </filter>
+//              <types [use="discard"]><type [min_time="N"]>T | T1-T2
+//              [<value>V</value>...]</type></types> <comms>min size</comms> </filter>
 //     <software_counters>
 //       <range> by_intervals_vs_by_states sampling_interval minimum_burst_time events
 //               acumm_events count_events (types separated by ';' or ',') </range>
@@ -40,7 +40,8 @@ class XmlContext {
   uint64_t Line(const pugi::xml_node& n) const {
     auto off = static_cast<size_t>(std::max<ptrdiff_t>(0, n.offset_debug()));
     off = std::min(off, text_.size());
-    return 1 + static_cast<uint64_t>(std::count(text_.begin(), text_.begin() + static_cast<ptrdiff_t>(off), '\n'));
+    return 1 + static_cast<uint64_t>(
+                   std::count(text_.begin(), text_.begin() + static_cast<ptrdiff_t>(off), '\n'));
   }
   Status Error(const pugi::xml_node& n, const std::string& what, const std::string& hint) const {
     return Status::Error(what, {file_, Line(n), 0}, hint);
@@ -57,15 +58,19 @@ class XmlContext {
     std::string s = Text(n);
     auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
     if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size()) {
-      return Error(n, std::string("bad value \"") + s + "\" for <" + n.name() + ">: expected a non-negative integer",
-                   "write a whole number, e.g. <" + std::string(n.name()) + ">0</" + n.name() + ">");
+      return Error(
+          n,
+          std::string("bad value \"") + s + "\" for <" + n.name() +
+              ">: expected a non-negative integer",
+          "write a whole number, e.g. <" + std::string(n.name()) + ">0</" + n.name() + ">");
     }
     return Status::Ok();
   }
   Status Bool(const pugi::xml_node& n, bool* v) const {
     std::string s = Text(n);
     if (s != "0" && s != "1") {
-      return Error(n, std::string("bad value \"") + s + "\" for <" + n.name() + ">: expected 0 or 1",
+      return Error(n,
+                   std::string("bad value \"") + s + "\" for <" + n.name() + ">: expected 0 or 1",
                    "write <" + std::string(n.name()) + ">1</" + n.name() + "> or 0");
     }
     *v = s == "1";
@@ -75,7 +80,9 @@ class XmlContext {
     uint64_t x = 0;
     Status s = Unsigned(n, &x);
     if (!s.ok()) return s;
-    if (x > 100) return Error(n, std::string("bad percentage for <") + n.name() + ">: above 100", "write 0..100");
+    if (x > 100)
+      return Error(n, std::string("bad percentage for <") + n.name() + ">: above 100",
+                   "write 0..100");
     *v = static_cast<double>(x);
     return Status::Ok();
   }
@@ -91,8 +98,10 @@ class XmlContext {
       size_t end = s.find(';', pos);
       if (end == std::string::npos) end = s.size();
       std::string item = s.substr(pos, end - pos);
-      item.erase(std::remove_if(item.begin(), item.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }),
-                 item.end());
+      item.erase(
+          std::remove_if(item.begin(), item.end(),
+                         [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }),
+          item.end());
       if (!item.empty()) {
         EventTypeSelector sel;
         size_t colon = item.find(':');
@@ -112,7 +121,8 @@ class XmlContext {
         }
         if (!ok) {
           return Error(n, "bad event type \"" + item + "\" in <" + n.name() + ">",
-                       "write event types separated by ';', each optionally with values: 50000001;50000002:7,8");
+                       "write event types separated by ';', each optionally with values: "
+                       "50000001;50000002:7,8");
         }
         out->push_back(sel);
       }
@@ -136,10 +146,10 @@ class XmlContext {
   const std::string& file_;
 };
 
-#define PX_TRY(expr)            \
-  do {                          \
-    Status _s = (expr);         \
-    if (!_s.ok()) return _s;    \
+#define PX_TRY(expr)         \
+  do {                       \
+    Status _s = (expr);      \
+    if (!_s.ok()) return _s; \
   } while (false)
 
 Status ReadTasks(const XmlContext& x, const pugi::xml_node& n, std::vector<TaskRange>* tasks) {
@@ -151,9 +161,11 @@ Status ReadTasks(const XmlContext& x, const pugi::xml_node& n, std::vector<TaskR
     EventTypeSelector sel;
     std::string item = s.substr(pos, end - pos);
     if (!XmlContext::ParseTypeRange(item, &sel) || sel.type == 0) {
-      return x.Error(n, "bad task list \"" + s + "\" in <tasks>", "write task numbers or ranges: 1,3-5");
+      return x.Error(n, "bad task list \"" + s + "\" in <tasks>",
+                     "write task numbers or ranges: 1,3-5");
     }
-    tasks->push_back({static_cast<uint32_t>(sel.type), static_cast<uint32_t>(sel.last_type ? sel.last_type : sel.type)});
+    tasks->push_back({static_cast<uint32_t>(sel.type),
+                      static_cast<uint32_t>(sel.last_type ? sel.last_type : sel.type)});
     pos = end + 1;
   }
   return Status::Ok();
@@ -162,25 +174,39 @@ Status ReadTasks(const XmlContext& x, const pugi::xml_node& n, std::vector<TaskR
 Status ReadCutter(const XmlContext& x, const pugi::xml_node& sec, CutOptions* o) {
   static const char* kKeys =
       "tasks, max_trace_size, by_time, minimum_time, maximum_time, minimum_time_percentage, "
-      "maximum_time_percentage, original_time, break_states, remove_first_states, remove_last_states, keep_events";
+      "maximum_time_percentage, original_time, break_states, remove_first_states, "
+      "remove_last_states, keep_events";
   // As the reference, a cutter section without <original_time> keeps the original times.
   o->original_time = true;
   for (pugi::xml_node n : sec.children()) {
     if (n.type() != pugi::node_element) continue;
     std::string k = n.name();
-    if (k == "tasks") PX_TRY(ReadTasks(x, n, &o->tasks));
-    else if (k == "max_trace_size") PX_TRY(x.Unsigned(n, &o->max_trace_size_mb));
-    else if (k == "by_time") PX_TRY(x.Bool(n, &o->by_time));
-    else if (k == "minimum_time") PX_TRY(x.Unsigned(n, &o->begin));
-    else if (k == "maximum_time") PX_TRY(x.Unsigned(n, &o->end));
-    else if (k == "minimum_time_percentage") PX_TRY(x.Percent(n, &o->begin_percent));
-    else if (k == "maximum_time_percentage") PX_TRY(x.Percent(n, &o->end_percent));
-    else if (k == "original_time") PX_TRY(x.Bool(n, &o->original_time));
-    else if (k == "break_states") PX_TRY(x.Bool(n, &o->break_states));
-    else if (k == "remove_first_states") PX_TRY(x.Bool(n, &o->remove_first_states));
-    else if (k == "remove_last_states") PX_TRY(x.Bool(n, &o->remove_last_states));
-    else if (k == "keep_events") PX_TRY(x.Bool(n, &o->keep_events));
-    else return x.Unknown(n, "cutter", kKeys);
+    if (k == "tasks")
+      PX_TRY(ReadTasks(x, n, &o->tasks));
+    else if (k == "max_trace_size")
+      PX_TRY(x.Unsigned(n, &o->max_trace_size_mb));
+    else if (k == "by_time")
+      PX_TRY(x.Bool(n, &o->by_time));
+    else if (k == "minimum_time")
+      PX_TRY(x.Unsigned(n, &o->begin));
+    else if (k == "maximum_time")
+      PX_TRY(x.Unsigned(n, &o->end));
+    else if (k == "minimum_time_percentage")
+      PX_TRY(x.Percent(n, &o->begin_percent));
+    else if (k == "maximum_time_percentage")
+      PX_TRY(x.Percent(n, &o->end_percent));
+    else if (k == "original_time")
+      PX_TRY(x.Bool(n, &o->original_time));
+    else if (k == "break_states")
+      PX_TRY(x.Bool(n, &o->break_states));
+    else if (k == "remove_first_states")
+      PX_TRY(x.Bool(n, &o->remove_first_states));
+    else if (k == "remove_last_states")
+      PX_TRY(x.Bool(n, &o->remove_last_states));
+    else if (k == "keep_events")
+      PX_TRY(x.Bool(n, &o->keep_events));
+    else
+      return x.Unknown(n, "cutter", kKeys);
   }
   return Status::Ok();
 }
@@ -196,12 +222,15 @@ Status ReadStates(const XmlContext& x, const pugi::xml_node& n, FilterOptions* o
     std::string name = text.substr(pos, end - pos);
     size_t b = name.find_first_not_of(" \t\r\n"), e = name.find_last_not_of(" \t\r\n");
     name = b == std::string::npos ? std::string() : name.substr(b, e - b + 1);
-    if (name == "All") o->all_states = true;
-    else if (!name.empty()) o->state_names.push_back(name);
+    if (name == "All")
+      o->all_states = true;
+    else if (!name.empty())
+      o->state_names.push_back(name);
     pos = end + 1;
   }
   if (!o->all_states && o->state_names.empty()) {
-    return x.Error(n, "<states> names no state", "write All, or state names separated by ',' (e.g. Running)");
+    return x.Error(n, "<states> names no state",
+                   "write All, or state names separated by ',' (e.g. Running)");
   }
   for (pugi::xml_node c : n.children()) {
     if (c.type() != pugi::node_element) continue;
@@ -214,7 +243,8 @@ Status ReadStates(const XmlContext& x, const pugi::xml_node& n, FilterOptions* o
 Status ReadTypes(const XmlContext& x, const pugi::xml_node& n, FilterOptions* o) {
   std::string use = n.attribute("use").value();
   if (!use.empty() && use != "discard" && use != "keep") {
-    return x.Error(n, "bad use=\"" + use + "\" on <types>", "write use=\"discard\" or leave it out");
+    return x.Error(n, "bad use=\"" + use + "\" on <types>",
+                   "write use=\"discard\" or leave it out");
   }
   o->discard_given_types = use == "discard";
   for (pugi::xml_node t : n.children()) {
@@ -223,7 +253,8 @@ Status ReadTypes(const XmlContext& x, const pugi::xml_node& n, FilterOptions* o)
     EventTypeSelector sel;
     std::string item = XmlContext::Text(t);
     if (!XmlContext::ParseTypeRange(item, &sel)) {
-      return x.Error(t, "bad event type \"" + item + "\" in <type>", "write a type number or a range T1-T2");
+      return x.Error(t, "bad event type \"" + item + "\" in <type>",
+                     "write a type number or a range T1-T2");
     }
     for (pugi::xml_node v : t.children()) {
       if (v.type() != pugi::node_element) continue;
@@ -242,7 +273,8 @@ Status ReadTypes(const XmlContext& x, const pugi::xml_node& n, FilterOptions* o)
 }
 
 Status ReadFilter(const XmlContext& x, const pugi::xml_node& sec, FilterOptions* o) {
-  static const char* kKeys = "discard_states, discard_events, discard_communications, states, types, comms";
+  static const char* kKeys =
+      "discard_states, discard_events, discard_communications, states, types, comms";
   for (pugi::xml_node n : sec.children()) {
     if (n.type() != pugi::node_element) continue;
     std::string k = n.name();
@@ -277,35 +309,49 @@ Status ReadSoftCounters(const XmlContext& x, const pugi::xml_node& sec, SoftCoun
   for (pugi::xml_node part : sec.children()) {
     if (part.type() != pugi::node_element) continue;
     std::string p = part.name();
-    if (p != "range" && p != "algorithm") return x.Unknown(part, "software_counters", "range, algorithm");
+    if (p != "range" && p != "algorithm")
+      return x.Unknown(part, "software_counters", "range, algorithm");
     for (pugi::xml_node n : part.children()) {
       if (n.type() != pugi::node_element) continue;
       std::string k = n.name();
       if (p == "range") {
-        if (k == "by_intervals_vs_by_states") PX_TRY(x.Bool(n, &o->by_intervals));
-        else if (k == "sampling_interval") PX_TRY(x.Unsigned(n, &o->sampling_interval));
-        else if (k == "minimum_burst_time") PX_TRY(x.Unsigned(n, &o->minimum_burst_time));
-        else if (k == "events") PX_TRY(x.TypeList(n, &compat));
-        else if (k == "acumm_events" || k == "accum_events") PX_TRY(x.TypeList(n, &o->accum_types));
-        else if (k == "count_events") PX_TRY(x.TypeList(n, &o->count_types));
+        if (k == "by_intervals_vs_by_states")
+          PX_TRY(x.Bool(n, &o->by_intervals));
+        else if (k == "sampling_interval")
+          PX_TRY(x.Unsigned(n, &o->sampling_interval));
+        else if (k == "minimum_burst_time")
+          PX_TRY(x.Unsigned(n, &o->minimum_burst_time));
+        else if (k == "events")
+          PX_TRY(x.TypeList(n, &compat));
+        else if (k == "acumm_events" || k == "accum_events")
+          PX_TRY(x.TypeList(n, &o->accum_types));
+        else if (k == "count_events")
+          PX_TRY(x.TypeList(n, &o->count_types));
         else
-          return x.Unknown(n, "range",
-                           "by_intervals_vs_by_states, sampling_interval, minimum_burst_time, events, "
-                           "acumm_events, count_events");
+          return x.Unknown(
+              n, "range",
+              "by_intervals_vs_by_states, sampling_interval, minimum_burst_time, events, "
+              "acumm_events, count_events");
       } else {
-        if (k == "count_events_vs_acummulate_values") PX_TRY(x.Bool(n, &compat_accum));
-        else if (k == "remove_states") PX_TRY(x.Bool(n, &o->remove_states));
-        else if (k == "summarize_useful_states") PX_TRY(x.Bool(n, &o->summarize_useful_states));
-        else if (k == "global_counters") PX_TRY(x.Bool(n, &o->global_counters));
-        else if (k == "only_in_burst_counting") PX_TRY(x.Bool(n, &o->only_in_burst_counting));
+        if (k == "count_events_vs_acummulate_values")
+          PX_TRY(x.Bool(n, &compat_accum));
+        else if (k == "remove_states")
+          PX_TRY(x.Bool(n, &o->remove_states));
+        else if (k == "summarize_useful_states")
+          PX_TRY(x.Bool(n, &o->summarize_useful_states));
+        else if (k == "global_counters")
+          PX_TRY(x.Bool(n, &o->global_counters));
+        else if (k == "only_in_burst_counting")
+          PX_TRY(x.Bool(n, &o->only_in_burst_counting));
         else if (k == "keep_events") {
           std::vector<EventTypeSelector> kept;
           PX_TRY(x.TypeList(n, &kept));
           for (const auto& s : kept) o->keep_types.push_back(s.type);
         } else {
-          return x.Unknown(n, "algorithm",
-                           "count_events_vs_acummulate_values, remove_states, summarize_useful_states, "
-                           "global_counters, only_in_burst_counting, keep_events");
+          return x.Unknown(
+              n, "algorithm",
+              "count_events_vs_acummulate_values, remove_states, summarize_useful_states, "
+              "global_counters, only_in_burst_counting, keep_events");
         }
       }
     }
@@ -322,10 +368,14 @@ Result<std::vector<ToolStep>> ParseToolXml(const std::string& text, const std::s
   pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size(), pugi::parse_default);
   XmlContext x(text, name);
   if (!parsed) {
-    uint64_t line = 1 + static_cast<uint64_t>(std::count(
-                            text.begin(), text.begin() + std::min<ptrdiff_t>(parsed.offset, static_cast<ptrdiff_t>(text.size())), '\n'));
-    return Status::Error(std::string("not well-formed XML: ") + parsed.description(), {name, line, 0},
-                         "a paramedir parameter file is XML with a <config> root");
+    uint64_t line =
+        1 +
+        static_cast<uint64_t>(std::count(
+            text.begin(),
+            text.begin() + std::min<ptrdiff_t>(parsed.offset, static_cast<ptrdiff_t>(text.size())),
+            '\n'));
+    return Status::Error(std::string("not well-formed XML: ") + parsed.description(),
+                         {name, line, 0}, "a paramedir parameter file is XML with a <config> root");
   }
   pugi::xml_node root = doc.document_element();
   if (std::string(root.name()) != "config") {
@@ -350,12 +400,14 @@ Result<std::vector<ToolStep>> ParseToolXml(const std::string& text, const std::s
       return x.Unknown(sec, "config", "cutter, filter, software_counters");
     }
     // As the reference: a repeated section replaces the earlier one.
-    steps.erase(std::remove_if(steps.begin(), steps.end(), [&](const ToolStep& s) { return s.kind == step.kind; }),
+    steps.erase(std::remove_if(steps.begin(), steps.end(),
+                               [&](const ToolStep& s) { return s.kind == step.kind; }),
                 steps.end());
     steps.push_back(std::move(step));
   }
   if (steps.empty()) {
-    return x.Error(root, "the parameter file has no <cutter>, <filter> or <software_counters> section",
+    return x.Error(root,
+                   "the parameter file has no <cutter>, <filter> or <software_counters> section",
                    "add the section of the tool to run");
   }
   return steps;

@@ -35,7 +35,8 @@ TEST_P(QsortCutterTest, MatchesParamedir) {
   run.output = dir / "out.prv";
   auto report = CutTrace(run, CutFromXml(oracle + ".xml"));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)), NormaliseProvenance(ReadAll(oracle + ".prv")));
+  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
+            NormaliseProvenance(ReadAll(oracle + ".prv")));
   // The reference copies the .pcf unchanged (every oracle .pcf equals the input's).
   EXPECT_EQ(ReadAll(dir / "out.pcf"), ReadAll(Data("qsort_beo3/qsort_beo3.pcf")));
   EXPECT_FALSE(tools_test::Exists(dir / "out.row"));  // the input has none
@@ -47,8 +48,8 @@ std::vector<std::string> QsortCases() {
     for (int b = 0; b < 2; ++b)
       for (int f = 0; f < 2; ++f)
         for (int l = 0; l < 2; ++l)
-          names.push_back("cut.bytime.orig-" + std::to_string(o) + ".brk-" + std::to_string(b) + ".rmfirst-" +
-                          std::to_string(f) + ".rmlast-" + std::to_string(l));
+          names.push_back("cut.bytime.orig-" + std::to_string(o) + ".brk-" + std::to_string(b) +
+                          ".rmfirst-" + std::to_string(f) + ".rmlast-" + std::to_string(l));
   return names;
 }
 
@@ -70,14 +71,18 @@ TEST_P(EpochCutterTest, MatchesParamedir) {
   run.output = dir / "out.prv.gz";
   auto report = CutTrace(run, CutFromXml(oracle + ".xml"));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)), NormaliseProvenance(ReadAll(oracle + ".prv.gz")));
+  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
+            NormaliseProvenance(ReadAll(oracle + ".prv.gz")));
   EXPECT_EQ(ReadAll(dir / "out.pcf"), ReadAll(Data("epoch/epoch_2proc.pcf")));
   EXPECT_EQ(ReadAll(dir / "out.row"), ReadAll(Data("epoch/epoch_2proc.row")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Oracles, EpochCutterTest,
                          ::testing::Values("cut.bytime.mid20.orig-0", "cut.bytime.mid20.orig-1"),
-                         [](const auto& info) { return info.param == "cut.bytime.mid20.orig-0" ? "Shifted" : "OriginalTime"; });
+                         [](const auto& info) {
+                           return info.param == "cut.bytime.mid20.orig-0" ? "Shifted"
+                                                                          : "OriginalTime";
+                         });
 
 TEST(CutterTest, ProvenanceLineNamesInputAndLimits) {
   tools_test::ScratchDir dir;
@@ -132,7 +137,8 @@ TEST(CutterTest, RecordRangeIsTheCutBetweenTheRecordsTimes) {
   run.output = dir / "none.prv";
   auto r = CutTrace(run, by_records);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("the trace has 747 records"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("the trace has 747 records"), std::string::npos)
+      << r.status().message();
 }
 
 TEST(CutterTest, RangeAfterTheEndIsAnError) {
@@ -188,7 +194,8 @@ TEST(CutterTest, MalformedRecordIsLocatedAndNothingIsLeft) {
   EXPECT_NE(r.status().message().find("end time"), std::string::npos);
   EXPECT_FALSE(tools_test::Exists(run.output));
   // No temporary file either.
-  EXPECT_EQ(std::system(("test -z \"$(ls -A '" + dir.path() + "' | grep -v bad.prv)\"").c_str()), 0);
+  EXPECT_EQ(std::system(("test -z \"$(ls -A '" + dir.path() + "' | grep -v bad.prv)\"").c_str()),
+            0);
 }
 
 }  // namespace

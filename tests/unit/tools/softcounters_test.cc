@@ -33,7 +33,8 @@ TEST_P(SoftCountersOracleTest, MatchesParamedir) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Oracles, SoftCountersOracleTest,
-                         ::testing::Values("sc.count_mpi", "sc.count_mpi.global", "sc.count_mpi.bystates"),
+                         ::testing::Values("sc.count_mpi", "sc.count_mpi.global",
+                                           "sc.count_mpi.bystates"),
                          [](const auto& info) {
                            std::string s = info.param;
                            for (char& c : s)

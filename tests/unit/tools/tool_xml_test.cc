@@ -11,10 +11,13 @@ namespace {
 
 TEST(ToolXmlTest, ReadsEveryCutterKey) {
   auto r = ParseToolXml(
-      "<?xml version=\"1.0\"?>\n<config><cutter><tasks>1,3-5</tasks><max_trace_size>0</max_trace_size>"
+      "<?xml "
+      "version=\"1.0\"?>\n<config><cutter><tasks>1,3-5</tasks><max_trace_size>0</max_trace_size>"
       "<by_time>0</by_time><minimum_time>5</minimum_time><maximum_time>9</maximum_time>"
-      "<minimum_time_percentage>10</minimum_time_percentage><maximum_time_percentage>20</maximum_time_percentage>"
-      "<original_time>0</original_time><break_states>0</break_states><remove_first_states>1</remove_first_states>"
+      "<minimum_time_percentage>10</minimum_time_percentage><maximum_time_percentage>20</"
+      "maximum_time_percentage>"
+      "<original_time>0</original_time><break_states>0</break_states><remove_first_states>1</"
+      "remove_first_states>"
       "<remove_last_states>1</remove_last_states><keep_events>1</keep_events></cutter></config>\n",
       "c.xml");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -36,7 +39,8 @@ TEST(ToolXmlTest, ReadsEveryCutterKey) {
 
 TEST(ToolXmlTest, FirstChildIsReadEvenWithoutNewline) {
   // The reference skips the first child of <types>; here it is the type itself.
-  auto r = ParseToolXml("<config><filter><types><type>50000001</type></types></filter></config>", "f.xml");
+  auto r = ParseToolXml("<config><filter><types><type>50000001</type></types></filter></config>",
+                        "f.xml");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r.value()[0].filter.types.size(), 1u);
   EXPECT_EQ(r.value()[0].filter.types[0].type, 50000001u);
@@ -45,7 +49,8 @@ TEST(ToolXmlTest, FirstChildIsReadEvenWithoutNewline) {
 TEST(ToolXmlTest, StatesTextAndMinimumTime) {
   auto r = ParseToolXml(
       "<config><filter><states>Running, Idle\n<min_state_time>7</min_state_time>\n</states>"
-      "<types use=\"discard\"><type>10-20</type><type>30<value>1</value><value>2</value></type></types>"
+      "<types "
+      "use=\"discard\"><type>10-20</type><type>30<value>1</value><value>2</value></type></types>"
       "<comms>100</comms></filter></config>",
       "f.xml");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -78,7 +83,9 @@ TEST(ToolXmlTest, SoftwareCountersLists) {
 }
 
 TEST(ToolXmlTest, UnknownKeyNamesFileLineAndKey) {
-  auto r = ParseToolXml("<config>\n<cutter>\n<by_time>1</by_time>\n<begin>5</begin>\n</cutter>\n</config>\n", "c.xml");
+  auto r = ParseToolXml(
+      "<config>\n<cutter>\n<by_time>1</by_time>\n<begin>5</begin>\n</cutter>\n</config>\n",
+      "c.xml");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().where().file, "c.xml");
   EXPECT_EQ(r.status().where().line, 4u);
@@ -87,7 +94,8 @@ TEST(ToolXmlTest, UnknownKeyNamesFileLineAndKey) {
 }
 
 TEST(ToolXmlTest, BadValueNamesTheKey) {
-  auto r = ParseToolXml("<config>\n<cutter>\n<original_time>yes</original_time>\n</cutter>\n</config>\n", "c.xml");
+  auto r = ParseToolXml(
+      "<config>\n<cutter>\n<original_time>yes</original_time>\n</cutter>\n</config>\n", "c.xml");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().where().line, 3u);
   EXPECT_NE(r.status().message().find("<original_time>: expected 0 or 1"), std::string::npos);

@@ -12,7 +12,9 @@
 
 namespace parallax::tools_test {
 
-inline std::string Data(const std::string& rel) { return std::string(PARALLAX_TEST_DATA) + "/" + rel; }
+inline std::string Data(const std::string& rel) {
+  return std::string(PARALLAX_TEST_DATA) + "/" + rel;
+}
 
 inline std::string ReadAll(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
