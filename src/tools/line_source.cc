@@ -60,7 +60,9 @@ bool LineSource::Refill() {
   int64_t got = 0;
   if (gz_ != nullptr) {
     int n = gzread(gz_, buf_.data() + end_, static_cast<unsigned>(block_));
-    if (n < 0) {
+    int gz_err = Z_OK;
+    if (n == 0) gzerror(gz_, &gz_err);  // a truncated stream ends with Z_BUF_ERROR, not -1
+    if (n < 0 || (gz_err != Z_OK && gz_err != Z_STREAM_END)) {
       int err = 0;
       const char* msg = gzerror(gz_, &err);
       status_ = Status::Error("cannot decompress " + path_ + ": " + msg, {path_, line_no_ + 1},
