@@ -23,5 +23,8 @@ Command AddPopCommand(CLI::App& app);
 Command AddTimelineCommand(CLI::App& app);
 Command AddServeCommand(CLI::App& app);
 Command AddAnalyzeCommand(CLI::App& app);
+Command AddCutCommand(CLI::App& app);
+Command AddFilterCommand(CLI::App& app);
+Command AddSoftCountersCommand(CLI::App& app);
 
 }  // namespace parallax::cli

@@ -40,6 +40,9 @@ int Run(int argc, char** argv) {
       parallax::cli::AddTimelineCommand(app),
       parallax::cli::AddServeCommand(app),
       parallax::cli::AddAnalyzeCommand(app),
+      parallax::cli::AddCutCommand(app),
+      parallax::cli::AddFilterCommand(app),
+      parallax::cli::AddSoftCountersCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);

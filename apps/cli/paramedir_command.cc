@@ -10,6 +10,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/cli/trace_tools.h"
 #include "include/parallax/trace.h"
 
 namespace parallax::cli {
@@ -24,6 +25,8 @@ struct ParamedirArgs {
   bool empty_columns = false;
   bool plane = false;
   bool force = false;
+  std::string output_name;               // -o/--output-name: the processed trace
+  std::vector<ToolStep::Kind> tools;     // -c/-f/-s in command-line order
 };
 
 bool IsCfg(const std::string& s) { return s.size() > 4 && s.compare(s.size() - 4, 4, ".cfg") == 0; }
@@ -40,9 +43,17 @@ bool WriteFile(const std::string& name, const std::string& content, bool force) 
   return ::close(fd) == 0 && ok;
 }
 
-int Run(const ParamedirArgs& a) {
+int Run(const ParamedirArgs& given) {
+  ParamedirArgs a = given;
+  bool any_xml = false;
+  for (const auto& s : a.args) any_xml = any_xml || (s.size() > 4 && s.compare(s.size() - 4, 4, ".xml") == 0);
+  if (!a.tools.empty() || any_xml) {
+    int status = RunParamedirTools(given.args, a.tools, a.output_name, a.force, &a.args);
+    if (status != 0 || a.args.empty()) return status;
+  }
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
     std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
+                 "       parallax paramedir [-c] [-f] [-s] TRACE XML [-o OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
@@ -79,14 +90,26 @@ int Run(const ParamedirArgs& a) {
 Command AddParamedirCommand(CLI::App& app) {
   auto args = std::make_shared<ParamedirArgs>();
   CLI::App* sub = app.add_subcommand("paramedir", "paramedir-compatible batch mode: one output per cfg");
-  sub->add_option("args", args->args, "TRACE CFG [OUT] [CFG [OUT] ...]")->required();
+  sub->add_option("args", args->args, "TRACE [XML] CFG [OUT] [CFG [OUT] ...]")->required();
   sub->add_flag("--tu,-u", args->trace_units, "times in trace units (paramedir -tu)");
   sub->add_flag("-m", args->one_file_per_object, "one file per object");
   sub->add_flag("--npr", args->no_precision, "10 decimals in tables (paramedir -npr)");
   sub->add_flag("-e", args->empty_columns, "hide empty columns (histograms)");
   sub->add_flag("-p", args->plane, "print only the selected plane (3D histograms)");
   sub->add_flag("--force", args->force, "replace existing output files");
-  return {sub, [args] { return Run(*args); }};
+  CLI::Option* cut = sub->add_flag("-c,--cutter")->description("apply the cutter of the .xml parameter file");
+  CLI::Option* filter = sub->add_flag("-f,--filter")->description("apply the filter of the .xml parameter file");
+  CLI::Option* sc = sub->add_flag("-s,--software-counters")->description("apply the software counters of the .xml file");
+  sub->add_option("-o,--output-name", args->output_name, "name of the processed trace (default NAME.chop1.prv ...)");
+  return {sub, [args, sub, cut, filter, sc] {
+            args->tools.clear();
+            for (const CLI::Option* o : sub->parse_order()) {
+              if (o == cut) args->tools.push_back(ToolStep::Kind::kCut);
+              if (o == filter) args->tools.push_back(ToolStep::Kind::kFilter);
+              if (o == sc) args->tools.push_back(ToolStep::Kind::kSoftCounters);
+            }
+            return Run(*args);
+          }};
 }
 
 }  // namespace parallax::cli

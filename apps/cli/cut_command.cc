@@ -1,0 +1,154 @@
+// `parallax cut TRACE -o OUT [--from T] [--to T] [--tasks LIST] [--original-time]
+// [--records A..B] [--no-break-states] [--remove-first-states] [--remove-last-states]
+// [--keep-events]
+// [--force]`:
+// Paraver's by-time cutter, streamed (docs/tools.md). Times are in trace units, or percentages
+// of the trace's end time when written with '%'.
+
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "apps/cli/commands.h"
+#include "apps/cli/trace_tools.h"
+
+namespace parallax::cli {
+
+namespace {
+
+struct CutArgs {
+  std::string trace, output, from, to, tasks, records;
+  bool original_time = false, no_break_states = false, remove_first = false, remove_last = false;
+  bool keep_events = false, force = false;
+};
+
+// "123" (trace units) or "12.5%"; false when malformed.
+bool ParseLimit(const std::string& s, bool* percent, double* pct, uint64_t* abs) {
+  *percent = !s.empty() && s.back() == '%';
+  std::string num = *percent ? s.substr(0, s.size() - 1) : s;
+  if (num.empty()) return false;
+  if (*percent) {
+    auto r = std::from_chars(num.data(), num.data() + num.size(), *pct);
+    return r.ec == std::errc() && r.ptr == num.data() + num.size() && *pct >= 0 && *pct <= 100;
+  }
+  auto r = std::from_chars(num.data(), num.data() + num.size(), *abs);
+  return r.ec == std::errc() && r.ptr == num.data() + num.size();
+}
+
+bool ParseTasks(const std::string& s, std::vector<TaskRange>* out) {
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t end = s.find(',', pos);
+    if (end == std::string::npos) end = s.size();
+    std::string item = s.substr(pos, end - pos);
+    size_t dash = item.find('-');
+    uint32_t a = 0, b = 0;
+    std::string first = item.substr(0, dash),
+                second = dash == std::string::npos ? first : item.substr(dash + 1);
+    auto r1 = std::from_chars(first.data(), first.data() + first.size(), a);
+    auto r2 = std::from_chars(second.data(), second.data() + second.size(), b);
+    if (first.empty() || second.empty() || r1.ec != std::errc() || r2.ec != std::errc() ||
+        r1.ptr != first.data() + first.size() || r2.ptr != second.data() + second.size() ||
+        a == 0 || b < a) {
+      return false;
+    }
+    out->push_back({a, b});
+    pos = end + 1;
+  }
+  return !out->empty();
+}
+
+int Run(const CutArgs& a) {
+  CutOptions o;
+  bool from_pct = false, to_pct = false;
+  double from_p = 0, to_p = 100;
+  uint64_t from_t = 0, to_t = UINT64_MAX;
+  if (!a.from.empty() && !ParseLimit(a.from, &from_pct, &from_p, &from_t)) {
+    std::fprintf(stderr,
+                 "parallax cut: bad --from \"%s\"\n  hint: give a time in trace units or a "
+                 "percentage like 40%%\n",
+                 a.from.c_str());
+    return 2;
+  }
+  if (!a.to.empty() && !ParseLimit(a.to, &to_pct, &to_p, &to_t)) {
+    std::fprintf(stderr,
+                 "parallax cut: bad --to \"%s\"\n  hint: give a time in trace units or a "
+                 "percentage like 60%%\n",
+                 a.to.c_str());
+    return 2;
+  }
+  if ((!a.from.empty() && !a.to.empty() && from_pct != to_pct)) {
+    std::fprintf(stderr,
+                 "parallax cut: --from and --to must both be times or both be percentages\n");
+    return 2;
+  }
+  if (!a.records.empty()) {
+    size_t dots = a.records.find("..");
+    std::string first = a.records.substr(0, dots),
+                last = dots == std::string::npos ? "" : a.records.substr(dots + 2);
+    auto r1 = std::from_chars(first.data(), first.data() + first.size(), o.first_record);
+    auto r2 = std::from_chars(last.data(), last.data() + last.size(), o.last_record);
+    if (dots == std::string::npos || first.empty() || last.empty() || r1.ec != std::errc() ||
+        r2.ec != std::errc() || r1.ptr != first.data() + first.size() ||
+        r2.ptr != last.data() + last.size() || !a.from.empty() || !a.to.empty()) {
+      std::fprintf(stderr,
+                   "parallax cut: bad --records \"%s\"\n  hint: --records A..B (1-based body "
+                   "records), without --from/--to\n",
+                   a.records.c_str());
+      return 2;
+    }
+  }
+  o.by_time = !(from_pct || to_pct);
+  o.begin = from_t;
+  o.end = to_t;
+  o.begin_percent = from_p;
+  o.end_percent = to_p;
+  if (!a.tasks.empty() && !ParseTasks(a.tasks, &o.tasks)) {
+    std::fprintf(stderr,
+                 "parallax cut: bad --tasks \"%s\"\n  hint: task numbers and ranges, e.g. 1,3-5\n",
+                 a.tasks.c_str());
+    return 2;
+  }
+  o.original_time = a.original_time;
+  o.break_states = !a.no_break_states;
+  o.remove_first_states = a.remove_first;
+  o.remove_last_states = a.remove_last;
+  o.keep_events = a.keep_events;
+  ToolStep step;
+  step.kind = ToolStep::Kind::kCut;
+  step.cut = o;
+  std::string written;
+  return RunToolChain("parallax cut", a.trace, {step}, a.output, a.force, &written);
+}
+
+}  // namespace
+
+Command AddCutCommand(CLI::App& app) {
+  auto args = std::make_shared<CutArgs>();
+  CLI::App* sub =
+      app.add_subcommand("cut", "Cut a time range out of a trace (Paraver's cutter), streamed");
+  sub->add_option("trace", args->trace, "input trace (.prv or .prv.gz)")->required();
+  sub->add_option("-o,--output", args->output,
+                  "output trace (.prv or .prv.gz); default NAME.chop1.prv");
+  sub->add_option("--from", args->from,
+                  "begin: time in trace units, or N% of the end time (default 0)");
+  sub->add_option("--to", args->to,
+                  "end: time in trace units, or N% of the end time (default: the end)");
+  sub->add_option("--tasks", args->tasks, "keep only these tasks, e.g. 1,3-5");
+  sub->add_option("--records", args->records,
+                  "cut from the time of body record A to that of record B: A..B");
+  sub->add_flag("--original-time", args->original_time,
+                "keep absolute times (states are then never broken)");
+  sub->add_flag("--no-break-states", args->no_break_states,
+                "keep states crossing the limits whole");
+  sub->add_flag("--remove-first-states", args->remove_first,
+                "drop states that begin before the cut");
+  sub->add_flag("--remove-last-states", args->remove_last, "drop states that end after the cut");
+  sub->add_flag("--keep-events", args->keep_events,
+                "keep the events at the boundaries of kept states");
+  sub->add_flag("--force", args->force, "replace existing output files");
+  return {sub, [args] { return Run(*args); }};
+}
+
+}  // namespace parallax::cli

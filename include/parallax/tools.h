@@ -1,0 +1,114 @@
+#pragma once
+// Trace-processing tools over the public API: cut a time range out of a trace, filter its
+// records, summarise it with software counters. Each tool streams the input in file order
+// (bounded memory whatever the trace size) and writes a .prv (or .prv.gz) with its .pcf and
+// .row under temporary names renamed at the end, never replacing an existing file unless
+// asked. The options mirror the keys of paramedir's XML parameter files (docs/tools.md).
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "include/parallax/status.h"
+
+namespace parallax {
+
+// A range of task numbers (1-based, inclusive); a single task has first == last.
+struct TaskRange {
+  uint32_t first = 0, last = 0;
+};
+
+// Paraver's by-time cutter (cutter section of the XML).
+struct CutOptions {
+  bool by_time = true;          // false: use the percentages of the header end time
+  uint64_t begin = 0, end = 0;  // trace units, when by_time
+  double begin_percent = 0, end_percent = 100;
+  std::vector<TaskRange> tasks;      // empty: every task
+  bool original_time = false;        // keep absolute times (forces break_states off)
+  bool break_states = true;          // clip states at the cut limits
+  bool remove_first_states = false;  // drop states that start before the cut
+  bool remove_last_states = false;   // drop states that end after the cut
+  bool keep_events = false;          // keep events at the boundaries of kept states
+  uint64_t max_trace_size_mb = 0;    // accepted for compatibility; must be 0 (not supported)
+  // Pablo's record range: when last_record > 0, the cut goes from the time of body record
+  // first_record to the time of body record last_record (1-based, counting state, event and
+  // communication lines in file order; a state or communication counts by its first time).
+  uint64_t first_record = 0, last_record = 0;
+};
+
+// One event type (or range of types) a filter keeps or discards, optionally only some values.
+struct EventTypeSelector {
+  uint64_t type = 0, last_type = 0;  // last_type > type: a range
+  std::vector<int64_t> values;       // empty: every value
+};
+
+// Paraver's filter (filter section of the XML).
+struct FilterOptions {
+  bool keep_states = true;               // discard_states = 0
+  bool all_states = true;                // states: All
+  std::vector<std::string> state_names;  // .pcf labels or numbers, when !all_states
+  uint64_t min_state_time = 0;           // states shorter than this are dropped
+  bool keep_events = true;               // discard_events = 0
+  bool discard_given_types = false;      // <types use="discard">
+  std::vector<EventTypeSelector> types;  // empty: every type
+  bool keep_comms = true;                // discard_communications = 0
+  int64_t min_comm_size = 0;             // communications smaller than this are dropped
+};
+
+// Paraver's software counters (software_counters section of the XML).
+struct SoftCountersOptions {
+  bool by_intervals = true;                    // false: per burst of the running state
+  uint64_t sampling_interval = 0;              // trace units, when by_intervals
+  uint64_t minimum_burst_time = 0;             // trace units, when by bursts
+  std::vector<EventTypeSelector> count_types;  // counted: one per occurrence
+  std::vector<EventTypeSelector> accum_types;  // accumulated: sum of values
+  bool remove_states = false;
+  bool summarize_useful_states = false;
+  bool global_counters = false;  // never reset the counters
+  bool only_in_burst_counting = false;
+  std::vector<uint64_t> keep_types;  // event types copied to the output unchanged
+};
+
+// One step of a paramedir XML parameter file, in file order.
+struct ToolStep {
+  enum class Kind { kCut, kFilter, kSoftCounters };
+  Kind kind = Kind::kCut;
+  CutOptions cut;
+  FilterOptions filter;
+  SoftCountersOptions softcounters;
+};
+
+// Reads a paramedir XML parameter file (<config> with <cutter>, <filter> and/or
+// <software_counters>). Unknown elements and bad values are errors naming the file, line and
+// key.
+Result<std::vector<ToolStep>> ReadToolXml(const std::string& path);
+// The same from text (tests); `name` is used in messages.
+Result<std::vector<ToolStep>> ParseToolXml(const std::string& text, const std::string& name);
+
+// Where a tool reads and writes.
+struct ToolRun {
+  std::string input;   // .prv or .prv.gz; its .pcf and .row are read and copied when present
+  std::string output;  // .prv or .prv.gz; the .pcf and .row are written beside it
+  bool force = false;  // replace existing outputs
+  std::function<void(uint64_t done, uint64_t total)> progress;  // input bytes
+  // The date of the cutter's provenance line (YYYYMMDDhhmmss); empty: now (UTC).
+  std::string provenance_date;
+};
+
+struct ToolReport {
+  uint64_t input_records = 0;      // body lines read
+  uint64_t output_records = 0;     // body lines written
+  uint64_t input_bytes = 0;        // on-disk size of the input
+  uint64_t output_bytes = 0;       // bytes written to the .prv (uncompressed)
+  std::vector<std::string> notes;  // e.g. an empty result
+};
+
+Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options);
+Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options);
+Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersOptions& options);
+
+// The companion file of a trace: "x.prv" or "x.prv.gz" -> "x" + ext (ext = ".pcf", ".row").
+std::string TraceCompanion(const std::string& trace, const std::string& ext);
+
+}  // namespace parallax

@@ -1,0 +1,540 @@
+// Paraver's by-time cutter, streamed. The decisions follow the reference cutter record by
+// record (docs/tools.md lists them); the reference writes a temporary trace and then shifts it
+// so that the first written record is at time 0. Here the same decisions run twice over the
+// input instead: a first pass without output finds the first and last written times (it stops
+// where the reference stops reading), the second writes the shifted records directly.
+
+#include <algorithm>
+#include <ctime>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "include/parallax/tools.h"
+#include "src/io/prv/prv_writer.h"
+#include "src/tools/prv_record.h"
+#include "src/tools/trace_stream.h"
+
+namespace parallax {
+
+namespace {
+
+using tools::OutputFile;
+using tools::PrvRecord;
+
+constexpr uint64_t kHwcFirst = 42000000, kHwcLast = 43000000;
+
+// An event type opened (value != 0) more often than closed (value 0) on a thread. The
+// reference keeps a list of openings and removes the latest one of a type on a close; at the
+// end it closes each open type once, the type opened first last. Only the count and the
+// opening that made the count leave 0 matter for that, so memory stays per type.
+struct OpenType {
+  uint64_t count = 0;
+  uint64_t first_open = 0;  // sequence number of the opening that made count 1
+};
+
+// What the cutter remembers about one thread.
+struct ThreadState {
+  uint64_t last_time = 0;
+  uint64_t last_state_end = 0;
+  uint32_t last_cpu = 0;
+  bool finished = false;
+  bool without_states = false;
+  std::unordered_map<uint64_t, OpenType> open_types;
+  // Per hardware counter type of the .pcf (same index): bit 0 seen with a value != 0, bit 1
+  // first value already written (the first one is written as 0).
+  std::vector<uint8_t> hwc_flags;
+};
+
+class CutEngine {
+ public:
+  CutEngine(const CutOptions& o, uint64_t tmin, uint64_t tmax, const std::vector<uint64_t>& hwc)
+      : o_(o), tmin_(tmin), tmax_(tmax), hwc_(hwc.begin(), hwc.end()) {
+    if (o_.original_time) o_.break_states = false;
+    if (o_.break_states) o_.keep_events = false;
+  }
+
+  void SetOutput(OutputFile* out, uint64_t shift) {
+    out_ = out;
+    shift_ = shift;
+  }
+  // False once the reference would stop reading.
+  bool Process(const PrvRecord& r);
+  void Finish();
+
+  bool any_written() const { return first_caught_; }
+  uint64_t first_time() const { return first_time_; }
+  uint64_t last_time() const { return last_time_; }
+  uint64_t records_written() const { return written_; }
+
+ private:
+  ThreadState* Find(const PrvRecord& r) {
+    uint64_t key = Key(r);
+    if (cached_ != nullptr && cached_key_ == key) return cached_;
+    auto it = threads_.find(key);
+    if (it == threads_.end()) return nullptr;
+    cached_key_ = key;
+    cached_ = &it->second;
+    return cached_;
+  }
+  ThreadState& Init(const PrvRecord& r) {
+    ++useful_;
+    any_useful_ = true;
+    uint64_t key = Key(r);
+    ThreadState& t = threads_[key];
+    t = ThreadState();
+    t.hwc_flags.assign(hwc_.size(), 0);
+    t.last_cpu = r.cpu;
+    cached_key_ = key;
+    cached_ = &t;
+    return t;
+  }
+  static uint64_t Key(const PrvRecord& r) {
+    return (uint64_t{r.appl} << 42) | (uint64_t{r.task} << 21) | uint64_t{r.thread};
+  }
+  bool Selected(uint32_t task) const {
+    if (o_.tasks.empty()) return true;
+    for (const TaskRange& t : o_.tasks)
+      if (task >= t.first && task <= t.last) return true;
+    return false;
+  }
+  void Seen(uint64_t first, uint64_t last) {
+    if (!first_caught_ || first < first_time_) first_time_ = first;
+    first_caught_ = true;
+    last_time_ = std::max(last_time_, last);
+  }
+  void State(const PrvRecord& r);
+  void Events(const PrvRecord& r);
+  void Comm(const PrvRecord& r);
+  void Prefix(char kind, const PrvRecord& r) {
+    out_->Char(kind);
+    for (uint32_t v : {r.cpu, r.appl, r.task, r.thread}) {
+      out_->Char(':');
+      out_->Num(v);
+    }
+  }
+  void Time(uint64_t t) {
+    out_->Char(':');
+    out_->Num(t - shift_);
+  }
+  void AppendZeros(uint64_t key, const ThreadState& t, const std::vector<uint64_t>& types);
+
+  CutOptions o_;
+  uint64_t tmin_, tmax_;
+  std::vector<uint64_t> hwc_;
+  std::map<uint64_t, ThreadState> threads_;  // ordered: the closing events follow thread order
+  uint64_t cached_key_ = 0;
+  ThreadState* cached_ = nullptr;
+  uint64_t open_seq_ = 0;
+  std::vector<uint32_t> reset_scratch_;
+  OutputFile* out_ = nullptr;
+  uint64_t shift_ = 0;
+  int64_t useful_ = 0;
+  bool any_useful_ = false;
+  bool first_caught_ = false;
+  uint64_t first_time_ = 0, last_time_ = 0;
+  uint64_t written_ = 0;
+  uint64_t final_time_ = 0;
+  bool stop_ = false;
+  bool comment_written_ = false;
+};
+
+bool CutEngine::Process(const PrvRecord& r) {
+  switch (r.kind) {
+    case '1':
+      State(r);
+      break;
+    case '2':
+      Events(r);
+      break;
+    case '3':
+      Comm(r);
+      break;
+    case '#':
+      if (out_ != nullptr) {
+        out_->Text(r.line);
+        out_->Char('\n');
+      }
+      break;
+    default:
+      break;
+  }
+  if (stop_) return false;
+  return !(any_useful_ && useful_ == 0);
+}
+
+void CutEngine::State(const PrvRecord& r) {
+  uint64_t t1 = r.t1, t2 = r.t2;
+  if (!Selected(r.task) || t2 <= tmin_) return;
+  ThreadState* t = Find(r);
+  if (t1 < tmin_ && t2 > tmax_ && (o_.remove_first_states || o_.remove_last_states)) {
+    (t != nullptr ? *t : Init(r)).without_states = true;
+    return;
+  }
+  if (t1 < tmin_ && t2 >= tmin_ && o_.remove_first_states) return;
+  if ((t1 < tmax_ && t2 > tmax_ && o_.remove_last_states) || (o_.original_time && t1 > tmax_)) {
+    if (t != nullptr && !t->finished) {
+      --useful_;
+      t->finished = true;
+    }
+    return;
+  }
+  if (!o_.original_time && t1 > tmax_) {
+    stop_ = true;
+    return;
+  }
+  if (t == nullptr) t = &Init(r);
+  t->last_state_end = t2;
+  if (t1 < tmax_ && t2 > tmax_ && !o_.remove_last_states && !o_.break_states && o_.keep_events)
+    t->finished = true;
+  if (!o_.original_time && o_.break_states) {
+    t1 = std::max(t1, tmin_);
+    t2 = std::min(t2, tmax_);
+  }
+  t->last_time = t2;
+  Seen(t1, t2);
+  ++written_;
+  if (out_ == nullptr) return;
+  out_->Text(r.line.substr(0, r.times_at));
+  out_->Num(t1 - shift_);
+  Time(t2);
+  out_->Char(':');
+  out_->Num(r.state);
+  out_->Char('\n');
+}
+
+void CutEngine::Events(const PrvRecord& r) {
+  uint64_t time = r.t1;
+  if (!Selected(r.task)) return;
+  ThreadState* t = Find(r);
+  if (t != nullptr && t->finished && time != t->last_state_end) {
+    if (!(!o_.remove_last_states && !o_.break_states && o_.keep_events &&
+          time <= t->last_state_end))
+      return;
+  } else if (time > tmax_) {
+    return;
+  }
+  if (t != nullptr && time > t->last_time && time > tmax_ && !o_.keep_events) return;
+  if (t == nullptr && time > tmax_) return;
+  if (t == nullptr && o_.remove_first_states) return;
+  bool inside = time >= tmin_ || (t != nullptr && t->last_time >= tmin_ && o_.keep_events);
+  if (!inside) return;
+  Seen(time, time);
+  ++written_;
+  if (t == nullptr) t = &Init(r);
+  t->last_time = time;
+  t->last_cpu = r.cpu;
+  // The first pass only needs where records begin and end: the pairs matter for the output.
+  if (out_ == nullptr) return;
+  out_->Text(r.line.substr(0, r.times_at));
+  out_->Num(time - shift_);
+  std::vector<uint32_t>& resets = reset_scratch_;  // pairs whose value is written as 0
+  resets.clear();
+  for (uint32_t i = 0; i < r.events.size(); ++i) {
+    const tools::EventPair& p = r.events[i];
+    uint8_t* hwc = nullptr;
+    if (!hwc_.empty() && p.type >= hwc_.front() && p.type <= hwc_.back()) {
+      auto it = std::lower_bound(hwc_.begin(), hwc_.end(), p.type);
+      if (it != hwc_.end() && *it == p.type)
+        hwc = &t->hwc_flags[static_cast<size_t>(it - hwc_.begin())];
+    }
+    if (p.value != 0) {
+      if (hwc != nullptr) {
+        *hwc |= 1;
+      } else {
+        OpenType& open = t->open_types[p.type];
+        if (open.count++ == 0) open.first_open = open_seq_++;
+      }
+    } else {
+      auto it = t->open_types.find(p.type);
+      if (it != t->open_types.end() && --it->second.count == 0) t->open_types.erase(it);
+    }
+    if (hwc != nullptr && (*hwc & 2) == 0) {
+      *hwc |= 2;
+      resets.push_back(i);
+    }
+  }
+  if (resets.empty()) {
+    // The pairs as read: the common case, no counter's first value on this line.
+    out_->Text(r.line.substr(r.pairs_at - 1));
+    out_->Char('\n');
+    return;
+  }
+  size_t next = 0;
+  for (uint32_t i = 0; i < r.events.size(); ++i) {
+    const tools::EventPair& p = r.events[i];
+    out_->Char(':');
+    out_->Num(p.type);
+    out_->Char(':');
+    if (next < resets.size() && resets[next] == i) {
+      out_->Char('0');
+      ++next;
+    } else {
+      out_->Text(p.value_text);
+    }
+  }
+  out_->Char('\n');
+}
+
+void CutEngine::Comm(const PrvRecord& r) {
+  if (!Selected(r.task) && !Selected(r.task2)) return;
+  if (r.t1 < tmin_ || r.t3 < tmin_) return;
+  if (r.t1 > tmax_ && !o_.original_time) {
+    stop_ = true;
+    return;
+  }
+  if (r.t2 > tmax_ || r.t4 > tmax_) return;
+  uint64_t lo = std::min({r.t1, r.t2, r.t3, r.t4}), hi = std::max({r.t1, r.t2, r.t3, r.t4});
+  Seen(lo, hi);
+  ++written_;
+  if (out_ == nullptr) return;
+  Prefix('3', r);
+  Time(r.t1);
+  Time(r.t2);
+  for (uint32_t v : {r.cpu2, r.appl2, r.task2, r.thread2}) {
+    out_->Char(':');
+    out_->Num(v);
+  }
+  Time(r.t3);
+  Time(r.t4);
+  out_->Char(':');
+  out_->Text(r.size_text);
+  out_->Char(':');
+  out_->Text(r.tag_text);
+  out_->Char('\n');
+}
+
+void CutEngine::AppendZeros(uint64_t key, const ThreadState& t,
+                            const std::vector<uint64_t>& types) {
+  if (types.empty()) return;
+  if (!comment_written_) {
+    out_->Text("# Appending events with value 0\n");
+    comment_written_ = true;
+  }
+  out_->Char('2');
+  for (uint64_t v :
+       {uint64_t{t.last_cpu}, key >> 42, (key >> 21) & ((1u << 21) - 1), key & ((1u << 21) - 1)}) {
+    out_->Char(':');
+    out_->Num(v);
+  }
+  Time(final_time_);
+  for (uint64_t type : types) {
+    out_->Char(':');
+    out_->Num(type);
+    out_->Text(":0");
+  }
+  out_->Char('\n');
+}
+
+void CutEngine::Finish() {
+  final_time_ = (last_time_ > tmax_ || o_.remove_last_states) ? last_time_ : tmax_;
+  if (out_ == nullptr) return;
+  for (const auto& [key, t] : threads_) {
+    // Open types, each once, the one opened last first.
+    std::vector<std::pair<uint64_t, uint64_t>> open;  // (first_open, type)
+    for (const auto& [type, o] : t.open_types) open.emplace_back(o.first_open, type);
+    std::sort(open.rbegin(), open.rend());
+    std::vector<uint64_t> types;
+    for (const auto& [seq, type] : open) types.push_back(type);
+    AppendZeros(key, t, types);
+    std::vector<uint64_t> seen;  // hardware counters, by type
+    for (size_t i = 0; i < hwc_.size(); ++i)
+      if (t.hwc_flags[i] & 1) seen.push_back(hwc_[i]);
+    AppendZeros(key, t, seen);
+  }
+}
+
+}  // namespace
+}  // namespace parallax
+
+namespace parallax {
+
+namespace {
+
+std::string NowStamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &tm);
+  return buf;
+}
+
+std::string AbsolutePath(const std::string& path) {
+  char* real = realpath(path.c_str(), nullptr);
+  if (real == nullptr) return path;
+  std::string s = real;
+  free(real);
+  return s;
+}
+
+struct CutLimits {
+  uint64_t tmin = 0, tmax = 0;
+};
+
+// The times of body records first..last (1-based, lines of kind 1, 2 or 3 in file order).
+Result<CutLimits> RecordTimes(const CutOptions& o, const std::string& file) {
+  if (o.first_record == 0 || o.first_record > o.last_record) {
+    return Status::Error(
+        "bad record range " + std::to_string(o.first_record) + ".." + std::to_string(o.last_record),
+        {file}, "give --records A..B with 1 <= A <= B");
+  }
+  auto opened = tools::OpenInputTrace(file);
+  if (!opened.ok()) return opened.status();
+  tools::InputTrace in = std::move(opened).value();
+  tools::PrvRecord rec;
+  std::string_view line;
+  uint64_t n = 0;
+  CutLimits l;
+  while (in.lines->Next(&line)) {
+    Status s = tools::ParsePrvRecord(line, file, in.lines->line_number(), &rec, true);
+    if (!s.ok()) return s;
+    if (rec.kind != '1' && rec.kind != '2' && rec.kind != '3') continue;
+    ++n;
+    if (n == o.first_record) l.tmin = rec.t1;
+    if (n == o.last_record) {
+      l.tmax = rec.t1;
+      return l;
+    }
+  }
+  if (!in.lines->status().ok()) return in.lines->status();
+  return Status::Error("the record range ends at record " + std::to_string(o.last_record) +
+                           " but the trace has " + std::to_string(n) + " records",
+                       {file}, "give a last record within 1.." + std::to_string(n));
+}
+
+Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h,
+                         const std::string& file) {
+  CutLimits l;
+  if (o.last_record > 0) {
+    auto r = RecordTimes(o, file);
+    if (!r.ok()) return r.status();
+    l = r.value();
+    if (l.tmin >= l.tmax) {
+      return Status::Error("records " + std::to_string(o.first_record) + ".." +
+                               std::to_string(o.last_record) + " span no time (both at " +
+                               std::to_string(l.tmin) + ")",
+                           {file}, "widen the record range");
+    }
+    return l;
+  }
+  if (o.by_time) {
+    l.tmin = o.begin;
+    l.tmax = o.end;
+  } else {
+    if (!(o.begin_percent >= 0 && o.end_percent <= 100 && o.begin_percent < o.end_percent)) {
+      return Status::Error("bad cut percentages: expected 0 <= begin < end <= 100", {file},
+                           "give --from and --to as percentages of the trace's end time");
+    }
+    // As the reference: the end time divided by 100 (integer), times the percentage.
+    l.tmin = static_cast<uint64_t>(static_cast<double>(h.end_time / 100) * o.begin_percent);
+    l.tmax = static_cast<uint64_t>(static_cast<double>(h.end_time / 100) * o.end_percent);
+  }
+  if (l.tmin >= l.tmax) {
+    return Status::Error("empty cut: the begin time " + std::to_string(l.tmin) +
+                             " is not before the end time " + std::to_string(l.tmax),
+                         {file}, "give a begin time smaller than the end time");
+  }
+  if (l.tmin > h.end_time) {
+    return Status::Error("the cut begins at " + std::to_string(l.tmin) +
+                             ", after the end of the trace (" + std::to_string(h.end_time) + ")",
+                         {file},
+                         "the trace spans 0.." + std::to_string(h.end_time) + " in its time unit");
+  }
+  return l;
+}
+
+// Runs the engine over the body of `in`; records the number of body lines read.
+Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uint64_t* lines,
+               uint64_t* others, bool skip_pairs) {
+  tools::PrvRecord rec;
+  std::string_view line;
+  tools::ProgressTicker ticker(run.progress);
+  while (in.lines->Next(&line)) {
+    ++*lines;
+    Status s =
+        tools::ParsePrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, skip_pairs);
+    if (!s.ok()) return s;
+    if (rec.kind == 'o' && !line.empty()) ++*others;
+    if (!engine.Process(rec)) break;
+    ticker.Tick(*in.lines);
+  }
+  if (!in.lines->status().ok()) return in.lines->status();
+  ticker.Done(*in.lines);
+  engine.Finish();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
+  Status s = tools::CheckOutputs(run);
+  if (!s.ok()) return s;
+  if (options.max_trace_size_mb != 0) {
+    return Status::Error("max_trace_size is not supported", {run.input},
+                         "set it to 0 and cut by time");
+  }
+  auto opened = tools::OpenInputTrace(run.input);
+  if (!opened.ok()) return opened.status();
+  tools::InputTrace in = std::move(opened).value();
+  auto limits = Limits(options, in.header, run.input);
+  if (!limits.ok()) return limits.status();
+  std::vector<uint64_t> hwc;
+  for (uint32_t type : tools::PcfEventTypes(run.input))
+    if (type >= kHwcFirst && type < kHwcLast) hwc.push_back(type);
+
+  ToolReport report;
+  report.input_bytes = in.lines->bytes_total();
+  uint64_t shift = 0, end_time = in.header.end_time;
+  uint64_t lines = 0, others = 0;
+  if (!options.original_time) {
+    // First pass: where the written records begin and end.
+    CutEngine probe(options, limits.value().tmin, limits.value().tmax, hwc);
+    ToolRun quiet = run;
+    quiet.progress = nullptr;
+    s = RunPass(in, probe, quiet, &lines, &others, true);
+    if (!s.ok()) return s;
+    shift = probe.first_time();
+    end_time = probe.last_time() - probe.first_time();
+    opened = tools::OpenInputTrace(run.input);
+    if (!opened.ok()) return opened.status();
+    in = std::move(opened).value();
+    lines = others = 0;
+  }
+  auto out = tools::OutputFile::Create(run.output, run.force);
+  if (!out.ok()) return out.status();
+  model::TraceHeader header = in.header;
+  header.end_time = end_time;
+  header.resources_bare = false;
+  out.value()->Text(io::FormatPrvHeader(header));
+  std::string stamp = run.provenance_date.empty() ? NowStamp() : run.provenance_date;
+  out.value()->Text("#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) +
+                    "\":" + std::to_string(options.original_time ? 0 : shift) + ":" +
+                    std::to_string(limits.value().tmin) + ":" +
+                    std::to_string(limits.value().tmax) + "\n");
+  CutEngine engine(options, limits.value().tmin, limits.value().tmax, hwc);
+  engine.SetOutput(out.value().get(), shift);
+  s = RunPass(in, engine, run, &lines, &others, false);
+  if (!s.ok()) return s;
+  report.input_records = lines;
+  report.output_records = engine.records_written();
+  report.output_bytes = out.value()->bytes_written();
+  if (!engine.any_written()) {
+    report.notes.push_back("the cut [" + std::to_string(limits.value().tmin) + ", " +
+                           std::to_string(limits.value().tmax) +
+                           "] holds no record: the output has none");
+  }
+  if (others > 0) {
+    report.notes.push_back(
+        std::to_string(others) +
+        " lines that are neither states, events, communications nor comments (e.g. "
+        "global communications) were not copied, as paramedir's cutter does");
+  }
+  s = out.value()->Commit();
+  if (!s.ok()) return s;
+  s = tools::CopyPcfAndRow(run);
+  if (!s.ok()) return s;
+  return report;
+}
+
+}  // namespace parallax

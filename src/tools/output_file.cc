@@ -1,0 +1,146 @@
+#include "src/tools/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+
+#include "src/base/input_buffer.h"
+
+namespace parallax::tools {
+
+bool PathExists(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0;
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) close(fd_);
+  if (gz_ != nullptr) gzclose(gz_);
+  if (!committed_ && !tmp_path_.empty()) unlink(tmp_path_.c_str());
+}
+
+Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, bool force) {
+  if (!force && PathExists(path)) {
+    return Status::Error(path + " exists", {path},
+                         "use --force to replace it, or choose another name");
+  }
+  std::unique_ptr<OutputFile> out(new OutputFile());
+  out->path_ = path;
+  out->force_ = force;
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string tmpl = dir + "." + base + ".tmpXXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd < 0) {
+    return Status::Error("cannot create a file next to " + path + ": " + std::strerror(errno),
+                         {path}, "check that the folder exists and is writable");
+  }
+  fchmod(fd, 0644);
+  out->tmp_path_ = name.data();
+  if (base::EndsWith(path, ".gz")) {
+    out->gz_ = gzdopen(fd, "wb6");
+    if (out->gz_ == nullptr) {
+      close(fd);
+      return Status::Error("cannot start gzip output " + path, {path});
+    }
+  } else {
+    out->fd_ = fd;
+  }
+  out->buf_.resize(kSize);
+  return out;
+}
+
+void OutputFile::Write(const char* p, size_t n) {
+  if (!error_.ok()) return;
+  written_ += n;
+  if (gz_ != nullptr) {
+    while (n > 0) {
+      unsigned chunk = static_cast<unsigned>(n > (1u << 30) ? (1u << 30) : n);
+      if (gzwrite(gz_, p, chunk) != static_cast<int>(chunk)) {
+        error_ = Status::Error("cannot write " + path_ + " (gzip error)", {path_},
+                               "check free disk space");
+        return;
+      }
+      p += chunk;
+      n -= chunk;
+    }
+    return;
+  }
+  while (n > 0) {
+    ssize_t w = write(fd_, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      error_ = Status::Error("cannot write " + path_ + ": " + std::strerror(errno), {path_},
+                             "check free disk space");
+      return;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+void OutputFile::Flush() {
+  if (used_ > 0) {
+    size_t n = used_;
+    used_ = 0;
+    Write(buf_.data(), n);
+  }
+}
+
+Status OutputFile::Commit() {
+  Flush();
+  if (gz_ != nullptr) {
+    if (gzclose(gz_) != Z_OK && error_.ok())
+      error_ = Status::Error("cannot finish " + path_, {path_});
+    gz_ = nullptr;
+  } else if (fd_ >= 0) {
+    if (close(fd_) != 0 && error_.ok())
+      error_ = Status::Error("cannot close " + path_ + ": " + std::strerror(errno), {path_});
+    fd_ = -1;
+  }
+  if (!error_.ok()) return error_;
+  if (!force_ && PathExists(path_)) {
+    return Status::Error(path_ + " appeared while it was being written", {path_},
+                         "use --force to replace it");
+  }
+  if (rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+    return Status::Error("cannot rename the output to " + path_ + ": " + std::strerror(errno),
+                         {path_});
+  }
+  committed_ = true;
+  return Status::Ok();
+}
+
+Status CopyCompanion(const std::string& from, const std::string& to, bool force, bool* copied) {
+  *copied = false;
+  int fd = open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Ok();
+  auto out = OutputFile::Create(to, force);
+  if (!out.ok()) {
+    close(fd);
+    return out.status();
+  }
+  std::vector<char> buf(1 << 16);
+  for (;;) {
+    ssize_t n = read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      close(fd);
+      return Status::Error("cannot read " + from + ": " + std::strerror(errno), {from});
+    }
+    if (n == 0) break;
+    out.value()->Text(std::string_view(buf.data(), static_cast<size_t>(n)));
+  }
+  close(fd);
+  Status s = out.value()->Commit();
+  *copied = s.ok();
+  return s;
+}
+
+}  // namespace parallax::tools

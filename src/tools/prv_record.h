@@ -1,0 +1,47 @@
+#pragma once
+// One body line of a .prv trace, parsed in place for the streaming tools (trace-format.md §3):
+//   1:cpu:appl:task:thread:begin:end:state
+//   2:cpu:appl:task:thread:time:type:value[:type:value...]
+//   3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
+//   #...  comment;  anything else (4: global communications, empty lines) is kind 'o'.
+// Fields are decimal integers; event values and communication sizes and tags keep their text
+// so that a tool writes them back exactly as read. The parser reuses its storage: no
+// allocation per record once the largest event line has been seen.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "include/parallax/status.h"
+
+namespace parallax::tools {
+
+struct EventPair {
+  uint64_t type = 0;
+  int64_t value = 0;            // the value as a signed number (text kept below)
+  std::string_view value_text;  // as written in the input
+};
+
+struct PrvRecord {
+  char kind = 'o';  // '1' state, '2' events, '3' communication, '#' comment, 'o' other
+  uint32_t cpu = 0, appl = 0, task = 0, thread = 0;
+  uint64_t t1 = 0, t2 = 0;  // state begin/end, event time, logical/physical send
+  uint32_t state = 0;
+  std::vector<EventPair> events;
+  // Communications: the receiver and its times; size and tag as text.
+  uint32_t cpu2 = 0, appl2 = 0, task2 = 0, thread2 = 0;
+  uint64_t t3 = 0, t4 = 0;
+  std::string_view size_text, tag_text;
+  std::string_view line;  // the whole line
+  // Offsets in `line`: just after the thread field's ':' (where the first time begins) and,
+  // for events, one past the ':' after the time (where the pairs begin, as written).
+  uint32_t times_at = 0, pairs_at = 0;
+};
+
+// Parses `line` (without newline) into `rec`. Errors name the file, line and column and say
+// what was expected. With `skip_pairs`, an event line is read up to its time only (rec->events
+// stays empty; the rest of the line is not checked).
+Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
+                      PrvRecord* rec, bool skip_pairs = false);
+
+}  // namespace parallax::tools

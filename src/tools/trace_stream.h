@@ -1,0 +1,56 @@
+#pragma once
+// Shared plumbing of the streaming tools: opening an input trace (header and communicator
+// lines parsed by src/io/prv, body left to the caller line by line), naming companion files,
+// and writing the header of an output trace.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "include/parallax/status.h"
+#include "include/parallax/tools.h"
+#include "src/model/trace_header.h"
+#include "src/tools/line_source.h"
+#include "src/tools/output_file.h"
+
+namespace parallax::tools {
+
+struct InputTrace {
+  std::unique_ptr<LineSource> lines;  // positioned after the communicator lines
+  model::TraceHeader header;
+};
+
+// Opens `path` and parses its header and communicator lines (errors are fatal and located).
+Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes = 4u << 20);
+
+// Event types of the input's .pcf (sorted); empty when there is no .pcf.
+std::vector<uint32_t> PcfEventTypes(const std::string& trace);
+
+// Fails when the output is the input itself, or when an output exists and `force` is false
+// (checked for the .prv, .pcf and .row before anything is written).
+Status CheckOutputs(const ToolRun& run);
+
+// Calls `progress` at most every 16 MB of input.
+class ProgressTicker {
+ public:
+  explicit ProgressTicker(const std::function<void(uint64_t, uint64_t)>& fn) : fn_(fn) {}
+  void Tick(const LineSource& src) {
+    if (!fn_ || src.bytes_done() < next_) return;
+    next_ = src.bytes_done() + (16u << 20);
+    fn_(src.bytes_done(), src.bytes_total());
+  }
+  void Done(const LineSource& src) {
+    if (fn_) fn_(src.bytes_total(), src.bytes_total());
+  }
+
+ private:
+  const std::function<void(uint64_t, uint64_t)>& fn_;
+  uint64_t next_ = 0;
+};
+
+// Copies the input's .pcf and .row beside the output (when the input has them).
+Status CopyPcfAndRow(const ToolRun& run);
+
+}  // namespace parallax::tools

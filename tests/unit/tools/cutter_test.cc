@@ -1,0 +1,202 @@
+// The cutter against the real paramedir's outputs (tests/data/oracles/paramedir-tools): the 16
+// by-time cases on qsort_beo3 and the two cuts of epoch_2proc, each driven by the XML file the
+// reference read, identical after normalising the provenance line's date and path.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "include/parallax/tools.h"
+#include "tests/unit/tools/tools_test_util.h"
+
+namespace parallax {
+namespace {
+
+using tools_test::Data;
+using tools_test::NormaliseProvenance;
+using tools_test::ReadAll;
+
+CutOptions CutFromXml(const std::string& xml) {
+  auto steps = ReadToolXml(xml);
+  EXPECT_TRUE(steps.ok()) << steps.status().ToString();
+  EXPECT_EQ(steps.value().size(), 1u);
+  EXPECT_EQ(steps.value()[0].kind, ToolStep::Kind::kCut);
+  return steps.value()[0].cut;
+}
+
+class QsortCutterTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(QsortCutterTest, MatchesParamedir) {
+  const std::string name = GetParam();
+  const std::string oracle = Data("oracles/paramedir-tools/qsort_beo3/" + name);
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.output = dir / "out.prv";
+  auto report = CutTrace(run, CutFromXml(oracle + ".xml"));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
+            NormaliseProvenance(ReadAll(oracle + ".prv")));
+  // The reference copies the .pcf unchanged (every oracle .pcf equals the input's).
+  EXPECT_EQ(ReadAll(dir / "out.pcf"), ReadAll(Data("qsort_beo3/qsort_beo3.pcf")));
+  EXPECT_FALSE(tools_test::Exists(dir / "out.row"));  // the input has none
+}
+
+std::vector<std::string> QsortCases() {
+  std::vector<std::string> names;
+  for (int o = 0; o < 2; ++o)
+    for (int b = 0; b < 2; ++b)
+      for (int f = 0; f < 2; ++f)
+        for (int l = 0; l < 2; ++l)
+          names.push_back("cut.bytime.orig-" + std::to_string(o) + ".brk-" + std::to_string(b) +
+                          ".rmfirst-" + std::to_string(f) + ".rmlast-" + std::to_string(l));
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Oracles, QsortCutterTest, ::testing::ValuesIn(QsortCases()),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (c == '.' || c == '-') c = '_';
+                           return s;
+                         });
+
+class EpochCutterTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EpochCutterTest, MatchesParamedir) {
+  const std::string oracle = Data("oracles/paramedir-tools/epoch_2proc/" + GetParam());
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("epoch/epoch_2proc.prv.gz");
+  run.output = dir / "out.prv.gz";
+  auto report = CutTrace(run, CutFromXml(oracle + ".xml"));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
+            NormaliseProvenance(ReadAll(oracle + ".prv.gz")));
+  EXPECT_EQ(ReadAll(dir / "out.pcf"), ReadAll(Data("epoch/epoch_2proc.pcf")));
+  EXPECT_EQ(ReadAll(dir / "out.row"), ReadAll(Data("epoch/epoch_2proc.row")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Oracles, EpochCutterTest,
+                         ::testing::Values("cut.bytime.mid20.orig-0", "cut.bytime.mid20.orig-1"),
+                         [](const auto& info) {
+                           return info.param == "cut.bytime.mid20.orig-0" ? "Shifted"
+                                                                          : "OriginalTime";
+                         });
+
+TEST(CutterTest, ProvenanceLineNamesInputAndLimits) {
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.output = dir / "out.prv";
+  run.provenance_date = "20240102030405";
+  // Breaking states (the default) clips the first states at the begin: the offset is the begin.
+  CutOptions o;
+  o.begin = 106933;
+  o.end = 107202;
+  ASSERT_TRUE(CutTrace(run, o).ok());
+  std::string text = ReadAll(run.output);
+  EXPECT_NE(text.find("\n#20240102030405:CUTTER:ORIGINAL:\"/"), std::string::npos);
+  EXPECT_NE(text.find("qsort_beo3.prv\":106933:106933:107202\n"), std::string::npos);
+}
+
+TEST(CutterTest, PercentagesUseTheHeaderEndTime) {
+  // 260199 / 100 = 2601 (integer), so 40%..60% is 104040..156060.
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.output = dir / "out.prv";
+  CutOptions o;
+  o.by_time = false;
+  o.begin_percent = 40;
+  o.end_percent = 60;
+  ASSERT_TRUE(CutTrace(run, o).ok());
+  EXPECT_NE(ReadAll(run.output).find(":104040:156060\n"), std::string::npos);
+}
+
+// Pablo's record range: record 300 of qsort_beo3's body (state/event/comm lines in file order)
+// is the state at 106839, record 400 the event line at 107161 (counted with awk), so
+// --records 300..400 is the by-time cut 106839..107161; the body has 747 records.
+TEST(CutterTest, RecordRangeIsTheCutBetweenTheRecordsTimes) {
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.provenance_date = "20240102030405";
+  CutOptions by_records;
+  by_records.first_record = 300;
+  by_records.last_record = 400;
+  run.output = dir / "records.prv";
+  ASSERT_TRUE(CutTrace(run, by_records).ok());
+  CutOptions by_time;
+  by_time.begin = 106839;
+  by_time.end = 107161;
+  run.output = dir / "time.prv";
+  ASSERT_TRUE(CutTrace(run, by_time).ok());
+  EXPECT_EQ(ReadAll(dir / "records.prv"), ReadAll(dir / "time.prv"));
+  by_records.last_record = 100000;
+  run.output = dir / "none.prv";
+  auto r = CutTrace(run, by_records);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("the trace has 747 records"), std::string::npos)
+      << r.status().message();
+}
+
+TEST(CutterTest, RangeAfterTheEndIsAnError) {
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.output = dir / "out.prv";
+  CutOptions o;
+  o.begin = 300000;
+  o.end = 400000;
+  auto r = CutTrace(run, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("after the end of the trace (260199)"), std::string::npos);
+  EXPECT_FALSE(tools_test::Exists(run.output));
+  EXPECT_FALSE(tools_test::Exists(dir / "out.pcf"));
+}
+
+TEST(CutterTest, ExistingOutputIsKeptWithoutForce) {
+  tools_test::ScratchDir dir;
+  ToolRun run;
+  run.input = Data("qsort_beo3/qsort_beo3.prv");
+  run.output = dir / "out.prv";
+  tools_test::WriteAll(run.output, "precious");
+  CutOptions o;
+  o.begin = 106933;
+  o.end = 107202;
+  auto r = CutTrace(run, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().hint().find("--force"), std::string::npos);
+  EXPECT_EQ(ReadAll(run.output), "precious");
+  run.force = true;
+  ASSERT_TRUE(CutTrace(run, o).ok());
+  EXPECT_NE(ReadAll(run.output), "precious");
+}
+
+TEST(CutterTest, MalformedRecordIsLocatedAndNothingIsLeft) {
+  tools_test::ScratchDir dir;
+  std::string input = dir / "bad.prv";
+  tools_test::WriteAll(input,
+                       "#Paraver (01/01/2024 at 10:00):100_ns:1(1):1:1(1:1)\n"
+                       "1:1:1:1:1:0:50:1\n"
+                       "1:1:1:1:1:50:x:1\n");
+  ToolRun run;
+  run.input = input;
+  run.output = dir / "out.prv";
+  CutOptions o;
+  o.begin = 10;
+  o.end = 90;
+  auto r = CutTrace(run, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().where().line, 3u);
+  EXPECT_EQ(r.status().where().column, 14u);
+  EXPECT_NE(r.status().message().find("end time"), std::string::npos);
+  EXPECT_FALSE(tools_test::Exists(run.output));
+  // No temporary file either.
+  EXPECT_EQ(std::system(("test -z \"$(ls -A '" + dir.path() + "' | grep -v bad.prv)\"").c_str()),
+            0);
+}
+
+}  // namespace
+}  // namespace parallax
