@@ -25,7 +25,8 @@ drifts = [float(x) for x in sys.argv[3].split(',')]
 fixed, raw = open(out + '/fixed.txt').read(), open(out + '/raw.txt').read()
 bad = []
 clock = {int(r): (int(o), float(d)) for r, o, d in
-         re.findall(r'clock: rank (\d+) offset ([+-]\d+) ns, drift ([+-][\d.]+) ppm', fixed)}
+         re.findall(r'clock: rank (\d+) measured offset ([+-]\d+) ns; applied [+-]\d+ ns, '
+                    r'drift ([+-][\d.]+) ppm', fixed)}
 est = {r: o for r, (o, d) in clock.items()}
 for r, (inj, drift) in enumerate(zip(offsets, drifts)):
     o, d = clock.get(r, (1 << 62, 0.0))
