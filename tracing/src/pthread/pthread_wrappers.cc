@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include <cstring>
+
 #include "parallax/trace.h"
 #include "tracing/src/mpi_calls.h"
 #include "tracing/src/runtime.h"
@@ -39,6 +41,29 @@ void* Trampoline(void* p) {
   StartArgs a = *static_cast<StartArgs*>(p);
   delete static_cast<StartArgs*>(p);
   CurrentBuffer();  // registers the thread before it runs user code
+  return a.fn(a.arg);
+}
+
+// Threads created by the MPI runtime itself (Open MPI's progress and PMIx/libevent threads)
+// run for the whole program without doing its work: hidden, they do not appear as threads that
+// are Running from start to end. They are recognised by the library that calls pthread_create.
+bool CreatedByMpiRuntime(void* caller) {
+  Dl_info info;
+  if (!caller || !dladdr(caller, &info) || !info.dli_fname) return false;
+  const char* base = std::strrchr(info.dli_fname, '/');
+  base = base ? base + 1 : info.dli_fname;
+  for (const char* prefix :
+       {"libmpi", "libopen-pal", "libopen-rte", "libpmix", "libevent", "libhwloc", "libucs",
+        "libucp", "libuct", "libfabric", "libpsm", "mca_", "libmca_", "libprrte", "libmpich"})
+    if (std::strncmp(base, prefix, std::strlen(prefix)) == 0) return true;
+  return false;
+}
+
+// A hidden thread runs as if it were the tracing library itself: no wrapper records it.
+void* HiddenTrampoline(void* p) {
+  StartArgs a = *static_cast<StartArgs*>(p);
+  delete static_cast<StartArgs*>(p);
+  t_in_tracer = true;
   return a.fn(a.arg);
 }
 
@@ -74,6 +99,13 @@ extern "C" {
 int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
   CreateFn real = Resolve(&g_real_create, "pthread_create");
   if (!g_active.load(std::memory_order_relaxed) || t_in_tracer) return real(thread, attr, fn, arg);
+  if (!Runtime::Get().options().show_runtime_threads &&
+      CreatedByMpiRuntime(__builtin_return_address(0))) {
+    auto* start = new StartArgs{fn, arg};
+    int rc = real(thread, attr, HiddenTrampoline, start);
+    if (rc != 0) delete start;
+    return rc;
+  }
   return Traced(PXT_STATE_FORK_JOIN, kPthreadCreate, [&] {
     auto* start = new StartArgs{fn, arg};
     int rc = real(thread, attr, Trampoline, start);
