@@ -70,8 +70,7 @@ class RequestArray {
   void Done(int rc, size_t nstatus) {
     for (size_t i = 0; i < n_; ++i) f_[i] = PMPI_Request_c2f(r_[i]);
     if (fs_ && rc == MPI_SUCCESS)
-      for (size_t i = 0; i < nstatus && i < n_; ++i)
-        PMPI_Status_c2f(&s_[i], fs_ + i * kStatusSize);
+      for (size_t i = 0; i < nstatus && i < n_; ++i) PMPI_Status_c2f(&s_[i], fs_ + i * kStatusSize);
   }
 
  private:
