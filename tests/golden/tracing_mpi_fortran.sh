@@ -3,7 +3,7 @@
 # ranks): Open MPI's Fortran library calls PMPI_ directly, so only the library's Fortran
 # wrappers can see these calls. The trace must hold what the program does, as for C: every
 # message with its partner, size and tag, the calls with Extrae's values, the collective bytes
-# and the split communicator. Skipped when MPI or gfortran is missing.
+# and the Cartesian and split communicators. Skipped when MPI or gfortran is missing.
 set -euo pipefail
 BIN=$1
 source "$(dirname "$0")/lib/mpi_env.bash"
@@ -28,7 +28,9 @@ checks = [('messages', sorted(got.items()), sorted(want.items())),
 for name, value, n in [('MPI_Init', 31, 1), ('MPI_Finalize', 32, 1), ('MPI_Irecv', 4, 4),
                        ('MPI_Isend', 3, 4), ('MPI_Waitall', 6, 1), ('MPI_Send', 1, 1),
                        ('MPI_Recv', 2, 1), ('MPI_Allreduce', 10, 1), ('MPI_Bcast', 7, 1),
-                       ('MPI_Barrier', 8, 1), ('MPI_Comm_split', 23, 1), ('MPI_Comm_free', 25, 1)]:
+                       ('MPI_Barrier', 8, 2), ('MPI_Comm_split', 23, 1), ('MPI_Comm_free', 25, 3),
+                       ('MPI_Iallreduce', 155, 1), ('MPI_Wait', 5, 1), ('MPI_Gatherv', 14, 1),
+                       ('MPI_Cart_create', 43, 1), ('MPI_Cart_sub', 49, 1)]:
     checks.append((name + ' calls per rank', [calls[(t, value)] for t in range(1, 5)], [n] * 4))
 checks.append(('MPI_Waitsome on every rank', all(calls[(t, 60)] > 0 for t in range(1, 5)), True))
 for t in range(1, 5):
@@ -36,6 +38,8 @@ for t in range(1, 5):
             for task, e in prv['lines'] if task == t and e.get(50000002)]
     checks.append(('task %d collectives' % t, coll,
                    [(10, 4, 4, [1, 2, 3, 4]), (7, 4 if t == 1 else 0, 0 if t == 1 else 4, [1, 2, 3, 4]),
+                    (155, 4, 4, [1, 2, 3, 4]), (14, 4 * t, 40 if t == 1 else 0, [1, 2, 3, 4]),
+                    (8, 0, 0, [1, 2] if t <= 2 else [3, 4]),
                     (8, 0, 0, [u for u in range(1, 5) if u % 2 == t % 2])]))
 bad = [(n, g, w) for n, g, w in checks if g != w]
 for b in bad: print('tracing_mpi_fortran: %s: got %r, expected %r' % b)

@@ -375,4 +375,86 @@ void mpi_alltoall_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rt
   *ierr = MPI_Alltoall(Buf(sbuf), *scount, T(stype), Buf(rbuf), *rcount, T(rtype), C(comm));
 }
 
+void mpi_exscan_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  *ierr = MPI_Exscan(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), C(comm));
+}
+
+void mpi_gatherv_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcounts, F* displs, F* rtype,
+                  F* root, F* comm, F* ierr) {
+  *ierr = MPI_Gatherv(Buf(sbuf), *scount, T(stype), Buf(rbuf), rcounts, displs, T(rtype), *root,
+                      C(comm));
+}
+
+void mpi_scatterv_(void* sbuf, F* scounts, F* displs, F* stype, void* rbuf, F* rcount, F* rtype,
+                   F* root, F* comm, F* ierr) {
+  *ierr = MPI_Scatterv(Buf(sbuf), scounts, displs, T(stype), Buf(rbuf), *rcount, T(rtype), *root,
+                       C(comm));
+}
+
+void mpi_allgatherv_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcounts, F* displs, F* rtype,
+                     F* comm, F* ierr) {
+  *ierr =
+      MPI_Allgatherv(Buf(sbuf), *scount, T(stype), Buf(rbuf), rcounts, displs, T(rtype), C(comm));
+}
+
+void mpi_alltoallv_(void* sbuf, F* scounts, F* sdispls, F* stype, void* rbuf, F* rcounts,
+                    F* rdispls, F* rtype, F* comm, F* ierr) {
+  *ierr = MPI_Alltoallv(Buf(sbuf), scounts, sdispls, T(stype), Buf(rbuf), rcounts, rdispls,
+                        T(rtype), C(comm));
+}
+
+void mpi_reduce_scatter_(void* sbuf, void* rbuf, F* rcounts, F* type, F* op, F* comm, F* ierr) {
+  *ierr = MPI_Reduce_scatter(Buf(sbuf), Buf(rbuf), rcounts, T(type), O(op), C(comm));
+}
+
+void mpi_ibarrier_(F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ibarrier(C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_ibcast_(void* buf, F* count, F* type, F* root, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ibcast(Buf(buf), *count, T(type), *root, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_iallreduce_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* request,
+                     F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Iallreduce(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_ireduce_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* root, F* comm, F* request,
+                  F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ireduce(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), *root, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_cancel_(F* request, F* ierr) {
+  MPI_Request r = PMPI_Request_f2c(*request);
+  *ierr = MPI_Cancel(&r);
+}
+
+void mpi_comm_create_(F* comm, F* group, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_create(C(comm), PMPI_Group_f2c(*group), &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_cart_create_(F* comm, F* ndims, F* dims, F* periods, F* reorder, F* newcomm, F* ierr) {
+  // Fortran LOGICAL periods and reorder: gfortran stores .true. as 1, .false. as 0.
+  MPI_Comm c;
+  *ierr = MPI_Cart_create(C(comm), *ndims, dims, periods, *reorder, &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_cart_sub_(F* comm, F* remain_dims, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Cart_sub(C(comm), remain_dims, &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
 }  // extern "C"
