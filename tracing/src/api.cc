@@ -45,8 +45,9 @@ int pxt_start(void) { return Runtime::Get().Start() ? 0 : -1; }
 void pxt_stop(void) {
   Runtime& rt = Runtime::Get();
   if (!rt.active()) return;
-  rt.FinishProcess();
-  if (rt.identity().rank < 0 && rt.options().merge) parallax::tracing::MergeOwnSession();
+  std::string path = rt.FinishProcess();
+  if (!path.empty() && rt.identity().rank < 0 && rt.options().merge)
+    parallax::tracing::MergeOwnSession();
 }
 
 int pxt_is_active(void) { return Runtime::Get().active() ? 1 : 0; }

@@ -1,6 +1,7 @@
 #pragma once
 // MPI calls as Extrae numbers them (event values of types 50000001-50000003 and the Paraver
-// state each call is shown in), so Paraver configuration files written for Extrae traces work
+// state each call is shown in; values 178-200 are calls Extrae does not name,
+// see docs/compatibility.md), so Paraver configuration files written for Extrae traces work
 // on ours. Shared by the PMPI wrappers and the .pcf writer; no dependency on mpi.h.
 
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace parallax::tracing {
 struct MpiCall {
   const char* name;
   int value;       // Extrae's value of the call
-  uint32_t type;   // PXT_TYPE_MPI_P2P / _COLLECTIVE / _OTHER
+  uint32_t type;   // PXT_TYPE_MPI_P2P / _COLLECTIVE / _OTHER / _RMA / _IO
   uint32_t state;  // Paraver state while inside the call
 };
 
@@ -37,20 +38,118 @@ inline constexpr MpiCall kMpiCalls[] = {
     {"MPI_Allgatherv", 18, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
     {"MPI_Comm_rank", 19, PXT_TYPE_MPI_OTHER, PXT_STATE_RUNNING},
     {"MPI_Comm_size", 20, PXT_TYPE_MPI_OTHER, PXT_STATE_RUNNING},
+    {"MPI_Comm_create", 21, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
     {"MPI_Comm_dup", 22, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
     {"MPI_Comm_split", 23, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
     {"MPI_Comm_free", 25, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
     {"MPI_Scan", 30, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
     {"MPI_Init", 31, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
     {"MPI_Finalize", 32, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Bsend", 33, PXT_TYPE_MPI_P2P, PXT_STATE_BLOCKING_SEND},
     {"MPI_Ssend", 34, PXT_TYPE_MPI_P2P, PXT_STATE_BLOCKING_SEND},
+    {"MPI_Rsend", 35, PXT_TYPE_MPI_P2P, PXT_STATE_BLOCKING_SEND},
+    {"MPI_Ibsend", 36, PXT_TYPE_MPI_P2P, PXT_STATE_IMMEDIATE_SEND},
+    {"MPI_Issend", 37, PXT_TYPE_MPI_P2P, PXT_STATE_IMMEDIATE_SEND},
+    {"MPI_Irsend", 38, PXT_TYPE_MPI_P2P, PXT_STATE_IMMEDIATE_SEND},
     {"MPI_Test", 39, PXT_TYPE_MPI_OTHER, PXT_STATE_TEST_PROBE},
+    {"MPI_Cancel", 40, PXT_TYPE_MPI_P2P, PXT_STATE_OTHERS},
     {"MPI_Sendrecv", 41, PXT_TYPE_MPI_P2P, PXT_STATE_SEND_RECEIVE},
+    {"MPI_Sendrecv_replace", 42, PXT_TYPE_MPI_P2P, PXT_STATE_SEND_RECEIVE},
+    {"MPI_Cart_create", 43, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Cart_sub", 49, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Graph_create", 54, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
     {"MPI_Waitany", 59, PXT_TYPE_MPI_P2P, PXT_STATE_WAIT_ALL},
+    {"MPI_Waitsome", 60, PXT_TYPE_MPI_P2P, PXT_STATE_WAIT_ALL},
     {"MPI_Probe", 61, PXT_TYPE_MPI_P2P, PXT_STATE_TEST_PROBE},
     {"MPI_Iprobe", 62, PXT_TYPE_MPI_P2P, PXT_STATE_TEST_PROBE},
+    {"MPI_Win_create", 63, PXT_TYPE_MPI_RMA, PXT_STATE_OTHERS},
+    {"MPI_Win_free", 64, PXT_TYPE_MPI_RMA, PXT_STATE_OTHERS},
+    {"MPI_Put", 65, PXT_TYPE_MPI_RMA, PXT_STATE_REMOTE_MEMORY_ACCESS},
+    {"MPI_Get", 66, PXT_TYPE_MPI_RMA, PXT_STATE_REMOTE_MEMORY_ACCESS},
+    {"MPI_Accumulate", 67, PXT_TYPE_MPI_RMA, PXT_STATE_ATOMIC_MEMORY_OPERATION},
+    {"MPI_Win_fence", 68, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_start", 69, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_complete", 70, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_post", 71, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_wait", 72, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_test", 73, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_lock", 74, PXT_TYPE_MPI_RMA, PXT_STATE_DISTRIBUTED_LOCKING},
+    {"MPI_Win_unlock", 75, PXT_TYPE_MPI_RMA, PXT_STATE_DISTRIBUTED_LOCKING},
+    {"MPI_Reduce_scatter", 80, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Intercomm_create", 96, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Intercomm_merge", 97, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Bsend_init", 112, PXT_TYPE_MPI_P2P, PXT_STATE_OTHERS},
+    {"MPI_Request_free", 115, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Recv_init", 116, PXT_TYPE_MPI_P2P, PXT_STATE_OTHERS},
+    {"MPI_Send_init", 117, PXT_TYPE_MPI_P2P, PXT_STATE_OTHERS},
+    {"MPI_Rsend_init", 121, PXT_TYPE_MPI_P2P, PXT_STATE_OTHERS},
+    {"MPI_Ssend_init", 122, PXT_TYPE_MPI_P2P, PXT_STATE_OTHERS},
+    {"MPI_Start", 123, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Startall", 124, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Testall", 125, PXT_TYPE_MPI_OTHER, PXT_STATE_TEST_PROBE},
+    {"MPI_Testany", 126, PXT_TYPE_MPI_OTHER, PXT_STATE_TEST_PROBE},
+    {"MPI_Testsome", 128, PXT_TYPE_MPI_OTHER, PXT_STATE_TEST_PROBE},
+    {"MPI_File_open", 141, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_close", 142, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_read", 143, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_read_all", 144, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_write", 145, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_write_all", 146, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_read_at", 147, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_read_at_all", 148, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_write_at", 149, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_write_at_all", 150, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_Ireduce", 154, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iallreduce", 155, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Ibarrier", 156, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_SYNCHRONIZATION},
+    {"MPI_Ibcast", 157, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Ialltoall", 158, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Ialltoallv", 159, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iallgather", 160, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iallgatherv", 161, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Igather", 162, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Igatherv", 163, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iscatter", 164, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iscatterv", 165, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Ireduce_scatter", 166, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iscan", 167, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Reduce_scatter_block", 168, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Ireduce_scatter_block", 169, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Alltoallw", 170, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Ialltoallw", 171, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Get_accumulate", 172, PXT_TYPE_MPI_RMA, PXT_STATE_ATOMIC_MEMORY_OPERATION},
+    {"MPI_Exscan", 178, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Iexscan", 179, PXT_TYPE_MPI_COLLECTIVE, PXT_STATE_GROUP_COMMUNICATION},
+    {"MPI_Mprobe", 180, PXT_TYPE_MPI_P2P, PXT_STATE_TEST_PROBE},
+    {"MPI_Improbe", 181, PXT_TYPE_MPI_P2P, PXT_STATE_TEST_PROBE},
+    {"MPI_Mrecv", 182, PXT_TYPE_MPI_P2P, PXT_STATE_WAITING_MESSAGE},
+    {"MPI_Imrecv", 183, PXT_TYPE_MPI_P2P, PXT_STATE_IMMEDIATE_RECEIVE},
+    {"MPI_Comm_create_group", 184, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Comm_split_type", 185, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Dist_graph_create", 186, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Dist_graph_create_adjacent", 187, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Comm_idup", 188, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
+    {"MPI_Win_allocate", 189, PXT_TYPE_MPI_RMA, PXT_STATE_OTHERS},
+    {"MPI_Win_flush", 190, PXT_TYPE_MPI_RMA, PXT_STATE_MEMORY_ORDERING},
+    {"MPI_Win_lock_all", 191, PXT_TYPE_MPI_RMA, PXT_STATE_DISTRIBUTED_LOCKING},
+    {"MPI_Win_unlock_all", 192, PXT_TYPE_MPI_RMA, PXT_STATE_DISTRIBUTED_LOCKING},
+    {"MPI_Fetch_and_op", 193, PXT_TYPE_MPI_RMA, PXT_STATE_ATOMIC_MEMORY_OPERATION},
+    {"MPI_Compare_and_swap", 194, PXT_TYPE_MPI_RMA, PXT_STATE_ATOMIC_MEMORY_OPERATION},
+    {"MPI_Rput", 195, PXT_TYPE_MPI_RMA, PXT_STATE_REMOTE_MEMORY_ACCESS},
+    {"MPI_Rget", 196, PXT_TYPE_MPI_RMA, PXT_STATE_REMOTE_MEMORY_ACCESS},
+    {"MPI_File_iread", 197, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_iwrite", 198, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_iread_at", 199, PXT_TYPE_MPI_IO, PXT_STATE_IO},
+    {"MPI_File_iwrite_at", 200, PXT_TYPE_MPI_IO, PXT_STATE_IO},
     {"MPI_Init_thread", 31, PXT_TYPE_MPI_OTHER, PXT_STATE_OTHERS},
 };
+
+// The name of the call with value `value` ("an unknown MPI call" for values not in the table).
+inline const char* MpiCallName(int value) {
+  for (const MpiCall& c : kMpiCalls)
+    if (c.value == value) return c.name;
+  return "an unknown MPI call";
+}
 
 // Index of a call in kMpiCalls by name, usable in constant expressions by the wrappers.
 constexpr const MpiCall& FindMpiCall(const char* name) {
@@ -60,7 +159,7 @@ constexpr const MpiCall& FindMpiCall(const char* name) {
     while (*a && *a == *b) ++a, ++b;
     if (*a == *b) return c;
   }
-  return kMpiCalls[0];
+  throw "FindMpiCall: no such call";  // a compile-time error in constant evaluation
 }
 
 // The pthread calls recorded by libparallax-pthread.so (type PXT_TYPE_PTHREAD).

@@ -91,12 +91,14 @@ Options ReadOptions(int rank) {
   Options o;
   o.enabled = EnvBool("PXT_ENABLED", true);
   if (const char* v = Env("PXT_OUTPUT_DIR")) o.output_dir = v;
-  o.output_name = Env("PXT_OUTPUT_NAME") ? Env("PXT_OUTPUT_NAME") : ProgramName();
+  o.program = ProgramName();
+  o.output_name = Env("PXT_OUTPUT_NAME") ? Env("PXT_OUTPUT_NAME") : o.program;
   if (const char* v = Env("PXT_BUFFER_SIZE")) o.buffer_bytes = ParseBytes(v, o.buffer_bytes);
   if (o.buffer_bytes < 4096) o.buffer_bytes = 4096;
   if (const char* v = Env("PXT_EVENT_TYPES")) o.event_types = ParseTypes(v);
   o.merge = EnvBool("PXT_MERGE", true);
   o.verbose = EnvBool("PXT_VERBOSE", true);
+  o.show_runtime_threads = EnvBool("PXT_SHOW_RUNTIME_THREADS", false);
   if (const char* v = Env("PXT_SYNC_ROUNDS")) o.sync_rounds = std::atoi(v);
   if (const char* v = Env("PXT_CLOCK_OFFSET_NS"))
     o.clock_offset_ns = std::strtoll(ListElement(v, rank).c_str(), nullptr, 10);

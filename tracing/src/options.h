@@ -14,10 +14,12 @@ struct Options {
   bool enabled = true;             // PXT_ENABLED
   std::string output_dir = ".";    // PXT_OUTPUT_DIR
   std::string output_name;         // PXT_OUTPUT_NAME (default: the program's name)
+  std::string program;             // the program's own name (per-process file names)
   size_t buffer_bytes = 8u << 20;  // PXT_BUFFER_SIZE, per thread
   std::vector<std::pair<uint32_t, uint32_t>> event_types;  // PXT_EVENT_TYPES; empty = all
   bool merge = true;                                       // PXT_MERGE
   bool verbose = true;                                     // PXT_VERBOSE
+  bool show_runtime_threads = false;                       // PXT_SHOW_RUNTIME_THREADS
   int sync_rounds = 40;         // PXT_SYNC_ROUNDS (MPI clock ping-pongs per rank)
   int64_t clock_offset_ns = 0;  // PXT_CLOCK_OFFSET_NS (test injection, per rank)
   double clock_drift_ppm = 0;   // PXT_CLOCK_DRIFT_PPM (test injection, per rank)

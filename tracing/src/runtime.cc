@@ -62,8 +62,8 @@ std::string OneLine(const char* label) {
 void AtExit() {
   Runtime& rt = Runtime::Get();
   if (!rt.active()) return;
-  rt.FinishProcess();
-  if (rt.identity().rank < 0 && rt.options().merge) MergeOwnSession();
+  std::string path = rt.FinishProcess();
+  if (!path.empty() && rt.identity().rank < 0 && rt.options().merge) MergeOwnSession();
 }
 
 }  // namespace
@@ -119,9 +119,17 @@ bool Runtime::Start() {
     g_clock_skew = {true, options_.clock_offset_ns, options_.clock_drift_ppm, RawNow()};
   }
   start_time_ = Now();
+  timespec wall;
+  clock_gettime(CLOCK_REALTIME, &wall);
+  start_wall_ns_ = static_cast<int64_t>(wall.tv_sec) * 1000000000 + wall.tv_nsec;
   identity_.rank = launcher_rank >= 0 ? launcher_rank : -1;
   identity_.session =
       HostName() + "." + std::to_string(getpid()) + "." + std::to_string(start_time_);
+  // The run: inherited from a traced parent (a shell running several programs), else this
+  // process starts one and passes it on to its children.
+  const char* run = std::getenv("PXT_RUN_ID");
+  run_id_ = run && *run ? run : identity_.session;
+  setenv("PXT_RUN_ID", run_id_.c_str(), 0);
   g_active.store(true);
   std::atexit(AtExit);
   return true;
@@ -155,9 +163,19 @@ void Runtime::ThreadExit(ThreadBuffer* b) {
   b->finished = true;
 }
 
+// PROGRAM.HOST.PID.pxt: a shell that starts the program (`bash -c "prog; ..."`, same output
+// name) has another name or pid; a process image exec'd with the same pid and name gets a
+// numbered file instead of truncating its predecessor's.
 bool Runtime::OpenFile() {
-  path_ = options_.ProcessDir() + "/" + HostName() + "." + std::to_string(getpid()) + ".pxt";
-  fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  std::string base = options_.ProcessDir() + "/" + options_.program + "." + HostName() + "." +
+                     std::to_string(getpid());
+  for (int n = 1; n < 100; ++n) {
+    path_ = base;  // appends only: GCC 12 warns (-Wrestrict) on `const char* + string`
+    if (n > 1) path_.append(".").append(std::to_string(n));
+    path_.append(".pxt");
+    fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ >= 0 || errno != EEXIST) break;
+  }
   if (fd_ < 0)
     std::fprintf(stderr, "parallax-trace: cannot write %s: %s\n", path_.c_str(),
                  std::strerror(errno));
@@ -208,6 +226,14 @@ int Runtime::RegisterLocation(const char* file, int line) {
   return static_cast<int>(locations_.size());
 }
 
+void Runtime::AddNote(const std::string& text) { AddMetaLine("note " + text); }
+
+void Runtime::AddMetaLine(const std::string& line) {
+  TracerSection section;
+  std::lock_guard lock(mutex_);
+  extra_meta_.push_back(OneLine(line.c_str()));
+}
+
 void Runtime::SetIdentity(const ProcessIdentity& id) {
   std::lock_guard lock(mutex_);
   identity_ = id;
@@ -227,6 +253,8 @@ std::string Runtime::MetadataText(uint64_t end_time) const {
   s += "threads " + std::to_string(threads_.size()) + "\n";
   s += "host " + HostName() + "\n";
   s += "session " + identity_.session + "\n";
+  s += "run " + run_id_ + "\n";
+  if (g_clock_skew.active) s += "skew 1\n";  // its clock is not the host's: never shared
   for (const auto& c : clock_samples_)
     s += "sync " + std::to_string(c.time) + " " + std::to_string(c.offset) + " " +
          std::to_string(c.rtt) + "\n";
@@ -239,6 +267,7 @@ std::string Runtime::MetadataText(uint64_t end_time) const {
     s += "state " + std::to_string(state) + " " + label + "\n";
   for (size_t i = 0; i < locations_.size(); ++i)
     s += "location " + std::to_string(i + 1) + " " + locations_[i] + "\n";
+  for (const auto& line : extra_meta_) s += line + "\n";
   return s;
 }
 
@@ -246,6 +275,9 @@ std::string Runtime::FinishProcess() {
   TracerSection section;
   std::lock_guard lock(mutex_);
   if (!g_active.exchange(false)) return path_;
+  // A process that recorded nothing (typically a shell or launcher that inherited LD_PRELOAD)
+  // leaves no file and merges nothing: it must not replace the trace of the program it ran.
+  if (threads_.empty() && fd_ < 0 && identity_.rank < 0) return "";
   uint64_t end_time = Now();
   for (auto& b : threads_) {
     if (b->finished) continue;

@@ -146,8 +146,17 @@ class Runtime {
   void NameState(uint32_t state, const char* label);
   int RegisterLocation(const char* file, int line);
 
+  // A fact the merge must report (e.g. MPI receives that could not be recorded); one line.
+  void AddNote(const std::string& text);
+  // A metadata line "key fields..." read by the merge (e.g. "comm KEY RANK...").
+  void AddMetaLine(const std::string& line);
+
   void SetIdentity(const ProcessIdentity& id);
   const ProcessIdentity& identity() const { return identity_; }
+  // Wall-clock time (CLOCK_REALTIME, ns) at Start: files written after it belong to this run.
+  int64_t start_wall_ns() const { return start_wall_ns_; }
+  // The run this process belongs to (PXT_RUN_ID, inherited by the processes it starts).
+  const std::string& run_id() const { return run_id_; }
   // offset = local clock - rank 0 clock at local_time, measured with a round trip of rtt_ns.
   void AddClockSample(uint64_t local_time, int64_t offset_ns, uint64_t rtt_ns);
 
@@ -164,6 +173,8 @@ class Runtime {
   Options options_;
   ProcessIdentity identity_;
   uint64_t start_time_ = 0;
+  int64_t start_wall_ns_ = 0;
+  std::string run_id_;
   int fd_ = -1;
   std::string path_;
 
@@ -173,7 +184,8 @@ class Runtime {
   std::map<uint32_t, std::string> type_names_;
   std::map<std::pair<uint32_t, int64_t>, std::string> value_names_;
   std::map<uint32_t, std::string> state_names_;
-  std::vector<std::string> locations_;  // id - 1 -> "file:line"
+  std::vector<std::string> locations_;   // id - 1 -> "file:line"
+  std::vector<std::string> extra_meta_;  // AddNote, AddMetaLine
   struct ClockSample {
     uint64_t time;
     int64_t offset;

@@ -97,8 +97,9 @@ TEST_F(MergeTest, CorrectsClocksMatchesMessagesAndRepairsCausality) {
   EXPECT_EQ(report.violations_corrected, 1u);
   EXPECT_EQ(report.violations_raw, 0u);
   std::string prv = Slurp(dir_ + "/m.prv");
-  // Header: 2 nodes with 2 cpus each, 2 tasks of 1 thread on nodes 1 and 2.
-  EXPECT_NE(prv.find("_ns:2(2,2):1:2(1:1,1:2)\n"), std::string::npos) << prv;
+  // Header: 2 nodes with 2 cpus each, 2 tasks of 1 thread on nodes 1 and 2; one communicator
+  // line (MPI_COMM_WORLD, id 1, both tasks).
+  EXPECT_NE(prv.find("_ns:2(2,2):1:2(1:1,1:2),1\nc:1:1:2:1:2\n"), std::string::npos) << prv;
   EXPECT_NE(prv.find("1:1:1:1:1:1000:3000:100\n"), std::string::npos) << prv;
   // Message 0 as recorded (logical receive 1400, physical 1500), message 1 moved to 2001.
   EXPECT_NE(prv.find("3:1:1:1:1:1000:1000:4:1:2:1:1400:1500:64:5\n"), std::string::npos) << prv;
@@ -109,6 +110,137 @@ TEST_F(MergeTest, CorrectsClocksMatchesMessagesAndRepairsCausality) {
   EXPECT_NE(pcf.find("1      b.c:9\n"), std::string::npos) << pcf;
   EXPECT_NE(pcf.find("100    Work\n"), std::string::npos) << pcf;
   EXPECT_NE(pcf.find("32    Flushing\n"), std::string::npos) << pcf;
+}
+
+// Rank 0 sends three messages of one stream (tag 7) at 1000, 2000, 3000. Rank 1 posted three
+// receives (ordinals 10, 11, 12) and completed them in the order 12, 10, 11 (a Waitsome or
+// Testany loop): the n-th posted receive must get the n-th message whatever the completion order.
+TEST_F(MergeTest, PairsReceivesInPostOrderWhateverTheCompletionOrder) {
+  PxtBuilder r0;
+  r0.Record(RecordKind::kCpu, 0, {1});
+  for (uint64_t i = 0; i < 3; ++i)
+    r0.Record(RecordKind::kSend, 1000 * (i + 1), {1, ZigZag(7), 0, 8 * (i + 1), i, ZigZag(0)});
+  r0.Write(dir_ + "/a.pxt", "process 0 2 1 1 0 0\nhost n0\nsession s\n");
+  PxtBuilder r1;
+  r1.Record(RecordKind::kCpu, 0, {1});
+  // physical receive times 5000, 6000, 7000; all posted at 500 (logical = physical - delta)
+  r1.Record(RecordKind::kRecv, 5000, {0, ZigZag(7), 0, 24, 12, ZigZag(4500)});
+  r1.Record(RecordKind::kRecv, 6000, {0, ZigZag(7), 0, 8, 10, ZigZag(5500)});
+  r1.Record(RecordKind::kRecv, 7000, {0, ZigZag(7), 0, 16, 11, ZigZag(6500)});
+  r1.Write(dir_ + "/b.pxt", "process 1 2 2 1 0 0\nhost n0\nsession s\n");
+  MergeReport report;
+  std::string error;
+  ASSERT_TRUE(MergeTraceFiles({{dir_ + "/a.pxt", dir_ + "/b.pxt"}, dir_ + "/m.prv", false}, &report,
+                              &error))
+      << error;
+  EXPECT_EQ(report.comms, 3u);
+  EXPECT_EQ(report.unmatched_sends + report.unmatched_recvs, 0u);
+  EXPECT_EQ(report.size_mismatches, 0u);
+  std::string prv = Slurp(dir_ + "/m.prv");
+  // send 1 (8 bytes) -> ordinal 10 (received at 6000), send 2 -> 11 (7000), send 3 -> 12 (5000)
+  EXPECT_NE(prv.find(":1000:1000:1:1:2:1:500:6000:8:7\n"), std::string::npos) << prv;
+  EXPECT_NE(prv.find(":2000:2000:1:1:2:1:500:7000:16:7\n"), std::string::npos) << prv;
+  EXPECT_NE(prv.find(":3000:3000:1:1:2:1:500:5000:24:7\n"), std::string::npos) << prv;
+}
+
+// A send without receive and a receive without send are reported with their rank, MPI call,
+// partner, tag and communicator; the processes' notes (receives never completed) too.
+TEST_F(MergeTest, ReportsUnmatchedMessagesAndLostReceivesByCallSite) {
+  PxtBuilder r0;
+  r0.Record(RecordKind::kCpu, 0, {1});
+  r0.Record(RecordKind::kEvent, 1000, {50000001, ZigZag(3)});  // MPI_Isend
+  r0.Record(RecordKind::kSend, 1000, {1, ZigZag(9), 0, 8, 0, ZigZag(0)});
+  r0.Record(RecordKind::kEvent, 1100, {50000001, ZigZag(0)});
+  r0.Write(dir_ + "/a.pxt", "process 0 2 1 1 0 0\nhost n0\nsession s\n");
+  PxtBuilder r1;
+  r1.Record(RecordKind::kCpu, 0, {1});
+  r1.Record(RecordKind::kEvent, 2000, {50000001, ZigZag(60)});  // MPI_Waitsome
+  r1.Record(RecordKind::kRecv, 2500, {0, ZigZag(4), 0, 8, 0, ZigZag(100)});
+  r1.Write(dir_ + "/b.pxt",
+           "process 1 2 2 1 0 0\nhost n0\nsession s\n"
+           "note 2 receive(s) posted by MPI_Irecv never completed before MPI_Finalize\n");
+  MergeReport report;
+  std::string error;
+  ASSERT_TRUE(MergeTraceFiles({{dir_ + "/a.pxt", dir_ + "/b.pxt"}, dir_ + "/m.prv", false}, &report,
+                              &error))
+      << error;
+  EXPECT_EQ(report.unmatched_sends, 1u);
+  EXPECT_EQ(report.unmatched_recvs, 1u);
+  EXPECT_EQ(report.lost_notes, 1u);
+  std::string all;
+  for (const std::string& line : report.lines) all += line + "\n";
+  EXPECT_NE(all.find("unmatched: 1 send(s) by rank 0 in MPI_Isend to rank 1, tag 9, "
+                     "communicator world\n"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("unmatched: 1 receive(s) by rank 1 in MPI_Waitsome from rank 0, tag 4, "
+                     "communicator world\n"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("lost: rank 1: 2 receive(s) posted by MPI_Irecv never completed"),
+            std::string::npos)
+      << all;
+}
+
+// Communicators created by the program become communicator lines; the collective events'
+// communicator keys become their ids.
+TEST_F(MergeTest, WritesCommunicatorLinesAndTheirIds) {
+  for (int rank = 0; rank < 3; ++rank) {
+    PxtBuilder b;
+    b.Record(RecordKind::kCpu, 0, {1});
+    b.Record(RecordKind::kEvent, 1000, {50100004, ZigZag(rank == 1 ? 0 : 777)});
+    std::string meta = "process " + std::to_string(rank) + " 3 " + std::to_string(rank + 10) +
+                       " 1 0 0\nhost n0\nsession s\ncomm 777 0 2\n";
+    b.Write(dir_ + "/" + std::to_string(rank) + ".pxt", meta);
+  }
+  MergeReport report;
+  std::string error;
+  ASSERT_TRUE(
+      MergeTraceFiles({{dir_ + "/0.pxt", dir_ + "/1.pxt", dir_ + "/2.pxt"}, dir_ + "/m.prv", false},
+                      &report, &error))
+      << error;
+  std::string prv = Slurp(dir_ + "/m.prv");
+  EXPECT_NE(prv.find("),2\nc:1:1:3:1:2:3\nc:1:2:2:1:3\n"), std::string::npos) << prv;
+  EXPECT_NE(prv.find("2:1:1:1:1:1000:50100004:2\n"), std::string::npos) << prv;
+  EXPECT_NE(prv.find("2:1:1:2:1:1000:50100004:1\n"), std::string::npos) << prv;
+}
+
+// Processes of one host read one clock: on rank 0's host nothing is corrected even when a
+// measurement is off (rank 1: +5000 ns with a 100 ns round trip); on another host every process
+// takes the measurement with the shortest round trip (rank 2's, +1000000 ns) instead of its own.
+TEST_F(MergeTest, ProcessesOfOneHostShareOneClockCorrection) {
+  struct P {
+    int rank;
+    const char* host;
+    uint64_t event_time;
+    const char* sync;
+  };
+  const P procs[] = {{0, "n0", 0, "sync 0 0 0\nsync 9000000 0 0\n"},
+                     {1, "n0", 7000, "sync 0 5000 100\nsync 9000000 5000 100\n"},
+                     {2, "n1", 1001000, "sync 0 1000000 10\nsync 9000000 1000000 10\n"},
+                     {3, "n1", 1002000, "sync 0 1000400 800\nsync 9000000 1000400 800\n"}};
+  std::vector<std::string> inputs;
+  for (const P& p : procs) {
+    PxtBuilder b;
+    b.Record(RecordKind::kCpu, p.event_time, {1});
+    b.Record(RecordKind::kEvent, p.event_time, {77, ZigZag(p.rank)});
+    inputs.push_back(dir_ + "/" + std::to_string(p.rank) + ".pxt");
+    b.Write(inputs.back(), "process " + std::to_string(p.rank) + " 4 " +
+                               std::to_string(p.rank + 10) + " 1 0 0\nhost " + p.host +
+                               "\nsession s\n" + p.sync);
+  }
+  MergeReport report;
+  std::string error;
+  ASSERT_TRUE(MergeTraceFiles({inputs, dir_ + "/m.prv", true}, &report, &error)) << error;
+  std::string prv = Slurp(dir_ + "/m.prv");
+  EXPECT_NE(prv.find(":1:2:1:7000:77:1\n"), std::string::npos) << prv;  // rank 1: as recorded
+  EXPECT_NE(prv.find(":1:3:1:1000:77:2\n"), std::string::npos) << prv;  // rank 2: -1000000
+  EXPECT_NE(prv.find(":1:4:1:2000:77:3\n"), std::string::npos) << prv;  // rank 3: rank 2's too
+  std::string all;
+  for (const std::string& line : report.lines) all += line + "\n";
+  EXPECT_NE(all.find("rank 1 measured offset +5000 ns; applied +0 ns"), std::string::npos) << all;
+  EXPECT_NE(all.find("rank 3 measured offset +1000400 ns; applied +1000000 ns"), std::string::npos)
+      << all;
 }
 
 TEST_F(MergeTest, RejectsFilesThatAreNotTraces) {

@@ -29,9 +29,14 @@ extern "C" {
 #define PXT_STATE_WAIT_ALL 8
 #define PXT_STATE_IMMEDIATE_SEND 10
 #define PXT_STATE_IMMEDIATE_RECEIVE 11
+#define PXT_STATE_IO 12
 #define PXT_STATE_GROUP_COMMUNICATION 13
 #define PXT_STATE_OTHERS 15
 #define PXT_STATE_SEND_RECEIVE 16
+#define PXT_STATE_REMOTE_MEMORY_ACCESS 20
+#define PXT_STATE_ATOMIC_MEMORY_OPERATION 21
+#define PXT_STATE_MEMORY_ORDERING 22
+#define PXT_STATE_DISTRIBUTED_LOCKING 23
 /* The library's own buffer flushes, so that tracing intrusion is visible. */
 #define PXT_STATE_FLUSHING 32
 /* First state number free for programs (smaller ones are predefined above). */
@@ -44,6 +49,20 @@ extern "C" {
 #define PXT_TYPE_MPI_P2P 50000001u         /* Extrae's MPI call values */
 #define PXT_TYPE_MPI_COLLECTIVE 50000002u
 #define PXT_TYPE_MPI_OTHER 50000003u
+#define PXT_TYPE_MPI_RMA 50000004u
+#define PXT_TYPE_MPI_IO 50000005u
+/* With the entry of a collective (Extrae's types): bytes sent and received by this process,
+   the root's rank in the communicator (collectives with a root), the communicator's id (the
+   Paraver communicator line of the .prv header). */
+#define PXT_TYPE_MPI_COLLECTIVE_SEND_BYTES 50100001u
+#define PXT_TYPE_MPI_COLLECTIVE_RECV_BYTES 50100002u
+#define PXT_TYPE_MPI_COLLECTIVE_ROOT 50100003u
+#define PXT_TYPE_MPI_COLLECTIVE_COMM 50100004u
+/* With the entry of a one-sided call (Extrae's types): bytes moved, target rank. */
+#define PXT_TYPE_MPI_RMA_BYTES 50001000u
+#define PXT_TYPE_MPI_RMA_TARGET 50001001u
+/* With the entry of an MPI-IO data call: bytes read or written (ours, see compatibility.md). */
+#define PXT_TYPE_MPI_IO_BYTES 50001100u
 
 /* One call site of a PXT_ macro: a static object per call site, registered on first use. */
 typedef struct pxt_location {

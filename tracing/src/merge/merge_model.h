@@ -48,6 +48,8 @@ struct MergedTrace {
   std::map<std::pair<uint32_t, int64_t>, std::string> values;
   std::map<uint32_t, std::string> states;
   std::vector<std::string> locations;  // global location id - 1 -> "file:line"
+  // Communicator lines of the .prv header: id, 1-based tasks (id 1: all tasks, MPI_COMM_WORLD).
+  std::vector<std::pair<int64_t, std::vector<uint32_t>>> communicators;
   std::map<uint32_t, uint64_t> used_types;
   int64_t end_time = 0;
 };

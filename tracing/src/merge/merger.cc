@@ -13,6 +13,7 @@
 #include "parallax/trace.h"
 #include "tracing/src/merge/merge_model.h"
 #include "tracing/src/merge/pxt_reader.h"
+#include "tracing/src/mpi_calls.h"
 
 namespace parallax::tracing {
 
@@ -28,8 +29,9 @@ struct ClockModel {
   }
 };
 
-// The offset is only believed when it exceeds its uncertainty; the drift is only believed when the offset moved by more than the two measurements'
-// uncertainty (half their round trips): on short runs it would otherwise be noise amplified.
+// The offset is only believed when it exceeds its uncertainty; the drift is only believed when the
+// offset moved by more than the two measurements' uncertainty (half their round trips): on short
+// runs it would otherwise be noise amplified.
 ClockModel FitClock(const ProcessFile& f, bool enabled) {
   ClockModel m;
   if (!enabled || f.sync.empty()) return m;
@@ -38,7 +40,9 @@ ClockModel FitClock(const ProcessFile& f, bool enabled) {
   // An estimate is within half its round trip of the true offset; when both samples are that
   // close to 0 the clocks are indistinguishable (e.g. processes of one host share a clock), and
   // correcting would only add noise that creates receive-before-send violations.
-  auto consistent_with_zero = [](const auto& s) { return static_cast<uint64_t>(std::llabs(s.offset)) <= s.rtt / 2; };
+  auto consistent_with_zero = [](const auto& s) {
+    return static_cast<uint64_t>(std::llabs(s.offset)) <= s.rtt / 2;
+  };
   if (consistent_with_zero(a) && consistent_with_zero(b)) return m;
   m.t1 = static_cast<long double>(a.time);
   m.o1 = static_cast<long double>(a.offset);
@@ -49,6 +53,50 @@ ClockModel FitClock(const ProcessFile& f, bool enabled) {
   return m;
 }
 
+// The clock model of every process, and how it was chosen. Processes of one host read one clock
+// (CLOCK_MONOTONIC of one kernel), so measuring each of them separately would give each its own
+// noise: on rank 0's host the offset is 0 by construction, and the processes of another host all
+// take the measurement with the shortest round trips among them. A process with an injected
+// test skew has its own clock.
+struct ClockChoice {
+  std::vector<ClockModel> models;
+  std::vector<std::string> how;
+};
+
+ClockChoice ChooseClocks(const std::vector<ProcessFile>& files, bool enabled) {
+  ClockChoice c;
+  c.models.resize(files.size());
+  c.how.resize(files.size());
+  const ProcessFile* ref = nullptr;
+  for (const ProcessFile& f : files)
+    if (f.rank == 0) ref = &f;
+  std::map<std::string, size_t> best;  // host -> file with the shortest round trips
+  auto rtt = [](const ProcessFile& f) { return f.sync.front().rtt + f.sync.back().rtt; };
+  for (size_t i = 0; i < files.size(); ++i) {
+    const ProcessFile& f = files[i];
+    if (f.sync.empty() || f.clock_skewed || (ref && f.host == ref->host)) continue;
+    auto [it, inserted] = best.emplace(f.host, i);
+    if (!inserted && rtt(f) < rtt(files[it->second])) it->second = i;
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    const ProcessFile& f = files[i];
+    if (f.sync.empty()) continue;
+    if (f.rank == 0) {
+      c.how[i] = "reference";
+    } else if (ref && f.host == ref->host && !f.clock_skewed && !ref->clock_skewed) {
+      c.how[i] = "shares rank 0's clock (same host), not corrected";
+    } else if (!f.clock_skewed && best.count(f.host) && best[f.host] != i) {
+      c.models[i] = FitClock(files[best[f.host]], enabled);
+      c.how[i] = "shares the clock of rank " + std::to_string(files[best[f.host]].rank) +
+                 " (same host), corrected with its measurement";
+    } else {
+      c.models[i] = FitClock(f, enabled);
+      c.how[i] = "measured";
+    }
+  }
+  return c;
+}
+
 // One side of a point-to-point message, before matching.
 struct MessageEnd {
   uint32_t thread;  // global
@@ -56,6 +104,7 @@ struct MessageEnd {
   int64_t logical, physical;
   int64_t raw_logical, raw_physical;  // uncorrected, to count violations without correction
   uint64_t size;
+  int call;  // Extrae value of the MPI call that recorded it (0: none), for the report
 };
 using MessageKey = std::tuple<uint64_t, int, int, int64_t, uint64_t>;  // comm, src, dst, tag, seq
 
@@ -63,7 +112,38 @@ struct MergeState {
   MergedTrace trace;
   std::map<MessageKey, MessageEnd> sends, recvs;
   std::map<std::string, uint64_t> location_ids;
+  std::map<uint64_t, int64_t> comm_ids;  // communicator key (mpi_support.h) -> .prv id
 };
+
+// Communicator ids: 1 for MPI_COMM_WORLD (key 0), then the created communicators in key order,
+// each written as a communicator line when all its members are tasks of the trace.
+void BuildCommunicators(const std::vector<ProcessFile>& files, MergeState* s) {
+  std::map<int, uint32_t> task_of_rank;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (files[i].rank >= 0) task_of_rank[files[i].rank] = static_cast<uint32_t>(i + 1);
+  if (task_of_rank.empty()) return;
+  std::map<uint64_t, std::vector<int>> comms;
+  for (const ProcessFile& f : files) comms.insert(f.comms.begin(), f.comms.end());
+  std::vector<uint32_t> all;
+  for (const auto& [rank, task] : task_of_rank) all.push_back(task);
+  s->comm_ids[0] = 1;
+  s->trace.communicators.push_back({1, all});
+  for (const auto& [key, ranks] : comms) {
+    if (key == 0 || s->comm_ids.count(key)) continue;
+    int64_t id = static_cast<int64_t>(s->comm_ids.size()) + 1;
+    s->comm_ids[key] = id;
+    std::vector<uint32_t> tasks;
+    for (int r : ranks)
+      if (task_of_rank.count(r)) tasks.push_back(task_of_rank[r]);
+    if (tasks.size() == ranks.size()) s->trace.communicators.push_back({id, tasks});
+  }
+}
+
+int64_t CommId(MergeState* s, int64_t key) {
+  auto [it, inserted] = s->comm_ids.emplace(static_cast<uint64_t>(key), 0);
+  if (inserted) it->second = static_cast<int64_t>(s->comm_ids.size());  // members unknown
+  return it->second;
+}
 
 uint64_t GlobalLocation(MergeState* s, const std::string& where) {
   auto [it, inserted] = s->location_ids.emplace(where, s->trace.locations.size() + 1);
@@ -113,7 +193,11 @@ class ThreadWalker {
         SetCpu(t, r.f[0]);
         break;
       case RecordKind::kEvent:
-        AddEvent(t, static_cast<uint32_t>(r.f[0]), static_cast<int64_t>(r.f[1]));
+        AddEvent(t, static_cast<uint32_t>(r.f[0]),
+                 r.f[0] == PXT_TYPE_MPI_COLLECTIVE_COMM ? CommId(s_, static_cast<int64_t>(r.f[1]))
+                                                        : static_cast<int64_t>(r.f[1]));
+        if (r.f[0] >= PXT_TYPE_MPI_P2P && r.f[0] <= PXT_TYPE_MPI_IO && r.f[1] != 0)
+          mpi_call_ = static_cast<int>(r.f[1]);
         break;
       case RecordKind::kLocation:
         AddLocation(t, r.f[0]);
@@ -171,7 +255,8 @@ class ThreadWalker {
                    clock_.Correct(raw_physical),
                    static_cast<int64_t>(raw_logical),
                    static_cast<int64_t>(raw_physical),
-                   r.f[3]};
+                   r.f[3],
+                   mpi_call_};
     MessageKey key{r.f[2], send ? f_.rank : peer, send ? peer : f_.rank,
                    static_cast<int64_t>(r.f[1]), r.f[4]};
     (send ? s_->sends : s_->recvs)[key] = end;
@@ -189,14 +274,16 @@ class ThreadWalker {
   bool started_ = false;
   uint32_t cpu_ = 0;
   uint32_t state_cpu_ = 0;
+  int mpi_call_ = 0;  // the last MPI call entered by this thread
 };
 
 void WalkProcesses(const std::vector<ProcessFile>& files, bool correct, MergeState* s) {
   MergedTrace& t = s->trace;
   uint32_t gthread = 0;
+  ClockChoice clocks = ChooseClocks(files, correct);
   for (size_t task = 0; task < files.size(); ++task) {
     const ProcessFile& f = files[task];
-    ClockModel clock = FitClock(f, correct);
+    const ClockModel& clock = clocks.models[task];
     uint32_t cpu_base = 0;
     for (int n = 1; n < t.task_node[task]; ++n)
       cpu_base += static_cast<uint32_t>(t.node_cpus[n - 1]);
@@ -208,16 +295,72 @@ void WalkProcesses(const std::vector<ProcessFile>& files, bool correct, MergeSta
   }
 }
 
+// A receive's sequence field holds the ordinal of its post in its process (older files: its
+// number in the stream, which sorts the same). Numbering the receives of each (comm, source,
+// destination, tag) stream in post order gives the n-th posted receive the n-th message, which
+// MPI's non-overtaking rule guarantees whatever order the receives completed in.
+void NumberReceives(MergeState* s) {
+  std::map<MessageKey, MessageEnd> numbered;
+  std::tuple<uint64_t, int, int, int64_t> stream{};
+  uint64_t n = 0;
+  bool first = true;
+  for (auto& [key, end] : s->recvs) {  // map order: by stream, then by ordinal
+    auto this_stream =
+        std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key));
+    if (first || this_stream != stream) stream = this_stream, n = 0, first = false;
+    numbered.emplace(
+        MessageKey{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key), n++},
+        end);
+  }
+  s->recvs = std::move(numbered);
+}
+
+// Messages without partner, grouped by (side, rank, call, partner, tag, communicator): one
+// report line per group, so that a lost message is never silent.
+void ReportUnmatched(const std::vector<std::pair<MessageKey, MessageEnd>>& sends,
+                     const std::map<MessageKey, MessageEnd>& recvs, MergeReport* report) {
+  using Group = std::tuple<bool, int, int, int, int64_t, uint64_t>;
+  std::map<Group, uint64_t> groups;
+  for (const auto& [key, end] : sends)
+    ++groups[{true, std::get<1>(key), end.call, std::get<2>(key), std::get<3>(key),
+              std::get<0>(key)}];
+  for (const auto& [key, end] : recvs)
+    ++groups[{false, std::get<2>(key), end.call, std::get<1>(key), std::get<3>(key),
+              std::get<0>(key)}];
+  constexpr size_t kMaxLines = 20;
+  size_t shown = 0;
+  for (const auto& [g, count] : groups) {
+    if (shown++ == kMaxLines) {
+      report->unmatched_detail.push_back(
+          "unmatched: ... " + std::to_string(groups.size() - kMaxLines) + " more groups");
+      break;
+    }
+    auto [send, rank, call, peer, tag, comm] = g;
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "unmatched: %llu %s by rank %d in %s %s rank %d, tag %lld, communicator %s",
+                  static_cast<unsigned long long>(count), send ? "send(s)" : "receive(s)", rank,
+                  call ? MpiCallName(call) : "no MPI call", send ? "to" : "from", peer,
+                  static_cast<long long>(tag), comm == 0 ? "world" : std::to_string(comm).c_str());
+    report->unmatched_detail.push_back(buf);
+  }
+}
+
 // Pairs sends with receives; counts and repairs messages received before they were sent.
 void MatchMessages(MergeState* s, MergeReport* report) {
+  NumberReceives(s);
+  std::vector<std::pair<MessageKey, MessageEnd>> unmatched_sends;
   for (auto& [key, snd] : s->sends) {
     auto it = s->recvs.find(key);
     if (it == s->recvs.end()) {
       ++report->unmatched_sends;
+      unmatched_sends.emplace_back(key, snd);
       continue;
     }
     MessageEnd rcv = it->second;
     s->recvs.erase(it);
+    // MPI delivers whole messages: a different size means the pairing is wrong.
+    if (rcv.size != snd.size) ++report->size_mismatches;
     if (rcv.raw_physical < snd.raw_physical) ++report->violations_raw;
     if (rcv.physical < snd.physical) {
       ++report->violations_corrected;
@@ -228,6 +371,7 @@ void MatchMessages(MergeState* s, MergeReport* report) {
                               rcv.logical, rcv.physical, snd.size, std::get<3>(key)});
   }
   report->unmatched_recvs = s->recvs.size();
+  ReportUnmatched(unmatched_sends, s->recvs, report);
 }
 
 // Moves the time origin to the earliest record so every time is >= 0 and finds the end.
@@ -268,13 +412,17 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, Mer
                 static_cast<unsigned long long>(r->event_lines),
                 static_cast<unsigned long long>(r->comms));
   r->lines.push_back(buf);
-  for (const ProcessFile& f : files) {
+  ClockChoice clocks = ChooseClocks(files, true);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const ProcessFile& f = files[i];
     if (f.sync.empty()) continue;
-    ClockModel m = FitClock(f, true);
-    std::snprintf(
-        buf, sizeof buf, "clock: rank %d offset %+lld ns, drift %+.3f ppm (%zu sync points)%s",
-        f.rank, static_cast<long long>(f.sync.front().offset), static_cast<double>(m.slope * 1e6L),
-        f.sync.size(), o.correct_clocks ? "" : " (not applied)");
+    const ClockModel& m = clocks.models[i];
+    std::snprintf(buf, sizeof buf,
+                  "clock: rank %d measured offset %+lld ns; applied %+lld ns, drift %+.3f ppm "
+                  "(%zu sync points): %s%s",
+                  f.rank, static_cast<long long>(f.sync.front().offset),
+                  static_cast<long long>(m.o1), static_cast<double>(m.slope * 1e6L), f.sync.size(),
+                  clocks.how[i].c_str(), o.correct_clocks ? "" : " (not applied)");
     r->lines.push_back(buf);
   }
   if (r->comms) {
@@ -287,13 +435,24 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, Mer
                   static_cast<unsigned long long>(r->violations_corrected));
     r->lines.push_back(buf);
   }
+  if (r->size_mismatches)
+    r->lines.push_back("warning: " + std::to_string(r->size_mismatches) +
+                       " paired messages whose receive size differs from the send size (the "
+                       "pairing of their stream is not the one MPI made)");
   if (r->unmatched_sends || r->unmatched_recvs) {
     std::snprintf(buf, sizeof buf,
-                  "unmatched: %llu sends and %llu receives without partner (dropped)",
+                  "unmatched: %llu sends and %llu receives without partner (their calls are in "
+                  "the trace, no communication line)",
                   static_cast<unsigned long long>(r->unmatched_sends),
                   static_cast<unsigned long long>(r->unmatched_recvs));
     r->lines.push_back(buf);
+    r->lines.insert(r->lines.end(), r->unmatched_detail.begin(), r->unmatched_detail.end());
   }
+  for (const ProcessFile& f : files)
+    for (const std::string& note : f.notes) {
+      r->lines.push_back("lost: rank " + std::to_string(f.rank) + ": " + note);
+      ++r->lost_notes;
+    }
   if (r->truncated_chunks)
     r->lines.push_back("warning: " + std::to_string(r->truncated_chunks) +
                        " truncated chunks (a process did not finish); records kept up to the cut");
@@ -323,11 +482,27 @@ bool MergeTraceFiles(const MergeOptions& options, MergeReport* report, std::stri
   if (!ReadInputs(options, &files, report, error)) return false;
   MergeState state;
   BuildModel(files, &state);
+  BuildCommunicators(files, &state);
   WalkProcesses(files, options.correct_clocks, &state);
   MatchMessages(&state, report);
   Rebase(&state.trace);
   Summarise(files, options, &state, report);
   return WriteParaverFiles(state.trace, options.output, error);
+}
+
+bool OtherSessionOfRun(const std::string& dir, const std::string& run, const std::string& session) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return false;
+  bool found = false;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name, ignored;
+    if (found || name.size() < 5 || name.compare(name.size() - 4, 4, ".pxt") != 0) continue;
+    ProcessFile f;
+    if (ReadProcessFile(dir + "/" + name, true, &f, &ignored))
+      found = f.run == run && f.session != session;
+  }
+  closedir(d);
+  return found;
 }
 
 bool ListSessionFiles(const std::string& dir, const std::string& session,

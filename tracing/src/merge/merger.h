@@ -25,16 +25,23 @@ struct MergeReport {
   uint64_t comms = 0;
   uint64_t unmatched_sends = 0;
   uint64_t unmatched_recvs = 0;
+  uint64_t size_mismatches = 0;       // paired messages with different send and receive sizes
   uint64_t violations_raw = 0;        // messages received before sent with uncorrected clocks
   uint64_t violations_corrected = 0;  // ... after clock correction (each was then repaired)
   uint64_t truncated_chunks = 0;
-  std::vector<std::string> lines;  // human-readable report, one fact per line
+  uint64_t lost_notes = 0;  // facts about lost records written by the processes (see lines)
+  std::vector<std::string> unmatched_detail;  // one line per group of unmatched messages
+  std::vector<std::string> lines;             // human-readable report, one fact per line
 };
 
 bool MergeTraceFiles(const MergeOptions& options, MergeReport* report, std::string* error);
 
 // The *.pxt files of `dir` that belong to one run: the session `session`, or when empty the
 // session of the most recently written file. `note` says what else was found and skipped.
+// True when `dir` holds a process file of run `run` from a session other than `session`: another
+// program of the same run wrote there (and may own the merged trace).
+bool OtherSessionOfRun(const std::string& dir, const std::string& run, const std::string& session);
+
 bool ListSessionFiles(const std::string& dir, const std::string& session,
                       std::vector<std::string>* files, std::string* note, std::string* error);
 

@@ -43,7 +43,15 @@ std::string Header(const MergedTrace& t) {
         .append(std::to_string(t.task_threads[i]))
         .append(":")
         .append(std::to_string(t.task_node[i]));
-  return h.append(")\n");
+  h.append(")");
+  if (!t.communicators.empty()) h.append(",").append(std::to_string(t.communicators.size()));
+  h.append("\n");
+  for (const auto& [id, tasks] : t.communicators) {
+    h.append("c:1:").append(std::to_string(id)).append(":").append(std::to_string(tasks.size()));
+    for (uint32_t task : tasks) h.append(":").append(std::to_string(task));
+    h.append("\n");
+  }
+  return h;
 }
 
 // A body line with the key the canonical order sorts on: time, thread, state < event < comm.
@@ -181,7 +189,9 @@ void PcfMpi(const MergedTrace& t, std::string* out) {
   const std::pair<uint32_t, const char*> groups[] = {
       {PXT_TYPE_MPI_P2P, "MPI Point-to-point"},
       {PXT_TYPE_MPI_COLLECTIVE, "MPI Collective Comm"},
-      {PXT_TYPE_MPI_OTHER, "MPI Other"}};
+      {PXT_TYPE_MPI_OTHER, "MPI Other"},
+      {PXT_TYPE_MPI_RMA, "MPI One-sided"},
+      {PXT_TYPE_MPI_IO, "MPI I/O"}};
   for (const auto& [type, label] : groups) {
     if (!t.used_types.count(type)) continue;
     std::map<int64_t, std::string> values{{0, "Outside MPI"}};
@@ -189,6 +199,16 @@ void PcfMpi(const MergedTrace& t, std::string* out) {
       if (c.type == type) values.emplace(c.value, c.name);
     PcfType(type, label, values, out);
   }
+  const std::pair<uint32_t, const char*> sizes[] = {
+      {PXT_TYPE_MPI_COLLECTIVE_SEND_BYTES, "Send Size in MPI Global OP"},
+      {PXT_TYPE_MPI_COLLECTIVE_RECV_BYTES, "Recv Size in MPI Global OP"},
+      {PXT_TYPE_MPI_COLLECTIVE_ROOT, "Root in MPI Global OP"},
+      {PXT_TYPE_MPI_COLLECTIVE_COMM, "Communicator in MPI Global OP"},
+      {PXT_TYPE_MPI_RMA_BYTES, "MPI One-sided size"},
+      {PXT_TYPE_MPI_RMA_TARGET, "MPI One-sided target rank"},
+      {PXT_TYPE_MPI_IO_BYTES, "MPI I/O size"}};
+  for (const auto& [type, label] : sizes)
+    if (t.used_types.count(type)) PcfType(type, label, {}, out);
 }
 
 void PcfLibraryTypes(const MergedTrace& t, std::string* out) {

@@ -84,6 +84,10 @@ void ParseMetaLine(std::string_view line, ProcessFile* f) {
     f->host = std::string(line);
   } else if (key == "session") {
     f->session = std::string(line);
+  } else if (key == "skew") {
+    f->clock_skewed = Num(&line) != 0;
+  } else if (key == "run") {
+    f->run = std::string(line);
   } else if (key == "sync") {
     auto t = static_cast<uint64_t>(Num(&line));
     int64_t offset = Num(&line);
@@ -101,6 +105,12 @@ void ParseMetaLine(std::string_view line, ProcessFile* f) {
   } else if (key == "location") {
     auto id = static_cast<uint64_t>(Num(&line));
     f->locations[id] = std::string(line);
+  } else if (key == "note") {
+    f->notes.emplace_back(line);
+  } else if (key == "comm") {
+    auto& ranks = f->comms[static_cast<uint64_t>(Num(&line))];
+    ranks.clear();
+    while (!line.empty()) ranks.push_back(static_cast<int>(Num(&line)));
   }
 }
 

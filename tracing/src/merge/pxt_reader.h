@@ -30,6 +30,9 @@ struct ProcessFile {
   uint64_t end_time = 0;
   std::string host = "localhost";
   std::string session;
+  std::string run;
+  bool clock_skewed = false;  // a test skew was injected: the host's clock is not shared  //
+                              // PXT_RUN_ID: processes started by one traced parent share it
   struct SyncSample {
     uint64_t time;   // local time of the measurement
     int64_t offset;  // local clock - reference (rank 0) clock
@@ -39,7 +42,9 @@ struct ProcessFile {
   std::map<uint32_t, std::string> types;
   std::map<std::pair<uint32_t, int64_t>, std::string> values;
   std::map<uint32_t, std::string> states;
-  std::map<uint64_t, std::string> locations;  // local id -> "file:line"
+  std::map<uint64_t, std::string> locations;   // local id -> "file:line"
+  std::vector<std::string> notes;              // facts the merge reports (lost receives)
+  std::map<uint64_t, std::vector<int>> comms;  // communicators created: key -> world ranks
   std::vector<std::vector<RawRecord>> threads;
   uint64_t truncated_chunks = 0;  // chunks cut short (a crashed process): records kept up to there
   bool has_meta = false;

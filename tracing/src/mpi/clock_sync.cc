@@ -83,6 +83,7 @@ void FinishProcess() {
   Runtime& rt = Runtime::Get();
   bool traced = rt.active();
   if (traced) SyncClocks();
+  if (traced) WriteMpiNotes();
   rt.FinishProcess();
   PMPI_Barrier(g_sync_comm);  // every process file is complete before rank 0 reads them
   if (traced && rt.identity().rank == 0 && rt.options().merge) MergeOwnSession();

@@ -4,23 +4,42 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 #include <tuple>
 #include <vector>
+
+#include "tracing/src/mpi_calls.h"
 
 namespace parallax::tracing::mpi {
 
 namespace {
 
-struct PendingRecv {
+// A request whose completion or start records something.
+struct TrackedRequest {
+  enum class Kind { kRecv, kPersistentSend, kPersistentRecv } kind;
   MPI_Comm comm;
-  uint64_t post_time;
+  int call;  // Extrae value of the call that created it
+  bool active = false;
+  uint64_t post_time = 0, ordinal = 0;
+  // persistent sends
+  int peer = 0, tag = 0, count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+};
+
+// Receives that could not be recorded, by reason and posting call.
+struct LostCounts {
+  std::map<int, uint64_t> never_completed, freed_active, cancelled;
 };
 
 struct State {
   std::mutex mutex;
   std::map<MPI_Comm, std::vector<int>> world_ranks;
-  std::map<std::tuple<uint64_t, int, int>, uint64_t> send_seq, recv_seq;  // (comm, peer, tag)
-  std::map<MPI_Request, PendingRecv> pending;
+  std::map<std::tuple<uint64_t, int, int>, uint64_t> send_seq;  // (comm, peer, tag)
+  uint64_t recv_ordinal = 0;
+  std::map<MPI_Request, TrackedRequest> requests;
+  std::map<MPI_Message, MatchedMessage> messages;
+  LostCounts lost;
+  std::map<uint64_t, std::vector<int>> created_comms;  // key -> members' world ranks
   MPI_Comm sync_comm = MPI_COMM_NULL;  // private, so sync messages never match user receives
 };
 
@@ -87,31 +106,139 @@ MessageInfo SendInfo(MPI_Comm comm, int peer, int tag, int count, MPI_Datatype t
   return {world, tag, key, static_cast<uint64_t>(count) * static_cast<uint64_t>(type_size), seq};
 }
 
-MessageInfo RecvInfo(MPI_Comm comm, const MPI_Status& status) {
+uint64_t NextRecvOrdinal() {
+  std::lock_guard lock(S().mutex);
+  return S().recv_ordinal++;
+}
+
+MessageInfo RecvInfo(MPI_Comm comm, const MPI_Status& status, uint64_t ordinal) {
   int bytes = 0;
   PMPI_Get_count(&status, MPI_BYTE, &bytes);
   std::lock_guard lock(S().mutex);
   uint64_t key = CommKeyLocked(comm);
   int world = WorldRankLocked(comm, status.MPI_SOURCE);
-  uint64_t seq = S().recv_seq[{key, world, status.MPI_TAG}]++;
-  return {world, status.MPI_TAG, key, static_cast<uint64_t>(std::max(bytes, 0)), seq};
+  return {world, status.MPI_TAG, key, static_cast<uint64_t>(std::max(bytes, 0)), ordinal};
 }
 
-void AddPendingRecv(MPI_Request request, MPI_Comm comm, uint64_t post_time) {
+void AddPendingRecv(MPI_Request request, MPI_Comm comm, uint64_t post_time, uint64_t ordinal,
+                    int call) {
   std::lock_guard lock(S().mutex);
-  S().pending[request] = {comm, post_time};
+  TrackedRequest r{TrackedRequest::Kind::kRecv, comm, call};
+  r.active = true, r.post_time = post_time, r.ordinal = ordinal;
+  S().requests[request] = r;
+}
+
+void AddPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int tag, int count,
+                       MPI_Datatype type, int call) {
+  std::lock_guard lock(S().mutex);
+  TrackedRequest r{TrackedRequest::Kind::kPersistentSend, comm, call};
+  r.peer = dest, r.tag = tag, r.count = count, r.type = type;
+  S().requests[request] = r;
+}
+
+void AddPersistentRecv(MPI_Request request, MPI_Comm comm, int call) {
+  std::lock_guard lock(S().mutex);
+  S().requests[request] = TrackedRequest{TrackedRequest::Kind::kPersistentRecv, comm, call};
+}
+
+void StartRequest(ThreadBuffer* b, MPI_Request request, uint64_t now) {
+  TrackedRequest send{};
+  {
+    std::lock_guard lock(S().mutex);
+    auto it = S().requests.find(request);
+    if (it == S().requests.end()) return;
+    TrackedRequest& r = it->second;
+    r.active = true;
+    if (r.kind == TrackedRequest::Kind::kPersistentRecv) {
+      r.post_time = now, r.ordinal = S().recv_ordinal++;
+      return;
+    }
+    if (r.kind != TrackedRequest::Kind::kPersistentSend) return;
+    send = r;
+  }
+  if (b && send.peer != MPI_PROC_NULL)
+    RecordSend(b, SendInfo(send.comm, send.peer, send.tag, send.count, send.type), now, now);
 }
 
 void CompleteRequest(ThreadBuffer* b, MPI_Request request, const MPI_Status& status, uint64_t now) {
-  PendingRecv p;
+  TrackedRequest r{};
   {
     std::lock_guard lock(S().mutex);
-    auto it = S().pending.find(request);
-    if (it == S().pending.end()) return;
-    p = it->second;
-    S().pending.erase(it);
+    auto it = S().requests.find(request);
+    if (it == S().requests.end() || !it->second.active) return;
+    r = it->second;
+    if (r.kind == TrackedRequest::Kind::kRecv)
+      S().requests.erase(it);
+    else
+      it->second.active = false;  // persistent: inactive until the next MPI_Start
+    if (r.kind == TrackedRequest::Kind::kPersistentSend) return;
+    int cancelled = 0;
+    PMPI_Test_cancelled(&status, &cancelled);
+    if (cancelled) {
+      ++S().lost.cancelled[r.call];
+      return;
+    }
   }
-  if (b && status.MPI_SOURCE >= 0) RecordRecv(b, RecvInfo(p.comm, status), p.post_time, now);
+  if (b && status.MPI_SOURCE >= 0)
+    RecordRecv(b, RecvInfo(r.comm, status, r.ordinal), r.post_time, now);
+}
+
+void FreeRequest(MPI_Request request) {
+  std::lock_guard lock(S().mutex);
+  auto it = S().requests.find(request);
+  if (it == S().requests.end()) return;
+  if (it->second.active && it->second.kind != TrackedRequest::Kind::kPersistentSend)
+    ++S().lost.freed_active[it->second.call];
+  S().requests.erase(it);
+}
+
+void AddMatchedMessage(MPI_Message message, MPI_Comm comm, uint64_t post_time, uint64_t ordinal) {
+  std::lock_guard lock(S().mutex);
+  S().messages[message] = {comm, post_time, ordinal};
+}
+
+bool TakeMatchedMessage(MPI_Message message, MatchedMessage* out) {
+  std::lock_guard lock(S().mutex);
+  auto it = S().messages.find(message);
+  if (it == S().messages.end()) return false;
+  *out = it->second;
+  S().messages.erase(it);
+  return true;
+}
+
+void RegisterComm(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) return;  // members are two groups: not a communicator line
+  std::lock_guard lock(S().mutex);
+  S().created_comms[CommKeyLocked(comm)] = WorldRanksLocked(comm);
+}
+
+void WriteMpiNotes() {
+  {
+    std::lock_guard lock(S().mutex);
+    for (const auto& [key, ranks] : S().created_comms) {
+      // Appends only: GCC 12 warns (-Wrestrict, a false positive) on `const char* + string`.
+      std::string line = "comm ";
+      line.append(std::to_string(key));
+      for (int r : ranks) line.append(" ").append(std::to_string(r));
+      Runtime::Get().AddMetaLine(line);
+    }
+  }
+  std::lock_guard lock(S().mutex);
+  LostCounts& lost = S().lost;
+  for (const auto& [request, r] : S().requests)
+    if (r.active && r.kind != TrackedRequest::Kind::kPersistentSend) ++lost.never_completed[r.call];
+  S().requests.clear();
+  auto report = [](const std::map<int, uint64_t>& counts, const char* what) {
+    for (const auto& [call, n] : counts)
+      Runtime::Get().AddNote(std::to_string(n) + " receive(s) posted by " + MpiCallName(call) +
+                             " " + what);
+  };
+  report(lost.never_completed, "never completed before MPI_Finalize (not recorded)");
+  report(lost.freed_active, "freed by MPI_Request_free before completion (not recorded)");
+  report(lost.cancelled, "cancelled (no message)");
 }
 
 }  // namespace parallax::tracing::mpi

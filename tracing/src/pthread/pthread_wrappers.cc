@@ -6,7 +6,10 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <pthread.h>
+
+#include <cstring>
 
 #include "parallax/trace.h"
 #include "tracing/src/mpi_calls.h"
@@ -42,6 +45,43 @@ void* Trampoline(void* p) {
   return a.fn(a.arg);
 }
 
+// Threads created by the MPI runtime itself (Open MPI's progress and PMIx/libevent threads)
+// run for the whole program without doing its work: hidden, they do not appear as threads that
+// are Running from start to end. They are recognised by the library that calls pthread_create:
+// the first caller outside this library and the sanitizer runtimes (whose interceptors come
+// first in sanitizer builds).
+bool StartsWith(const char* s, const char* prefix) {
+  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
+
+bool CreatedByMpiRuntime() {
+  void* frames[8];
+  int n = backtrace(frames, 8);
+  for (int i = 1; i < n; ++i) {
+    Dl_info info;
+    if (!dladdr(frames[i], &info) || !info.dli_fname) return false;
+    const char* base = std::strrchr(info.dli_fname, '/');
+    base = base ? base + 1 : info.dli_fname;
+    if (StartsWith(base, "libparallax-") || StartsWith(base, "libasan") ||
+        StartsWith(base, "libubsan") || StartsWith(base, "libtsan"))
+      continue;
+    for (const char* prefix :
+         {"libmpi", "libopen-pal", "libopen-rte", "libpmix", "libevent", "libhwloc", "libucs",
+          "libucp", "libuct", "libfabric", "libpsm", "mca_", "libmca_", "libprrte", "libmpich"})
+      if (StartsWith(base, prefix)) return true;
+    return false;
+  }
+  return false;
+}
+
+// A hidden thread runs as if it were the tracing library itself: no wrapper records it.
+void* HiddenTrampoline(void* p) {
+  StartArgs a = *static_cast<StartArgs*>(p);
+  delete static_cast<StartArgs*>(p);
+  t_in_tracer = true;
+  return a.fn(a.arg);
+}
+
 // Records `call` (state + event) around `body` on the calling thread when tracing.
 template <typename Body>
 int Traced(uint32_t state, int call, Body body) {
@@ -74,6 +114,12 @@ extern "C" {
 int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*), void* arg) {
   CreateFn real = Resolve(&g_real_create, "pthread_create");
   if (!g_active.load(std::memory_order_relaxed) || t_in_tracer) return real(thread, attr, fn, arg);
+  if (!Runtime::Get().options().show_runtime_threads && CreatedByMpiRuntime()) {
+    auto* start = new StartArgs{fn, arg};
+    int rc = real(thread, attr, HiddenTrampoline, start);
+    if (rc != 0) delete start;
+    return rc;
+  }
   return Traced(PXT_STATE_FORK_JOIN, kPthreadCreate, [&] {
     auto* start = new StartArgs{fn, arg};
     int rc = real(thread, attr, Trampoline, start);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# libparallax-mpi.so on a Fortran MPI program (tests/tracing/mpi_fortran.f90, `use mpi`, 4
+# ranks): Open MPI's Fortran library calls PMPI_ directly, so only the library's Fortran
+# wrappers can see these calls. The trace must hold what the program does, as for C: every
+# message with its partner, size and tag, the calls with Extrae's values, the collective bytes
+# and the Cartesian and split communicators. Skipped when MPI or gfortran is missing.
+set -euo pipefail
+BIN=$1
+source "$(dirname "$0")/lib/mpi_env.bash"
+[ -x "$BUILD/bin/pxt_test_mpi_fortran" ] || { echo "skipped: no Fortran MPI program (install gfortran)"; exit 0; }
+
+mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$PRELOAD" \
+  -x PXT_OUTPUT_DIR="$OUT" "$BUILD/bin/pxt_test_mpi_fortran" >"$OUT/stdout" 2>"$OUT/stderr"
+grep -q "sum of ranks 6" "$OUT/stdout" || { echo "tracing_mpi_fortran: program output:"; cat "$OUT/stdout"; exit 1; }
+PYTHONPATH="$(dirname "$0")/lib" python3 - "$OUT/pxt_test_mpi_fortran.prv" "$OUT/stderr" <<'PY'
+import collections, sys
+from prv_summary import read_prv
+prv, report = read_prv(sys.argv[1]), open(sys.argv[2]).read()
+calls = prv['calls']
+got = collections.Counter((c['send_task'], c['recv_task'], c['tag'], c['size']) for c in prv['comms'])
+want = collections.Counter()
+for t in range(1, 5):
+    for i in range(1, 5): want[(t, t % 4 + 1, 1, 4 * i)] += 1   # Isend of i integers
+    want[(t, t % 4 + 1, 2, 12)] += 1                            # Send of 3 integers
+members = dict(prv['communicators'])
+checks = [('messages', sorted(got.items()), sorted(want.items())),
+          ('report', 'unmatched' in report or 'lost' in report or 'warning' in report, False)]
+for name, value, n in [('MPI_Init', 31, 1), ('MPI_Finalize', 32, 1), ('MPI_Irecv', 4, 4),
+                       ('MPI_Isend', 3, 4), ('MPI_Waitall', 6, 1), ('MPI_Send', 1, 1),
+                       ('MPI_Recv', 2, 1), ('MPI_Allreduce', 10, 1), ('MPI_Bcast', 7, 1),
+                       ('MPI_Barrier', 8, 2), ('MPI_Comm_split', 23, 1), ('MPI_Comm_free', 25, 3),
+                       ('MPI_Iallreduce', 155, 1), ('MPI_Wait', 5, 1), ('MPI_Gatherv', 14, 1),
+                       ('MPI_Cart_create', 43, 1), ('MPI_Cart_sub', 49, 1)]:
+    checks.append((name + ' calls per rank', [calls[(t, value)] for t in range(1, 5)], [n] * 4))
+checks.append(('MPI_Waitsome on every rank', all(calls[(t, 60)] > 0 for t in range(1, 5)), True))
+for t in range(1, 5):
+    coll = [(e[50000002], e.get(50100001), e.get(50100002), sorted(members.get(e.get(50100004), [])))
+            for task, e in prv['lines'] if task == t and e.get(50000002)]
+    checks.append(('task %d collectives' % t, coll,
+                   [(10, 4, 4, [1, 2, 3, 4]), (7, 4 if t == 1 else 0, 0 if t == 1 else 4, [1, 2, 3, 4]),
+                    (155, 4, 4, [1, 2, 3, 4]), (14, 4 * t, 40 if t == 1 else 0, [1, 2, 3, 4]),
+                    (8, 0, 0, [1, 2] if t <= 2 else [3, 4]),
+                    (8, 0, 0, [u for u in range(1, 5) if u % 2 == t % 2])]))
+bad = [(n, g, w) for n, g, w in checks if g != w]
+for b in bad: print('tracing_mpi_fortran: %s: got %r, expected %r' % b)
+if not bad: print('ok Fortran MPI program: %d messages, calls and collectives as in C' % len(prv['comms']))
+sys.exit(1 if bad else 0)
+PY

@@ -1,0 +1,460 @@
+// Fortran bindings of libparallax-mpi.so: Open MPI's Fortran library (`mpif.h`, `use mpi`)
+// implements mpi_send_ and friends by calling PMPI_Send directly, so the C wrappers never see a
+// Fortran program's calls. These wrappers take the gfortran symbols (lower case, one trailing
+// underscore), convert the handles and call the library's own C wrappers, so a Fortran program
+// gets exactly the records of the same C program. Debian's Open MPI builds no mpi_f08 bindings
+// (its libmpi_usempif08 is empty), so there is nothing to wrap for `use mpi_f08`.
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "tracing/src/runtime.h"
+
+// Open MPI's Fortran sentinels (common blocks of libmpi): their addresses are MPI_BOTTOM,
+// MPI_IN_PLACE, MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE in Fortran.
+extern "C" {
+extern char mpi_fortran_bottom_[];
+extern char mpi_fortran_in_place_[];
+extern char mpi_fortran_status_ignore_[];
+extern char mpi_fortran_statuses_ignore_[];
+}
+
+namespace {
+
+using F = MPI_Fint;
+
+// MPI_STATUS_SIZE of Fortran (6 in Open MPI, whose mpi.h lacks MPI_F_STATUS_SIZE): Open MPI's
+// Fortran status is its C status seen as integers.
+constexpr size_t kStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
+
+void* Buf(void* b) {
+  if (b == mpi_fortran_bottom_) return MPI_BOTTOM;
+  if (b == mpi_fortran_in_place_) return MPI_IN_PLACE;
+  return b;
+}
+
+bool StatusIgnored(F* s) { return reinterpret_cast<char*>(s) == mpi_fortran_status_ignore_; }
+bool StatusesIgnored(F* s) { return reinterpret_cast<char*>(s) == mpi_fortran_statuses_ignore_; }
+
+// One C status for a Fortran status argument, written back by Done().
+class StatusArg {
+ public:
+  explicit StatusArg(F* f) : f_(StatusIgnored(f) ? nullptr : f) {}
+  MPI_Status* c() { return f_ ? &c_ : MPI_STATUS_IGNORE; }
+  void Done(int rc) {
+    if (f_ && rc == MPI_SUCCESS) PMPI_Status_c2f(&c_, f_);
+  }
+
+ private:
+  F* f_;
+  MPI_Status c_;
+};
+
+// C copies of a Fortran request array (and of its statuses), written back by Done(); on the
+// stack for the usual small counts.
+class RequestArray {
+ public:
+  RequestArray(F n, F* requests, F* statuses)
+      : n_(n > 0 ? static_cast<size_t>(n) : 0),
+        f_(requests),
+        fs_(StatusesIgnored(statuses) ? nullptr : statuses) {
+    if (n_ > kInline) heap_r_.reset(new MPI_Request[n_]), heap_s_.reset(new MPI_Status[n_]);
+    r_ = n_ > kInline ? heap_r_.get() : inline_r_;
+    s_ = n_ > kInline ? heap_s_.get() : inline_s_;
+    for (size_t i = 0; i < n_; ++i) r_[i] = PMPI_Request_f2c(f_[i]);
+  }
+  MPI_Request* c() { return r_; }
+  MPI_Status* statuses() { return fs_ ? s_ : MPI_STATUSES_IGNORE; }
+  // Writes back the requests; `nstatus` statuses (all, or the completed ones of *some).
+  void Done(int rc, size_t nstatus) {
+    for (size_t i = 0; i < n_; ++i) f_[i] = PMPI_Request_c2f(r_[i]);
+    if (fs_ && rc == MPI_SUCCESS)
+      for (size_t i = 0; i < nstatus && i < n_; ++i) PMPI_Status_c2f(&s_[i], fs_ + i * kStatusSize);
+  }
+
+ private:
+  static constexpr size_t kInline = 16;
+  size_t n_;
+  F* f_;
+  F* fs_;
+  MPI_Request inline_r_[kInline];
+  MPI_Status inline_s_[kInline];
+  std::unique_ptr<MPI_Request[]> heap_r_;
+  std::unique_ptr<MPI_Status[]> heap_s_;
+  MPI_Request* r_;
+  MPI_Status* s_;
+};
+
+MPI_Comm C(F* c) { return PMPI_Comm_f2c(*c); }
+MPI_Datatype T(F* t) { return PMPI_Type_f2c(*t); }
+MPI_Op O(F* o) { return PMPI_Op_f2c(*o); }
+
+}  // namespace
+
+extern "C" {
+
+void mpi_init_(F* ierr) { *ierr = MPI_Init(nullptr, nullptr); }
+
+void mpi_init_thread_(F* required, F* provided, F* ierr) {
+  int p = 0;
+  *ierr = MPI_Init_thread(nullptr, nullptr, *required, &p);
+  *provided = p;
+}
+
+void mpi_finalize_(F* ierr) { *ierr = MPI_Finalize(); }
+
+void mpi_comm_rank_(F* comm, F* rank, F* ierr) {
+  int r = 0;
+  *ierr = MPI_Comm_rank(C(comm), &r);
+  *rank = r;
+}
+
+void mpi_comm_size_(F* comm, F* size, F* ierr) {
+  int n = 0;
+  *ierr = MPI_Comm_size(C(comm), &n);
+  *size = n;
+}
+
+void mpi_comm_split_(F* comm, F* color, F* key, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_split(C(comm), *color, *key, &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_comm_dup_(F* comm, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_dup(C(comm), &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_comm_free_(F* comm, F* ierr) {
+  MPI_Comm c = C(comm);
+  *ierr = MPI_Comm_free(&c);
+  if (*ierr == MPI_SUCCESS) *comm = PMPI_Comm_c2f(c);
+}
+
+void mpi_send_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  *ierr = MPI_Send(Buf(buf), *count, T(type), *dest, *tag, C(comm));
+}
+
+void mpi_ssend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  *ierr = MPI_Ssend(Buf(buf), *count, T(type), *dest, *tag, C(comm));
+}
+
+void mpi_bsend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  *ierr = MPI_Bsend(Buf(buf), *count, T(type), *dest, *tag, C(comm));
+}
+
+void mpi_rsend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  *ierr = MPI_Rsend(Buf(buf), *count, T(type), *dest, *tag, C(comm));
+}
+
+void mpi_isend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Isend(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_issend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Issend(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_ibsend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ibsend(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_irsend_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Irsend(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_send_init_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Send_init(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_ssend_init_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ssend_init(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_bsend_init_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Bsend_init(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_rsend_init_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Rsend_init(Buf(buf), *count, T(type), *dest, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_irecv_(void* buf, F* count, F* type, F* source, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Irecv(Buf(buf), *count, T(type), *source, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_recv_init_(void* buf, F* count, F* type, F* source, F* tag, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Recv_init(Buf(buf), *count, T(type), *source, *tag, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_recv_(void* buf, F* count, F* type, F* source, F* tag, F* comm, F* status, F* ierr) {
+  StatusArg s(status);
+  *ierr = MPI_Recv(Buf(buf), *count, T(type), *source, *tag, C(comm), s.c());
+  s.Done(*ierr);
+}
+
+void mpi_sendrecv_(void* sbuf, F* scount, F* stype, F* dest, F* stag, void* rbuf, F* rcount,
+                   F* rtype, F* source, F* rtag, F* comm, F* status, F* ierr) {
+  StatusArg s(status);
+  *ierr = MPI_Sendrecv(Buf(sbuf), *scount, T(stype), *dest, *stag, Buf(rbuf), *rcount, T(rtype),
+                       *source, *rtag, C(comm), s.c());
+  s.Done(*ierr);
+}
+
+void mpi_probe_(F* source, F* tag, F* comm, F* status, F* ierr) {
+  StatusArg s(status);
+  *ierr = MPI_Probe(*source, *tag, C(comm), s.c());
+  s.Done(*ierr);
+}
+
+void mpi_iprobe_(F* source, F* tag, F* comm, F* flag, F* status, F* ierr) {
+  StatusArg s(status);
+  int f = 0;
+  *ierr = MPI_Iprobe(*source, *tag, C(comm), &f, s.c());
+  *flag = f;
+  s.Done(*ierr);
+}
+
+void mpi_start_(F* request, F* ierr) {
+  MPI_Request r = PMPI_Request_f2c(*request);
+  *ierr = MPI_Start(&r);
+  *request = PMPI_Request_c2f(r);
+}
+
+void mpi_startall_(F* count, F* requests, F* ierr) {
+  RequestArray r(*count, requests, reinterpret_cast<F*>(mpi_fortran_statuses_ignore_));
+  *ierr = MPI_Startall(*count, r.c());
+  r.Done(*ierr, 0);
+}
+
+void mpi_request_free_(F* request, F* ierr) {
+  MPI_Request r = PMPI_Request_f2c(*request);
+  *ierr = MPI_Request_free(&r);
+  *request = PMPI_Request_c2f(r);
+}
+
+void mpi_wait_(F* request, F* status, F* ierr) {
+  MPI_Request r = PMPI_Request_f2c(*request);
+  StatusArg s(status);
+  *ierr = MPI_Wait(&r, s.c());
+  *request = PMPI_Request_c2f(r);
+  s.Done(*ierr);
+}
+
+void mpi_test_(F* request, F* flag, F* status, F* ierr) {
+  MPI_Request r = PMPI_Request_f2c(*request);
+  StatusArg s(status);
+  int f = 0;
+  *ierr = MPI_Test(&r, &f, s.c());
+  *request = PMPI_Request_c2f(r);
+  *flag = f;
+  if (f) s.Done(*ierr);
+}
+
+void mpi_waitall_(F* count, F* requests, F* statuses, F* ierr) {
+  RequestArray r(*count, requests, statuses);
+  *ierr = MPI_Waitall(*count, r.c(), r.statuses());
+  r.Done(*ierr, static_cast<size_t>(*count));
+}
+
+void mpi_testall_(F* count, F* requests, F* flag, F* statuses, F* ierr) {
+  RequestArray r(*count, requests, statuses);
+  int f = 0;
+  *ierr = MPI_Testall(*count, r.c(), &f, r.statuses());
+  *flag = f;
+  r.Done(*ierr, f ? static_cast<size_t>(*count) : 0);
+}
+
+void mpi_waitany_(F* count, F* requests, F* index, F* status, F* ierr) {
+  RequestArray r(*count, requests, reinterpret_cast<F*>(mpi_fortran_statuses_ignore_));
+  StatusArg s(status);
+  int i = 0;
+  *ierr = MPI_Waitany(*count, r.c(), &i, s.c());
+  r.Done(*ierr, 0);
+  *index = i == MPI_UNDEFINED ? i : i + 1;  // Fortran indices start at 1
+  s.Done(*ierr);
+}
+
+void mpi_testany_(F* count, F* requests, F* index, F* flag, F* status, F* ierr) {
+  RequestArray r(*count, requests, reinterpret_cast<F*>(mpi_fortran_statuses_ignore_));
+  StatusArg s(status);
+  int i = 0, f = 0;
+  *ierr = MPI_Testany(*count, r.c(), &i, &f, s.c());
+  r.Done(*ierr, 0);
+  *index = i == MPI_UNDEFINED ? i : i + 1;
+  *flag = f;
+  if (f) s.Done(*ierr);
+}
+
+void mpi_waitsome_(F* incount, F* requests, F* outcount, F* indices, F* statuses, F* ierr) {
+  RequestArray r(*incount, requests, statuses);
+  size_t n = *incount > 0 ? static_cast<size_t>(*incount) : 0;
+  std::unique_ptr<int[]> heap(n > 16 ? new int[n] : nullptr);
+  int inline_indices[16];
+  int* idx = heap ? heap.get() : inline_indices;
+  int out = 0;
+  *ierr = MPI_Waitsome(*incount, r.c(), &out, idx, r.statuses());
+  *outcount = out;
+  for (int k = 0; *ierr == MPI_SUCCESS && out != MPI_UNDEFINED && k < out; ++k)
+    indices[k] = idx[k] + 1;
+  r.Done(*ierr, out == MPI_UNDEFINED ? 0 : static_cast<size_t>(out));
+}
+
+void mpi_testsome_(F* incount, F* requests, F* outcount, F* indices, F* statuses, F* ierr) {
+  RequestArray r(*incount, requests, statuses);
+  size_t n = *incount > 0 ? static_cast<size_t>(*incount) : 0;
+  std::unique_ptr<int[]> heap(n > 16 ? new int[n] : nullptr);
+  int inline_indices[16];
+  int* idx = heap ? heap.get() : inline_indices;
+  int out = 0;
+  *ierr = MPI_Testsome(*incount, r.c(), &out, idx, r.statuses());
+  *outcount = out;
+  for (int k = 0; *ierr == MPI_SUCCESS && out != MPI_UNDEFINED && k < out; ++k)
+    indices[k] = idx[k] + 1;
+  r.Done(*ierr, out == MPI_UNDEFINED ? 0 : static_cast<size_t>(out));
+}
+
+void mpi_barrier_(F* comm, F* ierr) { *ierr = MPI_Barrier(C(comm)); }
+
+void mpi_bcast_(void* buf, F* count, F* type, F* root, F* comm, F* ierr) {
+  *ierr = MPI_Bcast(Buf(buf), *count, T(type), *root, C(comm));
+}
+
+void mpi_reduce_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* root, F* comm, F* ierr) {
+  *ierr = MPI_Reduce(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), *root, C(comm));
+}
+
+void mpi_allreduce_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  *ierr = MPI_Allreduce(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), C(comm));
+}
+
+void mpi_scan_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  *ierr = MPI_Scan(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), C(comm));
+}
+
+void mpi_gather_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* root, F* comm,
+                 F* ierr) {
+  *ierr = MPI_Gather(Buf(sbuf), *scount, T(stype), Buf(rbuf), *rcount, T(rtype), *root, C(comm));
+}
+
+void mpi_scatter_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* root,
+                  F* comm, F* ierr) {
+  *ierr = MPI_Scatter(Buf(sbuf), *scount, T(stype), Buf(rbuf), *rcount, T(rtype), *root, C(comm));
+}
+
+void mpi_allgather_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* comm,
+                    F* ierr) {
+  *ierr = MPI_Allgather(Buf(sbuf), *scount, T(stype), Buf(rbuf), *rcount, T(rtype), C(comm));
+}
+
+void mpi_alltoall_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* comm,
+                   F* ierr) {
+  *ierr = MPI_Alltoall(Buf(sbuf), *scount, T(stype), Buf(rbuf), *rcount, T(rtype), C(comm));
+}
+
+void mpi_exscan_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  *ierr = MPI_Exscan(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), C(comm));
+}
+
+void mpi_gatherv_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcounts, F* displs, F* rtype,
+                  F* root, F* comm, F* ierr) {
+  *ierr = MPI_Gatherv(Buf(sbuf), *scount, T(stype), Buf(rbuf), rcounts, displs, T(rtype), *root,
+                      C(comm));
+}
+
+void mpi_scatterv_(void* sbuf, F* scounts, F* displs, F* stype, void* rbuf, F* rcount, F* rtype,
+                   F* root, F* comm, F* ierr) {
+  *ierr = MPI_Scatterv(Buf(sbuf), scounts, displs, T(stype), Buf(rbuf), *rcount, T(rtype), *root,
+                       C(comm));
+}
+
+void mpi_allgatherv_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcounts, F* displs, F* rtype,
+                     F* comm, F* ierr) {
+  *ierr =
+      MPI_Allgatherv(Buf(sbuf), *scount, T(stype), Buf(rbuf), rcounts, displs, T(rtype), C(comm));
+}
+
+void mpi_alltoallv_(void* sbuf, F* scounts, F* sdispls, F* stype, void* rbuf, F* rcounts,
+                    F* rdispls, F* rtype, F* comm, F* ierr) {
+  *ierr = MPI_Alltoallv(Buf(sbuf), scounts, sdispls, T(stype), Buf(rbuf), rcounts, rdispls,
+                        T(rtype), C(comm));
+}
+
+void mpi_reduce_scatter_(void* sbuf, void* rbuf, F* rcounts, F* type, F* op, F* comm, F* ierr) {
+  *ierr = MPI_Reduce_scatter(Buf(sbuf), Buf(rbuf), rcounts, T(type), O(op), C(comm));
+}
+
+void mpi_ibarrier_(F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ibarrier(C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_ibcast_(void* buf, F* count, F* type, F* root, F* comm, F* request, F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ibcast(Buf(buf), *count, T(type), *root, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_iallreduce_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* request,
+                     F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Iallreduce(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_ireduce_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* root, F* comm, F* request,
+                  F* ierr) {
+  MPI_Request r;
+  *ierr = MPI_Ireduce(Buf(sbuf), Buf(rbuf), *count, T(type), O(op), *root, C(comm), &r);
+  if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
+}
+
+void mpi_cancel_(F* request, F* ierr) {
+  MPI_Request r = PMPI_Request_f2c(*request);
+  *ierr = MPI_Cancel(&r);
+}
+
+void mpi_comm_create_(F* comm, F* group, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_create(C(comm), PMPI_Group_f2c(*group), &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_cart_create_(F* comm, F* ndims, F* dims, F* periods, F* reorder, F* newcomm, F* ierr) {
+  // Fortran LOGICAL periods and reorder: gfortran stores .true. as 1, .false. as 0.
+  MPI_Comm c;
+  *ierr = MPI_Cart_create(C(comm), *ndims, dims, periods, *reorder, &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_cart_sub_(F* comm, F* remain_dims, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Cart_sub(C(comm), remain_dims, &c);
+  if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+}  // extern "C"
