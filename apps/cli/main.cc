@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       parallax::cli::AddFunctionsCommand(app),
       parallax::cli::AddMergeCommand(app),
       parallax::cli::AddPopCommand(app),
+      parallax::cli::AddReplayCommand(app),
       parallax::cli::AddTimelineCommand(app),
       parallax::cli::AddServeCommand(app),
       parallax::cli::AddAnalyzeCommand(app),
