@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <queue>
 #include <string>
 #include <utility>
@@ -103,6 +104,8 @@ class Engine {
   void Collective(uint32_t p, uint32_t k);
   void CompleteCollective(uint32_t seq);
   std::string DescribeDeadlock() const;
+  void MatchCollectives();
+  std::vector<std::vector<uint32_t>> slot_;  // per process and collective: its collectives_ slot
   std::string Name(uint32_t p) const {
     return model::DefaultThreadLabel(header_.processes, model::ThreadIndex(program_.processes[p].thread));
   }
@@ -168,11 +171,14 @@ void Engine::CompleteCollective(uint32_t seq) {
   };
   c.done = c.latest + phase(cm.fan_in, true) + phase(cm.fan_out, false);
   for (uint32_t p = 0; p < state_.size(); ++p)
-    if (BlockedOn(p, OpKind::kCollective, seq)) Wake(p, c.done);
+    if (state_[p].status == RunState::kBlocked) {
+      const Op& op = program_.processes[p].ops[state_[p].pc];
+      if (op.kind == OpKind::kCollective && slot_[p][op.arg] == seq) Wake(p, c.done);
+    }
 }
 
 void Engine::Collective(uint32_t p, uint32_t k) {
-  CollectiveState& c = collectives_[k];
+  CollectiveState& c = collectives_[slot_[p][k]];
   const CollectiveCall& call = program_.processes[p].collectives[k];
   if (c.arrived == 0) {
     c.model_id = call.model_id;
@@ -241,11 +247,12 @@ bool Engine::Step(uint32_t p) {
       break;
     }
     case OpKind::kCollective: {
-      CollectiveState& c = collectives_[op.arg];
+      const uint32_t slot = slot_[p][op.arg];
+      CollectiveState& c = collectives_[slot];
       if (c.done == kUnknown) {
         Collective(p, op.arg);
         if (c.arrived < c.expected) return false;
-        CompleteCollective(op.arg);
+        CompleteCollective(slot);
       }
       s.clock = std::max(s.clock, c.done);
       break;
@@ -268,7 +275,7 @@ std::string Engine::DescribeDeadlock() const {
         for (uint32_t q = 0; q < state_.size(); ++q) {
           if (q == p || state_[q].status != RunState::kBlocked) continue;
           const Op& o = program_.processes[q].ops[state_[q].pc];
-          if (o.kind != OpKind::kCollective || o.arg != op.arg) return q;
+          if (o.kind != OpKind::kCollective || slot_[q][o.arg] != slot_[p][op.arg]) return q;
         }
         return -1;
       default:
@@ -309,22 +316,42 @@ std::string Engine::DescribeDeadlock() const {
   return out;
 }
 
+// Gives every (communicator, n-th collective on it) a slot and counts its participants. A
+// communicator that only some processes use is normal (sub-communicators); a slot that fewer
+// processes reach than the communicator's first slot is a collective with missing participants.
+void Engine::MatchCollectives() {
+  std::map<std::pair<int64_t, uint32_t>, uint32_t> slots;
+  std::map<int64_t, uint32_t> members;  // processes that use each communicator
+  slot_.assign(program_.processes.size(), {});
+  for (size_t p = 0; p < program_.processes.size(); ++p) {
+    std::map<int64_t, uint32_t> ordinal;
+    for (const CollectiveCall& c : program_.processes[p].collectives) {
+      const uint32_t n = ordinal[c.communicator]++;
+      if (n == 0) ++members[c.communicator];
+      auto [it, added] = slots.try_emplace({c.communicator, n}, static_cast<uint32_t>(collectives_.size()));
+      if (added) collectives_.push_back({});
+      ++collectives_[it->second].expected;
+      slot_[p].push_back(it->second);
+    }
+  }
+  for (const auto& [key, slot] : slots) {
+    const uint32_t want = key.first == kWorld && members.count(kWorld) ? static_cast<uint32_t>(program_.processes.size())
+                                                                       : members[key.first];
+    if (collectives_[slot].expected < want)
+      program_.diagnostics.Add("collective-missing-participants",
+                               "some tasks never reach a collective operation the others reach on the same "
+                               "communicator; it completed with the tasks that reach it",
+                               fmt::format("collective {} on communicator {}: {} of {} tasks take part", key.second + 1,
+                                           key.first == kWorld ? std::string("world") : std::to_string(key.first),
+                                           collectives_[slot].expected, want));
+  }
+}
+
 Result<Simulation> Engine::Run() {
   const size_t np = program_.processes.size();
   state_.assign(np, {});
   messages_.assign(program_.messages.size(), {});
-  size_t max_collectives = 0;
-  for (const Process& p : program_.processes) max_collectives = std::max(max_collectives, p.collectives.size());
-  collectives_.assign(max_collectives, {});
-  for (const Process& p : program_.processes)
-    for (size_t k = 0; k < p.collectives.size(); ++k) ++collectives_[k].expected;
-  for (size_t k = 0; k < max_collectives; ++k)
-    if (collectives_[k].expected < np)
-      program_.diagnostics.Add("collective-missing-participants",
-                               "some tasks never reach a collective operation the others reach; it completed "
-                               "with the tasks that reach it",
-                               fmt::format("collective {}: {} of {} tasks take part", k + 1,
-                                           collectives_[k].expected, np));
+  MatchCollectives();
   for (uint32_t p = 0; p < np; ++p) Push(p);
   while (!heap_.empty()) {
     const uint32_t p = heap_.top().second;
@@ -349,8 +376,11 @@ Result<Simulation> Engine::Run() {
     if (state_[p].status != RunState::kDone)
       return parallax::Status::Error(
           "the replay deadlocks: " + DescribeDeadlock(), {},
-          "the tasks wait for each other under this model; a larger eager limit (--eager) lets "
-          "blocking sends of these sizes go on as the original run did");
+          program_.diagnostics.Count("collective-missing-participants") > 0
+              ? "the tasks reach different numbers of collectives on one communicator: collectives on "
+                "sub-communicators need the communicator events (50100004) to be matched"
+              : "the tasks wait for each other under this model; a larger eager limit (--eager) lets "
+                "blocking sends of these sizes go on as the original run did");
   Simulation sim;
   sim.end.resize(np);
   sim.compute.resize(np);

@@ -76,6 +76,7 @@ struct Call {
   uint32_t collective_id = 0;
   int64_t send_bytes = 0;
   int64_t recv_bytes = 0;
+  int64_t communicator = kWorld;
 };
 
 // What a message does inside a call; sorted by call, then by this order (posts before waits).
@@ -128,6 +129,8 @@ std::vector<Call> ReadCalls(const model::TraceHeader& h, const store::ThreadReco
       calls.back().send_bytes = ev.value[i];
     } else if (open && type == kCollectiveRecvSizeType) {
       calls.back().recv_bytes = ev.value[i];
+    } else if (open && type == kCollectiveCommunicatorType) {
+      calls.back().communicator = ev.value[i];
     }
   }
   if (open)
@@ -180,7 +183,7 @@ void EmitProcess(Process& p, const std::vector<Call>& calls, std::vector<CallMes
     p.compute += std::max<Time>(burst, 0);
     Emit(p, OpKind::kMark, MarkAt(p, call.entry));
     if (call.kind == CallKind::kInit && options.init_barrier) {
-      p.collectives.push_back({0, 0, 0, call.entry});
+      p.collectives.push_back({0, 0, 0, call.entry, kWorld});
       Emit(p, OpKind::kCollective, static_cast<uint32_t>(p.collectives.size() - 1));
     }
     const bool blocking_send = call.kind != CallKind::kIsend;
@@ -205,7 +208,7 @@ void EmitProcess(Process& p, const std::vector<Call>& calls, std::vector<CallMes
       pending_isends.clear();
     }
     if (call.kind == CallKind::kCollective) {
-      p.collectives.push_back({call.collective_id, call.send_bytes, call.recv_bytes, call.entry});
+      p.collectives.push_back({call.collective_id, call.send_bytes, call.recv_bytes, call.entry, call.communicator});
       Emit(p, OpKind::kCollective, static_cast<uint32_t>(p.collectives.size() - 1));
     }
     Emit(p, OpKind::kMark, MarkAt(p, call.exit));

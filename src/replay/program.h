@@ -28,6 +28,9 @@ inline constexpr uint32_t kMpiFirstType = 50000001;  // point-to-point
 inline constexpr uint32_t kMpiLastType = 50000005;
 inline constexpr uint32_t kCollectiveSendSizeType = 50100001;
 inline constexpr uint32_t kCollectiveRecvSizeType = 50100002;
+inline constexpr uint32_t kCollectiveCommunicatorType = 50100004;
+// The communicator of MPI_Init's barrier and of collectives whose trace names none.
+inline constexpr int64_t kWorld = INT64_MIN;
 
 // What an MPI call does, as far as the replay is concerned.
 enum class CallKind : uint8_t {
@@ -76,6 +79,10 @@ struct CollectiveCall {
   int64_t send_bytes = 0;
   int64_t recv_bytes = 0;
   Time original_time = 0;  // call entry in the original trace, for messages
+  // Collectives are matched by communicator (event 50100004, kWorld when absent) and by their
+  // order on it: the n-th collective of a process on communicator C meets the n-th of the
+  // others on C.
+  int64_t communicator = kWorld;
 };
 
 // A point where the original time of a thread and its replayed time are known; the predicted
