@@ -75,7 +75,7 @@ class Cursor {
   std::string Token() {
     std::string s;
     while (!AtEnd() && !std::isspace(static_cast<unsigned char>(Peek())) && Peek() != ',' && Peek() != '}' &&
-           Peek() != '{' && Peek() != ';')
+           Peek() != '{' && Peek() != ';' && Peek() != ']')
     {
       s += Peek();
       Advance();
