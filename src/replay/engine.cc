@@ -122,6 +122,9 @@ class Engine {
                       std::greater<>>
       heap_;
   uint64_t operations_ = 0;
+  // Links are contended: transfers must reserve them in time order. Otherwise every time is a
+  // maximum of earlier times and the processes may run in any order.
+  bool ordered_ = false;
 };
 
 void Engine::Transfer(uint32_t m, double start) {
@@ -352,6 +355,8 @@ Result<Simulation> Engine::Run() {
   state_.assign(np, {});
   messages_.assign(program_.messages.size(), {});
   MatchCollectives();
+  auto contended = [](const LinkModel& l) { return l.links > 0 && l.bandwidth_Bps > 0; };
+  ordered_ = contended(model_.inter_node) || contended(model_.intra_node);
   for (uint32_t p = 0; p < np; ++p) Push(p);
   while (!heap_.empty()) {
     const uint32_t p = heap_.top().second;
@@ -361,12 +366,16 @@ Result<Simulation> Engine::Run() {
     if (s.status != RunState::kRunnable) continue;
     const std::vector<Op>& ops = program_.processes[p].ops;
     while (s.pc < ops.size()) {
-      if (!Step(p)) {
-        s.status = RunState::kBlocked;
+      // Only link reservations depend on the order of processes: before a post that may reserve
+      // links, let any process that is behind in time go first.
+      const OpKind k = ops[s.pc].kind;
+      if (ordered_ && (k == OpKind::kSendPost || k == OpKind::kRecvPost) && !heap_.empty() &&
+          s.clock > heap_.top().first) {
+        Push(p);
         break;
       }
-      if (!heap_.empty() && s.clock > heap_.top().first) {
-        Push(p);
+      if (!Step(p)) {
+        s.status = RunState::kBlocked;
         break;
       }
     }
