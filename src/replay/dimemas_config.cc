@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -135,7 +136,7 @@ Result<SddfValue> ParseValue(Cursor& c) {
       if (c.Peek() == ',') c.Advance();
     }
     c.Advance();
-    if (!IsNumber(n) || std::stod(n) != static_cast<double>(v.items.size()))
+    if (!IsNumber(n) || std::strtod(n.c_str(), nullptr) != static_cast<double>(v.items.size()))
       return Status::Error(fmt::format("the array declares {} elements and has {}", n, v.items.size()),
                            Location{c.file(), v.line, v.column},
                            "make the count in [n] match the elements");
@@ -207,7 +208,7 @@ Result<double> Number(const SddfRecord& r, size_t i, const std::string& file, co
     return Status::Error(fmt::format("field {} of \"{}\" ({}) must be a number, found {}", i + 1, r.name, what,
                                      v.text.empty() ? "a string" : v.text),
                          Location{file, v.line, v.column}, "write a number such as 0.0 or 1");
-  return std::stod(v.text);
+  return std::strtod(v.text.c_str(), nullptr);  // IsNumber checked it; huge values become inf
 }
 
 Status NonNegative(double v, const SddfRecord& r, size_t i, const std::string& file, const char* what) {
