@@ -55,13 +55,13 @@ int main(int argc, char** argv) {
   const auto& t = *trace.value();
   namespace r = parallax::replay;
   auto start = std::chrono::steady_clock::now();
-  r::Program program = r::BuildProgram(t.header(), t.store(), t.pcf(), {});
+  r::Program program = r::BuildProgram(t.header(), t.store(), t.pcf(), {true, 1});
   const double build = Seconds(start);
   size_t ops = 0;
   for (const r::Process& p : program.processes) ops += p.ops.size();
   fmt::print("trace {}: {} MPI processes, {} MPI call events, {} messages, {} operations\n", argv[1],
              program.processes.size(), program.mpi_events, program.messages.size(), ops);
-  fmt::print("build program: {:.3f} s ({:.1f} M MPI events/s)\n", build, program.mpi_events / build / 1e6);
+  fmt::print("build program (1 thread): {:.3f} s ({:.1f} M MPI events/s)\n", build, program.mpi_events / build / 1e6);
   const double ups = parallax::model::ConvertTime(1, parallax::model::TimeUnit::kS, t.header().unit);
   // The generator's blocking halo exchange only completes when its messages go eagerly (under
   // a 32 KiB limit it is a rendezvous cycle, a deadlock): every model sends eagerly.

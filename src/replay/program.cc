@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "src/base/parallel.h"
+
 namespace parallax::replay {
 
 namespace {
@@ -93,9 +95,16 @@ std::string Where(const model::TraceHeader& h, uint32_t thread, Time t) {
                      t, model::TimeUnitName(h.unit));
 }
 
-// Reads the MPI calls of one thread; `last` receives the time of its last record.
+// What reading one thread's events gives.
+struct ThreadCalls {
+  std::vector<Call> calls;
+  uint64_t mpi_events = 0;
+  Diagnostics diagnostics;
+};
+
+// Reads the MPI calls of one thread.
 std::vector<Call> ReadCalls(const model::TraceHeader& h, const store::ThreadRecords& r, uint32_t thread,
-                            const model::PcfCatalog* pcf, Program& program) {
+                            const model::PcfCatalog* pcf, ThreadCalls& program) {
   std::vector<Call> calls;
   const store::EventColumns& ev = r.events;
   bool open = false;
@@ -239,9 +248,17 @@ Program BuildProgram(const model::TraceHeader& header, const store::TraceStore& 
   Program program;
   const uint32_t threads = static_cast<uint32_t>(store.threads());
   program.process_of_thread.assign(threads, -1);
+  std::vector<ThreadCalls> read(threads);
+  base::ParallelFor(threads, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
+                    [&](size_t i) {
+                      const uint32_t t = static_cast<uint32_t>(i);
+                      read[t].calls = ReadCalls(header, store.thread(model::ThreadIndex(t)), t, pcf, read[t]);
+                    });
   std::vector<std::vector<Call>> calls(threads);
   for (uint32_t t = 0; t < threads; ++t) {
-    calls[t] = ReadCalls(header, store.thread(model::ThreadIndex(t)), t, pcf, program);
+    calls[t] = std::move(read[t].calls);
+    program.mpi_events += read[t].mpi_events;
+    program.diagnostics.Merge(read[t].diagnostics);
     if (calls[t].empty()) continue;
     program.process_of_thread[t] = static_cast<int32_t>(program.processes.size());
     program.processes.push_back({});

@@ -111,7 +111,8 @@ struct Program {
 };
 
 struct ProgramOptions {
-  bool init_barrier = true;  // MPI_Init becomes a collective of every process
+  bool init_barrier = true;     // MPI_Init becomes a collective of every process
+  unsigned worker_threads = 1;  // threads are read in parallel; 0 = all cores
 };
 
 // Builds the program of a loaded trace; `pcf` (may be null) names the MPI calls.

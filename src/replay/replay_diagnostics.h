@@ -21,6 +21,8 @@ class Diagnostics {
   void Add(const std::string& kind, const std::string& description, std::string example);
   const std::vector<DiagnosticEntry>& entries() const { return entries_; }
   uint64_t Count(const std::string& kind) const;
+  // Adds the counts and examples of `other` (kept in its order after this table's).
+  void Merge(const Diagnostics& other);
 
  private:
   std::vector<DiagnosticEntry> entries_;

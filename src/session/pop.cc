@@ -30,7 +30,7 @@ Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load,
     return raw;
   }
   // modelfactors runs Dimemas with dimemas_ideal.cfg: the ideal machine of src/replay.
-  auto ideal = ReplayLoaded(t, path, replay::IdealMachine());
+  auto ideal = ReplayLoaded(t, path, replay::IdealMachine(), load.threads);
   if (ideal.ok()) {
     raw->runtime_ideal_us = ideal->runtime_us;
     raw->useful_ideal_max_us = ideal->useful_max_us;

@@ -26,9 +26,10 @@ namespace parallax {
 namespace session {
 
 Result<LoadedReplay> ReplayLoaded(const TraceImpl& trace, const std::string& path,
-                                  const replay::MachineModel& model) {
+                                  const replay::MachineModel& model, unsigned threads) {
   replay::ProgramOptions po;
   po.init_barrier = model.add_init_barrier;
+  po.worker_threads = threads;
   LoadedReplay out;
   out.program = replay::BuildProgram(trace.header(), trace.store(), trace.pcf(), po);
   if (out.program.processes.empty())
@@ -158,7 +159,7 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
   if (!loaded.ok()) return loaded.status();
   const session::TraceImpl& t = *loaded.value();
   const auto start = std::chrono::steady_clock::now();
-  auto r = session::ReplayLoaded(t, trace, model.value());
+  auto r = session::ReplayLoaded(t, trace, model.value(), options.load.threads);
   if (!r.ok()) return r.status();
   ReplayReport rep;
   rep.replay_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -182,7 +183,7 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
     replay::MachineModel ideal = replay::IdealMachine();
     ideal.add_init_barrier = model.value().add_init_barrier;
     ideal.eager_limit = model.value().eager_limit;
-    auto i = session::ReplayLoaded(t, trace, ideal);
+    auto i = session::ReplayLoaded(t, trace, ideal, options.load.threads);
     if (!i.ok()) return i.status();
     rep.ideal_runtime_us = i->runtime_us;
     rep.ideal_useful_max_us = i->useful_max_us;

@@ -19,8 +19,9 @@ struct LoadedReplay {
   double useful_max_us = 0;  // longest replayed computation of a process
 };
 
-// Fails when the trace has no MPI calls or the replay deadlocks.
+// Fails when the trace has no MPI calls or the replay deadlocks. `threads` read the trace's
+// threads in parallel (0 = all cores); the simulation itself is sequential.
 Result<LoadedReplay> ReplayLoaded(const TraceImpl& trace, const std::string& path,
-                                  const replay::MachineModel& model);
+                                  const replay::MachineModel& model, unsigned threads);
 
 }  // namespace parallax::session

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "src/replay/dimemas_config.h"
 #include "tests/unit/replay/replay_test_util.h"
@@ -121,6 +124,33 @@ TEST(DimemasConfig, MissingCollectivesFileIsAnError) {
   auto m = ParseDimemasConfig(text, Data("oracles/dimemas/x.cfg"));
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.status().message().find("no_such.collectives"), std::string::npos) << m.status().ToString();
+}
+
+// Every prefix of a real configuration and collectives file (a file cut anywhere) is read or
+// refused with a located error; nothing crashes or throws.
+TEST(DimemasConfig, EveryTruncationIsReadOrRefused) {
+  std::string cfg, coll;
+  for (auto [path, out] : {std::pair{"oracles/dimemas/lat5us_bw1000.cfg", &cfg},
+                           std::pair{"oracles/dimemas/dimemas.collectives", &coll}}) {
+    std::FILE* f = std::fopen(Data(path).c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out->append(buf, n);
+    std::fclose(f);
+  }
+  size_t refused = 0;
+  for (size_t n = 0; n <= cfg.size(); ++n) {
+    auto r = ParseSddf(std::string_view(cfg).substr(0, n), "t.cfg");
+    if (!r.ok()) {
+      ++refused;
+      EXPECT_GT(r.status().where().line, 0u) << n;
+    }
+  }
+  EXPECT_GT(refused, 0u);
+  for (size_t n = 0; n <= coll.size(); ++n) {
+    auto r = ParseCollectives(std::string_view(coll).substr(0, n), "t.collectives");
+    if (!r.ok()) EXPECT_GT(r.status().where().line, 0u) << n;
+  }
 }
 
 TEST(DimemasConfig, MissingFileIsAnError) {

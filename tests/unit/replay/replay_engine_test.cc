@@ -223,6 +223,51 @@ TEST(ReplayEngine, CollectiveCostFollowsTheModel) {
   EXPECT_NEAR(lin.sim->runtime, 4 * (1000 + 1e6) + 1000, 1e-6);  // 4 stages, then 1 of 0 bytes
 }
 
+// MPI_Isend (3) of 1 MiB at 100 on task 1, completed by its MPI_Wait (5) at 200; task 2 posts
+// MPI_Irecv (4) only at 400 and waits at 500. Under rendezvous the send can only leave at 400,
+// so task 1's wait lasts until then; sent eagerly it does not wait at all.
+const char* kNonBlocking =
+    "#Paraver (01/01/24 at 00:00):600_ns:1(2):1:2(1:1,1:1)\n"
+    "1:1:1:1:1:0:100:1\n"
+    "2:1:1:1:1:100:50000001:3\n"
+    "3:1:1:1:1:100:100:2:1:2:1:400:505:1048576:1\n"
+    "2:1:1:1:1:110:50000001:0\n"
+    "1:1:1:1:1:110:200:1\n"
+    "2:1:1:1:1:200:50000001:5\n"
+    "2:1:1:1:1:210:50000001:0\n"
+    "1:1:1:1:1:210:300:1\n"
+    "1:2:1:2:1:0:400:1\n"
+    "2:2:1:2:1:400:50000001:4\n"
+    "2:2:1:2:1:405:50000001:0\n"
+    "1:2:1:2:1:405:500:1\n"
+    "2:2:1:2:1:500:50000001:5\n"
+    "2:2:1:2:1:510:50000001:0\n"
+    "1:2:1:2:1:510:600:1\n";
+
+TEST(ReplayEngine, NonBlockingSendCompletesAtItsWait) {
+  io::PrvTrace t = ParseTrace(kNonBlocking);
+  auto r = Replay(t, IdealMachine());
+  ASSERT_TRUE(r.sim.ok()) << r.sim.status().ToString();
+  EXPECT_DOUBLE_EQ(r.sim->end[0], 490);  // 100 + 90, waits until 400, then 90
+  EXPECT_DOUBLE_EQ(r.sim->end[1], 585);  // 400 + 95 (the data is there), then 90
+  MachineModel m = IdealMachine();
+  m.eager_limit = 2 << 20;
+  auto eager = Replay(t, m);
+  ASSERT_TRUE(eager.sim.ok());
+  EXPECT_DOUBLE_EQ(eager.sim->end[0], 280);  // 100 + 90 + 90: nothing to wait for
+  EXPECT_DOUBLE_EQ(eager.sim->end[1], 585);
+  // The predicted-trace anchors: task 1's MPI_Wait [200, 210) now lasts [190, 400).
+  const std::vector<Anchor>& a = r.program.processes[0].anchors;
+  bool found = false;
+  for (size_t i = 0; i + 1 < a.size(); ++i)
+    if (a[i].original == 200 && a[i + 1].original == 210) {
+      EXPECT_DOUBLE_EQ(a[i].replayed, 190);
+      EXPECT_DOUBLE_EQ(a[i + 1].replayed, 400);
+      found = true;
+    }
+  EXPECT_TRUE(found);
+}
+
 TEST(ReplayEngine, TraceWithoutMpiHasNoProcesses) {
   io::PrvTrace t = ParseTrace("#Paraver (01/01/24 at 00:00):10_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n");
   Program p = BuildProgram(t.header, t.store, nullptr, {});
