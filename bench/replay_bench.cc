@@ -13,10 +13,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "src/replay/engine.h"
@@ -59,10 +59,12 @@ int main(int argc, char** argv) {
   const double build = Seconds(start);
   size_t ops = 0;
   for (const r::Process& p : program.processes) ops += p.ops.size();
-  fmt::print("trace {}: {} MPI processes, {} MPI call events, {} messages, {} operations\n", argv[1],
-             program.processes.size(), program.mpi_events, program.messages.size(), ops);
-  fmt::print("build program (1 thread): {:.3f} s ({:.1f} M MPI events/s)\n", build, program.mpi_events / build / 1e6);
-  const double ups = parallax::model::ConvertTime(1, parallax::model::TimeUnit::kS, t.header().unit);
+  fmt::print("trace {}: {} MPI processes, {} MPI call events, {} messages, {} operations\n",
+             argv[1], program.processes.size(), program.mpi_events, program.messages.size(), ops);
+  fmt::print("build program (1 thread): {:.3f} s ({:.1f} M MPI events/s)\n", build,
+             program.mpi_events / build / 1e6);
+  const double ups =
+      parallax::model::ConvertTime(1, parallax::model::TimeUnit::kS, t.header().unit);
   // The generator's blocking halo exchange only completes when its messages go eagerly (under
   // a 32 KiB limit it is a rendezvous cycle, a deadlock): every model sends eagerly.
   r::MachineModel ideal = r::IdealMachine();
@@ -71,8 +73,9 @@ int main(int argc, char** argv) {
   network.inter_node.latency_s = network.intra_node.latency_s = 5e-6;
   network.inter_node.bandwidth_Bps = network.intra_node.bandwidth_Bps = 1000 * r::kBytesPerMB;
   network.inter_node.links = 1;
-  for (const auto& [name, model] : {std::pair<const char*, r::MachineModel>{"ideal", ideal},
-                                    std::pair<const char*, r::MachineModel>{"5us/1000MB/s", network}}) {
+  for (const auto& [name, model] :
+       {std::pair<const char*, r::MachineModel>{"ideal", ideal},
+        std::pair<const char*, r::MachineModel>{"5us/1000MB/s", network}}) {
     double best = 1e300, best_cpu = 1e300, runtime = 0;
     for (int i = 0; i < repeat; ++i) {
       start = std::chrono::steady_clock::now();
@@ -87,7 +90,8 @@ int main(int argc, char** argv) {
       runtime = sim->runtime;
     }
     fmt::print(
-        "replay {:<13} wall {:.3f} s, cpu {:.3f} s: {:.1f} M MPI events/s of cpu ({:.1f} of wall), {:.1f} M "
+        "replay {:<13} wall {:.3f} s, cpu {:.3f} s: {:.1f} M MPI events/s of cpu ({:.1f} of wall), "
+        "{:.1f} M "
         "operations/s  (predicted runtime {:.0f})\n",
         name, best, best_cpu, program.mpi_events / best_cpu / 1e6, program.mpi_events / best / 1e6,
         ops / best_cpu / 1e6, runtime);

@@ -75,8 +75,9 @@ Command AddPopCommand(CLI::App& app) {
                   "strong, weak, or auto: guessed from the useful instructions")
       ->transform(CLI::CheckedTransformer(scalings, CLI::ignore_case));
   sub->add_flag("--strict", args->strict, "fail on any malformed or out-of-order record");
-  sub->add_flag("--no-replay", args->no_replay,
-                "skip the ideal-network replay (serialization and transfer efficiency become unavailable)");
+  sub->add_flag(
+      "--no-replay", args->no_replay,
+      "skip the ideal-network replay (serialization and transfer efficiency become unavailable)");
   sub->add_option("--threads", args->threads, "worker threads (default: all cores)");
   return {sub, [args] { return Run(*args); }};
 }

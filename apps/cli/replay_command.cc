@@ -46,8 +46,10 @@ int Run(ReplayArgs& a) {
     std::fprintf(stderr, "%s\n", report.status().ToString().c_str());
     return 1;
   }
-  std::fputs((a.format == "json" ? FormatReplayJson(report.value()) : FormatReplayText(report.value())).c_str(),
-             stdout);
+  std::fputs(
+      (a.format == "json" ? FormatReplayJson(report.value()) : FormatReplayText(report.value()))
+          .c_str(),
+      stdout);
   return 0;
 }
 
@@ -55,27 +57,38 @@ int Run(ReplayArgs& a) {
 
 Command AddReplayCommand(CLI::App& app) {
   auto args = std::make_shared<ReplayArgs>();
-  CLI::App* sub = app.add_subcommand(
-      "replay", "replay an MPI trace on an ideal or modelled network (as Dimemas) and write the predicted trace");
-  sub->add_option("trace", args->trace, "trace (.prv or .prv.gz) with Extrae's MPI events")->required();
-  sub->add_option("-o,--output", args->output, "predicted trace to write (.prv or .prv.gz, with .pcf and .row)");
+  CLI::App* sub = app.add_subcommand("replay",
+                                     "replay an MPI trace on an ideal or modelled network (as "
+                                     "Dimemas) and write the predicted trace");
+  sub->add_option("trace", args->trace, "trace (.prv or .prv.gz) with Extrae's MPI events")
+      ->required();
+  sub->add_option("-o,--output", args->output,
+                  "predicted trace to write (.prv or .prv.gz, with .pcf and .row)");
   sub->add_flag("--force", args->force, "replace existing output files");
   sub->add_option("--config", args->options.config_path,
-                  "Dimemas configuration file (its collectives file is read from beside it); default: the ideal "
+                  "Dimemas configuration file (its collectives file is read from beside it); "
+                  "default: the ideal "
                   "machine");
-  sub->add_option("--latency", args->latency, "network latency in seconds (e.g. 5e-6)")->check(CLI::NonNegativeNumber);
-  sub->add_option("--bandwidth", args->bandwidth, "network bandwidth in MB/s (MB = 2^20 bytes); 0 = infinite")
+  sub->add_option("--latency", args->latency, "network latency in seconds (e.g. 5e-6)")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--eager", args->eager, "eager limit in bytes: larger messages use rendezvous (default 32768)")
+  sub->add_option("--bandwidth", args->bandwidth,
+                  "network bandwidth in MB/s (MB = 2^20 bytes); 0 = infinite")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--cpu-ratio", args->cpu_ratio, "CPU speed ratio: bursts are divided by it (default 1)")
+  sub->add_option("--eager", args->eager,
+                  "eager limit in bytes: larger messages use rendezvous (default 32768)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--cpu-ratio", args->cpu_ratio,
+                  "CPU speed ratio: bursts are divided by it (default 1)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--tasks-per-node", args->tasks_per_node, "consecutive tasks per node (default 1)")
+  sub->add_option("--tasks-per-node", args->tasks_per_node,
+                  "consecutive tasks per node (default 1)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--links", args->links, "input and output links per node; 0 = no contention")
       ->check(CLI::NonNegativeNumber);
-  sub->add_flag("--no-init-barrier", args->no_init_barrier, "do not synchronise the tasks at MPI_Init");
-  sub->add_option("--format", args->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  sub->add_flag("--no-init-barrier", args->no_init_barrier,
+                "do not synchronise the tasks at MPI_Init");
+  sub->add_option("--format", args->format, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
   sub->add_flag("--strict", args->strict, "fail on any malformed or out-of-order record");
   sub->add_option("--threads", args->threads, "worker threads for loading (default: all cores)");
   return {sub, [args] { return Run(*args); }};

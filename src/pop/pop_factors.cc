@@ -101,7 +101,8 @@ std::vector<PopLine> FactorLines() {
 std::string NoIdealReason(const std::vector<RawData>& raw) {
   for (const RawData& r : raw)
     if (!std::isnan(r.runtime_ideal_us)) return {};
-  return raw.empty() ? std::string() : "needs the trace replayed on an ideal network: " + raw[0].ideal_unavailable;
+  return raw.empty() ? std::string()
+                     : "needs the trace replayed on an ideal network: " + raw[0].ideal_unavailable;
 }
 
 std::vector<PopLine> RawLines(const std::vector<RawData>& raw) {
@@ -115,8 +116,9 @@ std::vector<PopLine> RawLines(const std::vector<RawData>& raw) {
       Line("useful_instructions", "Useful instructions (total)", 0, false),
       Line("useful_cycles", "Useful cycles (total)", 0, false)};
   for (const RawData& r : raw) {
-    const double v[] = {r.runtime_us,      r.runtime_ideal_us, r.useful_avg_us,       r.useful_max_us,
-                        r.useful_total_us, r.useful_ideal_max_us, r.useful_instructions, r.useful_cycles};
+    const double v[] = {r.runtime_us,          r.runtime_ideal_us, r.useful_avg_us,
+                        r.useful_max_us,       r.useful_total_us,  r.useful_ideal_max_us,
+                        r.useful_instructions, r.useful_cycles};
     for (size_t k = 0; k < lines.size(); ++k) lines[k].values.push_back(v[k]);
   }
   const std::string why = NoIdealReason(raw);
@@ -139,9 +141,10 @@ void Warn(const std::vector<RawData>& raw, const std::vector<PopTraceInfo>& trac
           fmt::format("{}: no PAPI_TOT_CYC events (type {}): IPC and frequency are not available",
                       path, kCyclesType));
     if (std::isnan(raw[i].runtime_ideal_us) && NoIdealReason(raw).empty())
-      report.warnings.push_back(fmt::format(
-          "{}: no ideal-network replay ({}): serialization and transfer efficiency are not available", path,
-          raw[i].ideal_unavailable));
+      report.warnings.push_back(
+          fmt::format("{}: no ideal-network replay ({}): serialization and transfer efficiency are "
+                      "not available",
+                      path, raw[i].ideal_unavailable));
     if (!(raw[i].useful_total_us > 0))
       report.warnings.push_back(
           fmt::format("{}: no thread is ever in the Running state (no useful computation): "

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <cstdlib>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -41,7 +41,8 @@ class Cursor {
         const uint64_t l = line_, c = col_;
         size_t end = text_.find("*/", pos_ + 2);
         if (end == std::string_view::npos)
-          return Status::Error("comment not closed", Location{file_, l, c}, "end the comment with */");
+          return Status::Error("comment not closed", Location{file_, l, c},
+                               "end the comment with */");
         while (pos_ < end + 2) Advance();
         continue;
       }
@@ -68,16 +69,17 @@ class Cursor {
       s += Peek();
       Advance();
     }
-    if (Peek() != '"') return Status::Error("string not closed", Location{file_, l, c}, "end it with \" on the same line");
+    if (Peek() != '"')
+      return Status::Error("string not closed", Location{file_, l, c},
+                           "end it with \" on the same line");
     Advance();
     return s;
   }
   // A bare token: number or word, up to a separator.
   std::string Token() {
     std::string s;
-    while (!AtEnd() && !std::isspace(static_cast<unsigned char>(Peek())) && Peek() != ',' && Peek() != '}' &&
-           Peek() != '{' && Peek() != ';' && Peek() != ']')
-    {
+    while (!AtEnd() && !std::isspace(static_cast<unsigned char>(Peek())) && Peek() != ',' &&
+           Peek() != '}' && Peek() != '{' && Peek() != ';' && Peek() != ']') {
       s += Peek();
       Advance();
     }
@@ -130,20 +132,22 @@ Result<SddfValue> ParseValue(Cursor& c) {
       } else {
         item = c.Token();
       }
-      if (item.empty()) return c.Error("expected an array element", "separate elements with commas");
+      if (item.empty())
+        return c.Error("expected an array element", "separate elements with commas");
       v.items.push_back(item);
       if (Status s = c.SkipSpace(); !s.ok()) return s;
       if (c.Peek() == ',') c.Advance();
     }
     c.Advance();
     if (!IsNumber(n) || std::strtod(n.c_str(), nullptr) != static_cast<double>(v.items.size()))
-      return Status::Error(fmt::format("the array declares {} elements and has {}", n, v.items.size()),
-                           Location{c.file(), v.line, v.column},
-                           "make the count in [n] match the elements");
+      return Status::Error(
+          fmt::format("the array declares {} elements and has {}", n, v.items.size()),
+          Location{c.file(), v.line, v.column}, "make the count in [n] match the elements");
     return v;
   }
   v.text = c.Token();
-  if (v.text.empty()) return c.Error("expected a value (number, \"string\" or [n] {array})", "check the commas");
+  if (v.text.empty())
+    return c.Error("expected a value (number, \"string\" or [n] {array})", "check the commas");
   v.kind = IsNumber(v.text) ? SddfValue::Kind::kNumber : SddfValue::Kind::kWord;
   return v;
 }
@@ -191,31 +195,34 @@ Result<std::vector<SddfRecord>> ParseSddf(std::string_view text, const std::stri
 namespace {
 
 bool IsPlaceholder(const SddfValue& v) {
-  return v.kind == SddfValue::Kind::kWord && (v.text.rfind("REPLACE_BY_", 0) == 0 ||
-                                              (v.text.size() > 2 && v.text.front() == '@' && v.text.back() == '@'));
+  return v.kind == SddfValue::Kind::kWord &&
+         (v.text.rfind("REPLACE_BY_", 0) == 0 ||
+          (v.text.size() > 2 && v.text.front() == '@' && v.text.back() == '@'));
 }
 
 // Field `i` of a record as a number; placeholders give `placeholder`.
 Result<double> Number(const SddfRecord& r, size_t i, const std::string& file, const char* what,
                       double placeholder = NAN) {
   if (i >= r.fields.size())
-    return Status::Error(fmt::format("record \"{}\" has {} fields; field {} ({}) is missing", r.name,
-                                     r.fields.size(), i + 1, what),
-                         Location{file, r.line, r.column}, "see the record definition in Dimemas' manual");
+    return Status::Error(fmt::format("record \"{}\" has {} fields; field {} ({}) is missing",
+                                     r.name, r.fields.size(), i + 1, what),
+                         Location{file, r.line, r.column},
+                         "see the record definition in Dimemas' manual");
   const SddfValue& v = r.fields[i];
   if (IsPlaceholder(v) && !std::isnan(placeholder)) return placeholder;
   if (v.kind != SddfValue::Kind::kNumber)
-    return Status::Error(fmt::format("field {} of \"{}\" ({}) must be a number, found {}", i + 1, r.name, what,
-                                     v.text.empty() ? "a string" : v.text),
+    return Status::Error(fmt::format("field {} of \"{}\" ({}) must be a number, found {}", i + 1,
+                                     r.name, what, v.text.empty() ? "a string" : v.text),
                          Location{file, v.line, v.column}, "write a number such as 0.0 or 1");
   return std::strtod(v.text.c_str(), nullptr);  // IsNumber checked it; huge values become inf
 }
 
-Status NonNegative(double v, const SddfRecord& r, size_t i, const std::string& file, const char* what) {
+Status NonNegative(double v, const SddfRecord& r, size_t i, const std::string& file,
+                   const char* what) {
   if (v >= 0 && std::isfinite(v)) return Status::Ok();
   const SddfValue& f = r.fields[i];
-  return Status::Error(fmt::format("{} must be zero or positive, found {}", what, f.text), Location{file, f.line, f.column},
-                       "0 means instantaneous or no limit");
+  return Status::Error(fmt::format("{} must be zero or positive, found {}", what, f.text),
+                       Location{file, f.line, f.column}, "0 means instantaneous or no limit");
 }
 
 std::string Folder(const std::string& path) {
@@ -233,9 +240,10 @@ Result<std::string> ReadFile(const std::string& path) {
 
 // The fields of "node information" and "multi node information" from the cpu ratio on.
 Status ApplyNode(const SddfRecord& r, size_t first, const std::string& file, MachineModel& m) {
-  const char* names[] = {"relative processor speed",  "intra-node latency",     "intra-node bandwidth",
-                         "intra-node maximum messages", "intra-node input links", "intra-node output links",
-                         "inter-node latency",         "inter-node input links", "inter-node output links"};
+  const char* names[] = {
+      "relative processor speed",    "intra-node latency",     "intra-node bandwidth",
+      "intra-node maximum messages", "intra-node input links", "intra-node output links",
+      "inter-node latency",          "inter-node input links", "inter-node output links"};
   double v[9];
   for (size_t i = 0; i < 9; ++i) {
     auto x = Number(r, first + i, file, names[i]);
@@ -245,7 +253,8 @@ Status ApplyNode(const SddfRecord& r, size_t first, const std::string& file, Mac
   }
   if (v[0] == 0)
     return Status::Error("a processor speed ratio of 0 (instantaneous bursts) is not supported",
-                         Location{file, r.fields[first].line, r.fields[first].column}, "use a positive ratio such as 1.0");
+                         Location{file, r.fields[first].line, r.fields[first].column},
+                         "use a positive ratio such as 1.0");
   m.cpu_ratio = v[0];
   m.intra_node.latency_s = v[1];
   m.intra_node.bandwidth_Bps = v[2] * kBytesPerMB;
@@ -255,11 +264,13 @@ Status ApplyNode(const SddfRecord& r, size_t first, const std::string& file, Mac
   return Status::Ok();
 }
 
-Status ApplyRecord(const SddfRecord& r, const std::string& file, MachineModel& m, std::string* collectives) {
+Status ApplyRecord(const SddfRecord& r, const std::string& file, MachineModel& m,
+                   std::string* collectives) {
   if (r.name == "environment information") {
     auto bw = Number(r, 4, file, "inter-node bandwidth");
     if (!bw.ok()) return bw.status();
-    if (Status s = NonNegative(bw.value(), r, 4, file, "the inter-node bandwidth"); !s.ok()) return s;
+    if (Status s = NonNegative(bw.value(), r, 4, file, "the inter-node bandwidth"); !s.ok())
+      return s;
     m.inter_node.bandwidth_Bps = bw.value() * kBytesPerMB;
     return Status::Ok();
   }
@@ -274,7 +285,8 @@ Status ApplyRecord(const SddfRecord& r, const std::string& file, MachineModel& m
     std::string n, what;
     in >> n >> what;
     if (what != "TASKS_PER_NODE")
-      return Status::Error(fmt::format("mapping \"{}\" is not supported", v.text), Location{file, v.line, v.column},
+      return Status::Error(fmt::format("mapping \"{}\" is not supported", v.text),
+                           Location{file, v.line, v.column},
                            "use \"N TASKS_PER_NODE\" (consecutive tasks share a node)");
     if (n.size() > 2 && n.front() == '@') {
       m.tasks_per_node = 1;
@@ -282,26 +294,30 @@ Status ApplyRecord(const SddfRecord& r, const std::string& file, MachineModel& m
       unsigned k = 0;
       auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), k);
       if (ec != std::errc() || p != n.data() + n.size() || k == 0)
-        return Status::Error(fmt::format("expected a positive number of tasks per node, found \"{}\"", n),
-                             Location{file, v.line, v.column}, "write \"1 TASKS_PER_NODE\"");
+        return Status::Error(
+            fmt::format("expected a positive number of tasks per node, found \"{}\"", n),
+            Location{file, v.line, v.column}, "write \"1 TASKS_PER_NODE\"");
       m.tasks_per_node = k;
     }
     return Status::Ok();
   }
   if (r.name == "configuration files") {
-    if (r.fields.size() >= 3 && r.fields[2].kind == SddfValue::Kind::kString) *collectives = r.fields[2].text;
+    if (r.fields.size() >= 3 && r.fields[2].kind == SddfValue::Kind::kString)
+      *collectives = r.fields[2].text;
     return Status::Ok();
   }
   if (r.name == "wide area network information" || r.name == "file system parameters" ||
       r.name == "modules information" || r.name == "dedicated connection information" ||
       r.name == "mapping information")
     return Status::Ok();  // no effect on a single-machine replay (docs/replay.md)
-  return Status::Error(fmt::format("unknown record \"{}\"", r.name), Location{file, r.line, r.column},
-                       "Dimemas' records are \"environment information\", \"node information\", \"multi node "
-                       "information\", \"predefined mapping information\", \"configuration files\", ...");
+  return Status::Error(
+      fmt::format("unknown record \"{}\"", r.name), Location{file, r.line, r.column},
+      "Dimemas' records are \"environment information\", \"node information\", \"multi node "
+      "information\", \"predefined mapping information\", \"configuration files\", ...");
 }
 
-Result<MachineModel> ParseConfig(std::string_view text, const std::string& file, bool read_collectives) {
+Result<MachineModel> ParseConfig(std::string_view text, const std::string& file,
+                                 bool read_collectives) {
   auto records = ParseSddf(text, file);
   if (!records.ok()) return records.status();
   MachineModel m;
@@ -320,8 +336,9 @@ Result<MachineModel> ParseConfig(std::string_view text, const std::string& file,
     const std::string path = collectives.front() == '/' ? collectives : Folder(file) + collectives;
     auto t = ReadFile(path);
     if (!t.ok())
-      return Status::Error(fmt::format("cannot open the collectives file \"{}\" it names", collectives),
-                           Location{file, 0, 0}, "collectives paths are relative to the configuration file");
+      return Status::Error(
+          fmt::format("cannot open the collectives file \"{}\" it names", collectives),
+          Location{file, 0, 0}, "collectives paths are relative to the configuration file");
     auto c = ParseCollectives(t.value(), path);
     if (!c.ok()) return c.status();
     m.collectives = std::move(c.value());
@@ -348,13 +365,15 @@ Result<SizeModel> Size(const std::string& w) {
 
 }  // namespace
 
-Result<std::map<uint32_t, CollectiveModel>> ParseCollectives(std::string_view text, const std::string& file) {
+Result<std::map<uint32_t, CollectiveModel>> ParseCollectives(std::string_view text,
+                                                             const std::string& file) {
   std::map<uint32_t, CollectiveModel> out;
   uint64_t line = 0;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
-    std::string_view l = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    std::string_view l =
+        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line;
     std::vector<std::pair<std::string, uint64_t>> words;  // word and 1-based column
@@ -365,9 +384,11 @@ Result<std::map<uint32_t, CollectiveModel>> ParseCollectives(std::string_view te
       if (i > b) words.emplace_back(std::string(l.substr(b, i - b)), b + 1);
     }
     if (words.empty() || words[0].first[0] == '#') continue;
-    const std::string hint = "write: Machine globalop: MACHINE ID FANIN_MODEL FANIN_SIZE FANOUT_MODEL FANOUT_SIZE";
+    const std::string hint =
+        "write: Machine globalop: MACHINE ID FANIN_MODEL FANIN_SIZE FANOUT_MODEL FANOUT_SIZE";
     if (words.size() != 8 || words[0].first != "Machine" || words[1].first != "globalop:")
-      return Status::Error("expected a \"Machine globalop:\" line with 6 values", Location{file, line, 1}, hint);
+      return Status::Error("expected a \"Machine globalop:\" line with 6 values",
+                           Location{file, line, 1}, hint);
     uint32_t id = 0;
     const std::string& ids = words[3].first;
     auto [p, ec] = std::from_chars(ids.data(), ids.data() + ids.size(), id);
@@ -380,12 +401,14 @@ Result<std::map<uint32_t, CollectiveModel>> ParseCollectives(std::string_view te
       const auto& sw = words[5 + 2 * phase];
       auto st = Stage(mw.first);
       if (!st.ok())
-        return Status::Error(fmt::format("expected a model 0, CTE, LIN or LOG, found \"{}\"", mw.first),
-                             Location{file, line, mw.second}, hint);
+        return Status::Error(
+            fmt::format("expected a model 0, CTE, LIN or LOG, found \"{}\"", mw.first),
+            Location{file, line, mw.second}, hint);
       auto sz = Size(sw.first);
       if (!sz.ok())
-        return Status::Error(fmt::format("expected a size MIN, MAX, MEAN, 2MAX or S+R, found \"{}\"", sw.first),
-                             Location{file, line, sw.second}, hint);
+        return Status::Error(
+            fmt::format("expected a size MIN, MAX, MEAN, 2MAX or S+R, found \"{}\"", sw.first),
+            Location{file, line, sw.second}, hint);
       PhaseModel& ph = phase == 0 ? cm.fan_in : cm.fan_out;
       ph.stages = st.value();
       ph.size = sz.value();

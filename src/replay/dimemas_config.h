@@ -39,7 +39,8 @@ struct SddfRecord {
 
 Result<std::vector<SddfRecord>> ParseSddf(std::string_view text, const std::string& file);
 
-Result<std::map<uint32_t, CollectiveModel>> ParseCollectives(std::string_view text, const std::string& file);
+Result<std::map<uint32_t, CollectiveModel>> ParseCollectives(std::string_view text,
+                                                             const std::string& file);
 
 // Reads a Dimemas configuration file and the collectives file it names (relative to its own
 // folder); a collectives path that is a placeholder or empty keeps the default models.

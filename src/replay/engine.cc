@@ -107,7 +107,8 @@ class Engine {
   void MatchCollectives();
   std::vector<std::vector<uint32_t>> slot_;  // per process and collective: its collectives_ slot
   std::string Name(uint32_t p) const {
-    return model::DefaultThreadLabel(header_.processes, model::ThreadIndex(program_.processes[p].thread));
+    return model::DefaultThreadLabel(header_.processes,
+                                     model::ThreadIndex(program_.processes[p].thread));
   }
 
   Program& program_;
@@ -148,7 +149,8 @@ void Engine::Transfer(uint32_t m, double start) {
 void Engine::CompleteCollective(uint32_t seq) {
   CollectiveState& c = collectives_[seq];
   auto it = model_.collectives.find(c.model_id);
-  const CollectiveModel& cm = it != model_.collectives.end() ? it->second : model_.default_collective;
+  const CollectiveModel& cm =
+      it != model_.collectives.end() ? it->second : model_.default_collective;
   const LinkModel& link = c.one_node ? model_.intra_node : model_.inter_node;
   const uint32_t n = c.arrived;
   auto size = [&](SizeModel sm, bool fan_in) -> double {
@@ -187,11 +189,12 @@ void Engine::Collective(uint32_t p, uint32_t k) {
     c.model_id = call.model_id;
     c.first_node = NodeOf(p);
   } else if (c.model_id != call.model_id) {
-    program_.diagnostics.Add("mismatched-collective",
-                             "tasks reached different collective operations at the same position; the "
-                             "first one's cost model was used",
-                             fmt::format("collective {} of thread {} (original time {})", k + 1, Name(p),
-                                         call.original_time));
+    program_.diagnostics.Add(
+        "mismatched-collective",
+        "tasks reached different collective operations at the same position; the "
+        "first one's cost model was used",
+        fmt::format("collective {} of thread {} (original time {})", k + 1, Name(p),
+                    call.original_time));
   }
   if (NodeOf(p) != c.first_node) c.one_node = false;
   ++c.arrived;
@@ -240,7 +243,8 @@ bool Engine::Step(uint32_t p) {
     case OpKind::kRecvPost: {
       MessageState& m = messages_[op.arg];
       m.posted = s.clock;
-      if (m.rendezvous && m.ready != kUnknown && m.arrival == kUnknown) Transfer(op.arg, std::max(m.ready, m.posted));
+      if (m.rendezvous && m.ready != kUnknown && m.arrival == kUnknown)
+        Transfer(op.arg, std::max(m.ready, m.posted));
       break;
     }
     case OpKind::kRecvWait: {
@@ -290,11 +294,13 @@ std::string Engine::DescribeDeadlock() const {
     switch (op.kind) {
       case OpKind::kRecvWait:
         return fmt::format("{} waits to receive communication {} from {}", Name(p),
-                           program_.messages[op.arg].comm + 1, Name(program_.messages[op.arg].sender));
+                           program_.messages[op.arg].comm + 1,
+                           Name(program_.messages[op.arg].sender));
       case OpKind::kSendWait:
-        return fmt::format("{} waits for {} to post the receive of communication {} ({} bytes, rendezvous)",
-                           Name(p), Name(program_.messages[op.arg].receiver), program_.messages[op.arg].comm + 1,
-                           program_.messages[op.arg].size);
+        return fmt::format(
+            "{} waits for {} to post the receive of communication {} ({} bytes, rendezvous)",
+            Name(p), Name(program_.messages[op.arg].receiver), program_.messages[op.arg].comm + 1,
+            program_.messages[op.arg].size);
       case OpKind::kCollective:
         return fmt::format("{} waits in collective {}", Name(p), op.arg + 1);
       default:
@@ -312,8 +318,10 @@ std::string Engine::DescribeDeadlock() const {
     p = waits_for(static_cast<uint32_t>(p));
   }
   std::vector<uint32_t> cycle;
-  if (p >= 0 && seen[p] >= 0) cycle.assign(path.begin() + seen[p], path.end());
-  else cycle = path;
+  if (p >= 0 && seen[p] >= 0)
+    cycle.assign(path.begin() + seen[p], path.end());
+  else
+    cycle = path;
   std::string out;
   for (uint32_t q : cycle) out += (out.empty() ? "" : "; ") + what(q);
   return out;
@@ -331,22 +339,25 @@ void Engine::MatchCollectives() {
     for (const CollectiveCall& c : program_.processes[p].collectives) {
       const uint32_t n = ordinal[c.communicator]++;
       if (n == 0) ++members[c.communicator];
-      auto [it, added] = slots.try_emplace({c.communicator, n}, static_cast<uint32_t>(collectives_.size()));
+      auto [it, added] =
+          slots.try_emplace({c.communicator, n}, static_cast<uint32_t>(collectives_.size()));
       if (added) collectives_.push_back({});
       ++collectives_[it->second].expected;
       slot_[p].push_back(it->second);
     }
   }
   for (const auto& [key, slot] : slots) {
-    const uint32_t want = key.first == kWorld && members.count(kWorld) ? static_cast<uint32_t>(program_.processes.size())
-                                                                       : members[key.first];
+    const uint32_t want = key.first == kWorld && members.count(kWorld)
+                              ? static_cast<uint32_t>(program_.processes.size())
+                              : members[key.first];
     if (collectives_[slot].expected < want)
-      program_.diagnostics.Add("collective-missing-participants",
-                               "some tasks never reach a collective operation the others reach on the same "
-                               "communicator; it completed with the tasks that reach it",
-                               fmt::format("collective {} on communicator {}: {} of {} tasks take part", key.second + 1,
-                                           key.first == kWorld ? std::string("world") : std::to_string(key.first),
-                                           collectives_[slot].expected, want));
+      program_.diagnostics.Add(
+          "collective-missing-participants",
+          "some tasks never reach a collective operation the others reach on the same "
+          "communicator; it completed with the tasks that reach it",
+          fmt::format("collective {} on communicator {}: {} of {} tasks take part", key.second + 1,
+                      key.first == kWorld ? std::string("world") : std::to_string(key.first),
+                      collectives_[slot].expected, want));
   }
 }
 
@@ -386,9 +397,11 @@ Result<Simulation> Engine::Run() {
       return parallax::Status::Error(
           "the replay deadlocks: " + DescribeDeadlock(), {},
           program_.diagnostics.Count("collective-missing-participants") > 0
-              ? "the tasks reach different numbers of collectives on one communicator: collectives on "
+              ? "the tasks reach different numbers of collectives on one communicator: collectives "
+                "on "
                 "sub-communicators need the communicator events (50100004) to be matched"
-              : "the tasks wait for each other under this model; a larger eager limit (--eager) lets "
+              : "the tasks wait for each other under this model; a larger eager limit (--eager) "
+                "lets "
                 "blocking sends of these sizes go on as the original run did");
   Simulation sim;
   sim.end.resize(np);
@@ -408,7 +421,8 @@ Result<Simulation> Engine::Run() {
 Result<Simulation> Simulate(Program& program, const MachineModel& model, double units_per_second,
                             const model::TraceHeader& header) {
   if (!(model.cpu_ratio > 0))
-    return parallax::Status::Error("the CPU speed ratio must be positive", {}, "use a ratio such as 1 or 2");
+    return parallax::Status::Error("the CPU speed ratio must be positive", {},
+                                   "use a ratio such as 1 or 2");
   Engine e(program, model, units_per_second, header);
   return e.Run();
 }

@@ -14,10 +14,10 @@
 namespace parallax::replay {
 
 struct Simulation {
-  double runtime = 0;            // trace units: the last process end
-  std::vector<double> end;       // per process, trace units
-  std::vector<double> compute;   // per process: replayed burst time, trace units
-  uint64_t operations = 0;       // operations executed (including re-executions after waits)
+  double runtime = 0;           // trace units: the last process end
+  std::vector<double> end;      // per process, trace units
+  std::vector<double> compute;  // per process: replayed burst time, trace units
+  uint64_t operations = 0;      // operations executed (including re-executions after waits)
   Diagnostics diagnostics;
 };
 

@@ -32,17 +32,17 @@ struct CollectiveModel {
 
 // One communication channel: a message of n bytes costs latency + n / bandwidth.
 struct LinkModel {
-  double latency_s = 0;         // seconds
-  double bandwidth_Bps = 0;     // bytes per second; 0 = infinite (instantaneous transfer)
-  uint32_t links = 0;           // input and output links per node; 0 = no contention
+  double latency_s = 0;      // seconds
+  double bandwidth_Bps = 0;  // bytes per second; 0 = infinite (instantaneous transfer)
+  uint32_t links = 0;        // input and output links per node; 0 = no contention
 };
 
 struct MachineModel {
-  LinkModel inter_node;          // between tasks on different nodes
-  LinkModel intra_node;          // between tasks of one node
-  int64_t eager_limit = 32768;   // bytes: larger point-to-point messages use rendezvous
-  double cpu_ratio = 1.0;        // bursts last (original duration / cpu_ratio)
-  uint32_t tasks_per_node = 1;   // consecutive tasks share a node
+  LinkModel inter_node;         // between tasks on different nodes
+  LinkModel intra_node;         // between tasks of one node
+  int64_t eager_limit = 32768;  // bytes: larger point-to-point messages use rendezvous
+  double cpu_ratio = 1.0;       // bursts last (original duration / cpu_ratio)
+  uint32_t tasks_per_node = 1;  // consecutive tasks share a node
   // Models by collective id (docs/replay.md "Collective ids"); an id not listed uses
   // `default_collective`.
   std::map<uint32_t, CollectiveModel> collectives;

@@ -18,12 +18,14 @@ class TimeMap {
   Time operator()(Time t) const {
     if (anchors_ == nullptr || anchors_->empty()) return t;
     const std::vector<Anchor>& a = *anchors_;
-    auto it = std::upper_bound(a.begin(), a.end(), t, [](Time v, const Anchor& x) { return v < x.original; });
+    auto it = std::upper_bound(a.begin(), a.end(), t,
+                               [](Time v, const Anchor& x) { return v < x.original; });
     if (it == a.begin()) return Round(a.front().replayed);  // before the first anchor (time 0)
     const Anchor& lo = *(it - 1);
     if (it == a.end()) return Round(lo.replayed + static_cast<double>(t - lo.original));
     const Anchor& hi = *it;
-    const double f = static_cast<double>(t - lo.original) / static_cast<double>(hi.original - lo.original);
+    const double f =
+        static_cast<double>(t - lo.original) / static_cast<double>(hi.original - lo.original);
     return Round(lo.replayed + f * (hi.replayed - lo.replayed));
   }
 
@@ -34,8 +36,9 @@ class TimeMap {
 
 }  // namespace
 
-PredictedTrace BuildPredictedTrace(const model::TraceHeader& header, const store::TraceStore& original,
-                                   const Program& program, unsigned worker_threads) {
+PredictedTrace BuildPredictedTrace(const model::TraceHeader& header,
+                                   const store::TraceStore& original, const Program& program,
+                                   unsigned worker_threads) {
   PredictedTrace out{header, original};
   store::TraceStore& st = out.store;
   const uint32_t threads = static_cast<uint32_t>(st.threads());
@@ -52,7 +55,8 @@ PredictedTrace BuildPredictedTrace(const model::TraceHeader& header, const store
     for (size_t k = 0; k < r.states.size(); ++k) {
       r.states.begin[k] = map(r.states.begin[k]);
       if (r.states.end[k] != model::kNoEnd) r.states.end[k] = map(r.states.end[k]);
-      end = std::max({end, r.states.begin[k], r.states.end[k] == model::kNoEnd ? 0 : r.states.end[k]});
+      end = std::max(
+          {end, r.states.begin[k], r.states.end[k] == model::kNoEnd ? 0 : r.states.end[k]});
     }
     for (size_t k = 0; k < r.events.size(); ++k) {
       r.events.time[k] = map(r.events.time[k]);
@@ -71,7 +75,8 @@ PredictedTrace BuildPredictedTrace(const model::TraceHeader& header, const store
   Time end = 0;
   for (Time e : thread_end) end = std::max(end, e);
   for (const Process& p : program.processes)
-    if (!p.anchors.empty()) end = std::max(end, static_cast<Time>(std::llround(p.anchors.back().replayed)));
+    if (!p.anchors.empty())
+      end = std::max(end, static_cast<Time>(std::llround(p.anchors.back().replayed)));
   out.header.end_time = end;
   st.set_end_time(end);
   store::BuildCpuView(st, header.resources.cpus(), worker_threads);

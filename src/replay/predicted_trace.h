@@ -16,7 +16,8 @@ struct PredictedTrace {
   store::TraceStore store;
 };
 
-PredictedTrace BuildPredictedTrace(const model::TraceHeader& header, const store::TraceStore& original,
-                                   const Program& program, unsigned worker_threads);
+PredictedTrace BuildPredictedTrace(const model::TraceHeader& header,
+                                   const store::TraceStore& original, const Program& program,
+                                   unsigned worker_threads);
 
 }  // namespace parallax::replay

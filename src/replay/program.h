@@ -48,7 +48,8 @@ enum class CallKind : uint8_t {
 // How a call of event type `type` and value `value` is replayed; `label` is its .pcf label
 // (may be null): a label names the call, else Extrae's numbering is assumed. For collectives
 // `collective_id` receives the id its cost model is looked up by.
-CallKind ClassifyCall(uint32_t type, int64_t value, const std::string* label, uint32_t* collective_id);
+CallKind ClassifyCall(uint32_t type, int64_t value, const std::string* label,
+                      uint32_t* collective_id);
 
 enum class OpKind : uint8_t {
   kBurst,       // arg unused, duration: original length in trace units

@@ -4,7 +4,8 @@
 
 namespace parallax::replay {
 
-void Diagnostics::Add(const std::string& kind, const std::string& description, std::string example) {
+void Diagnostics::Add(const std::string& kind, const std::string& description,
+                      std::string example) {
   for (DiagnosticEntry& e : entries_) {
     if (e.kind != kind) continue;
     ++e.count;

@@ -33,16 +33,19 @@ Result<LoadedReplay> ReplayLoaded(const TraceImpl& trace, const std::string& pat
   LoadedReplay out;
   out.program = replay::BuildProgram(trace.header(), trace.store(), trace.pcf(), po);
   if (out.program.processes.empty())
-    return Status::Error("the trace has no MPI calls (events 50000001-50000005), so there is nothing to replay",
-                         Location{path, 0, 0},
-                         "replay needs an MPI trace made by Extrae or a tracer that writes the same events");
+    return Status::Error(
+        "the trace has no MPI calls (events 50000001-50000005), so there is nothing to replay",
+        Location{path, 0, 0},
+        "replay needs an MPI trace made by Extrae or a tracer that writes the same events");
   const double ups = model::ConvertTime(1, model::TimeUnit::kS, trace.header().unit);
   auto sim = replay::Simulate(out.program, model, ups, trace.header());
-  if (!sim.ok()) return Status::Error(sim.status().message(), Location{path, 0, 0}, sim.status().hint());
+  if (!sim.ok())
+    return Status::Error(sim.status().message(), Location{path, 0, 0}, sim.status().hint());
   out.simulation = std::move(sim.value());
   const double to_us = model::ConvertTime(1, trace.header().unit, model::TimeUnit::kUs);
   out.runtime_us = out.simulation.runtime * to_us;
-  for (double c : out.simulation.compute) out.useful_max_us = std::max(out.useful_max_us, c * to_us);
+  for (double c : out.simulation.compute)
+    out.useful_max_us = std::max(out.useful_max_us, c * to_us);
   return out;
 }
 
@@ -58,8 +61,8 @@ bool Exists(const std::string& path) {
 // Writes the predicted trace and its companions to temporary names, then renames them into
 // place: a failure leaves no partial output and never touches an existing file without
 // `overwrite`.
-Status WritePredicted(const session::TraceImpl& t, const replay::PredictedTrace& pt, const std::string& output,
-                      bool overwrite) {
+Status WritePredicted(const session::TraceImpl& t, const replay::PredictedTrace& pt,
+                      const std::string& output, bool overwrite) {
   if (!base::EndsWith(output, ".prv") && !base::EndsWith(output, ".prv.gz"))
     return Status::Error("output name must end in .prv or .prv.gz", Location{output, 0, 0},
                          "the .pcf and .row names are derived from it, as Paraver does");
@@ -69,7 +72,8 @@ Status WritePredicted(const session::TraceImpl& t, const replay::PredictedTrace&
   if (!overwrite)
     for (const std::string& f : finals)
       if (Exists(f))
-        return Status::Error("the output file exists", Location{f, 0, 0}, "choose another name or pass --force");
+        return Status::Error("the output file exists", Location{f, 0, 0},
+                             "choose another name or pass --force");
   const std::string suffix = fmt::format(".tmp{}", ::getpid());
   auto tmp_of = [&](const std::string& f) {
     // keep the .gz ending so the writer compresses
@@ -97,8 +101,8 @@ Status WritePredicted(const session::TraceImpl& t, const replay::PredictedTrace&
   for (size_t i = 0; i < temps.size(); ++i)
     if (std::rename(temps[i].c_str(), finals[i].c_str()) != 0) {
       cleanup();
-      return Status::Error("cannot rename the temporary output into place", Location{finals[i], 0, 0},
-                           "check the folder is writable");
+      return Status::Error("cannot rename the temporary output into place",
+                           Location{finals[i], 0, 0}, "check the folder is writable");
     }
   return Status::Ok();
 }
@@ -112,12 +116,15 @@ Result<replay::MachineModel> ModelOf(const ReplayOptions& o) {
   }
   auto bad = [](const char* what, const char* hint) { return Status::Error(what, {}, hint); };
   if (o.latency_s) {
-    if (!(*o.latency_s >= 0)) return bad("--latency must be zero or positive", "give seconds, e.g. 5e-6");
+    if (!(*o.latency_s >= 0))
+      return bad("--latency must be zero or positive", "give seconds, e.g. 5e-6");
     m.inter_node.latency_s = m.intra_node.latency_s = *o.latency_s;
   }
   if (o.bandwidth_MBps) {
-    if (!(*o.bandwidth_MBps >= 0)) return bad("--bandwidth must be zero or positive", "0 means infinite");
-    m.inter_node.bandwidth_Bps = m.intra_node.bandwidth_Bps = *o.bandwidth_MBps * replay::kBytesPerMB;
+    if (!(*o.bandwidth_MBps >= 0))
+      return bad("--bandwidth must be zero or positive", "0 means infinite");
+    m.inter_node.bandwidth_Bps = m.intra_node.bandwidth_Bps =
+        *o.bandwidth_MBps * replay::kBytesPerMB;
   }
   if (o.eager_bytes) {
     if (*o.eager_bytes < 0) return bad("--eager must be zero or positive", "bytes, e.g. 32768");
@@ -128,7 +135,8 @@ Result<replay::MachineModel> ModelOf(const ReplayOptions& o) {
     m.cpu_ratio = *o.cpu_ratio;
   }
   if (o.tasks_per_node) {
-    if (*o.tasks_per_node == 0) return bad("--tasks-per-node must be at least 1", "1 puts each task on its node");
+    if (*o.tasks_per_node == 0)
+      return bad("--tasks-per-node must be at least 1", "1 puts each task on its node");
     m.tasks_per_node = *o.tasks_per_node;
   }
   if (o.links) m.inter_node.links = m.intra_node.links = *o.links;
@@ -138,23 +146,27 @@ Result<replay::MachineModel> ModelOf(const ReplayOptions& o) {
 
 std::string Describe(const replay::MachineModel& m) {
   auto link = [](const replay::LinkModel& l) {
-    return fmt::format("latency {} us, bandwidth {}, {}", l.latency_s * 1e6,
-                       l.bandwidth_Bps > 0 ? fmt::format("{} MB/s", l.bandwidth_Bps / replay::kBytesPerMB)
-                                           : std::string("infinite"),
-                       l.links ? fmt::format("{} link(s) per node", l.links) : std::string("no link contention"));
+    return fmt::format(
+        "latency {} us, bandwidth {}, {}", l.latency_s * 1e6,
+        l.bandwidth_Bps > 0 ? fmt::format("{} MB/s", l.bandwidth_Bps / replay::kBytesPerMB)
+                            : std::string("infinite"),
+        l.links ? fmt::format("{} link(s) per node", l.links) : std::string("no link contention"));
   };
-  return fmt::format("between nodes: {}; within a node: {}; eager limit {} bytes; cpu ratio {}; {} task(s) per node",
-                     link(m.inter_node), link(m.intra_node), m.eager_limit, m.cpu_ratio, m.tasks_per_node);
+  return fmt::format(
+      "between nodes: {}; within a node: {}; eager limit {} bytes; cpu ratio {}; {} task(s) per "
+      "node",
+      link(m.inter_node), link(m.intra_node), m.eager_limit, m.cpu_ratio, m.tasks_per_node);
 }
 
 }  // namespace
 
-Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& options, const std::string& output,
-                                 bool overwrite) {
+Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& options,
+                                 const std::string& output, bool overwrite) {
   auto model = ModelOf(options);
   if (!model.ok()) return model.status();
   if (!output.empty() && !overwrite && Exists(output))
-    return Status::Error("the output file exists", Location{output, 0, 0}, "choose another name or pass --force");
+    return Status::Error("the output file exists", Location{output, 0, 0},
+                         "choose another name or pass --force");
   auto loaded = session::OpenTrace(trace, options.load);
   if (!loaded.ok()) return loaded.status();
   const session::TraceImpl& t = *loaded.value();
@@ -162,18 +174,22 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
   auto r = session::ReplayLoaded(t, trace, model.value(), options.load.threads);
   if (!r.ok()) return r.status();
   ReplayReport rep;
-  rep.replay_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rep.replay_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rep.trace = trace;
   rep.machine = Describe(model.value());
   const double to_us = model::ConvertTime(1, t.header().unit, model::TimeUnit::kUs);
-  rep.original_runtime_us = static_cast<double>(std::max(t.store().end_time(), t.header().end_time)) * to_us;
+  rep.original_runtime_us =
+      static_cast<double>(std::max(t.store().end_time(), t.header().end_time)) * to_us;
   rep.predicted_runtime_us = r->runtime_us;
   rep.predicted_useful_max_us = r->useful_max_us;
   rep.mpi_events = r->program.mpi_events;
   rep.messages = r->program.messages.size();
   for (size_t p = 0; p < r->program.processes.size(); ++p)
-    rep.tasks.push_back({model::DefaultThreadLabel(t.header().processes, model::ThreadIndex(r->program.processes[p].thread)),
-                         r->simulation.end[p] * to_us, r->simulation.compute[p] * to_us});
+    rep.tasks.push_back(
+        {model::DefaultThreadLabel(t.header().processes,
+                                   model::ThreadIndex(r->program.processes[p].thread)),
+         r->simulation.end[p] * to_us, r->simulation.compute[p] * to_us});
   for (const replay::DiagnosticEntry& e : r->simulation.diagnostics.entries())
     rep.diagnostics.push_back({e.kind, "warning", e.description, e.count, e.examples});
   if (model.value().Ideal()) {
@@ -189,7 +205,8 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
     rep.ideal_useful_max_us = i->useful_max_us;
   }
   if (!output.empty()) {
-    replay::PredictedTrace pt = replay::BuildPredictedTrace(t.header(), t.store(), r->program, options.load.threads);
+    replay::PredictedTrace pt =
+        replay::BuildPredictedTrace(t.header(), t.store(), r->program, options.load.threads);
     if (Status s = WritePredicted(t, pt, output, overwrite); !s.ok()) return s;
     rep.output = output;
   }
@@ -203,15 +220,17 @@ std::string FormatReplayText(const ReplayReport& r) {
   add(fmt::format("machine            {}\n", r.machine));
   add(fmt::format("original runtime   {:.2f} us\n", r.original_runtime_us));
   add(fmt::format("predicted runtime  {:.2f} us ({:+.2f}%)\n", r.predicted_runtime_us,
-                  r.original_runtime_us > 0 ? (r.predicted_runtime_us / r.original_runtime_us - 1) * 100 : 0.0));
+                  r.original_runtime_us > 0
+                      ? (r.predicted_runtime_us / r.original_runtime_us - 1) * 100
+                      : 0.0));
   add(fmt::format("useful (max)       {:.2f} us\n", r.predicted_useful_max_us));
-  add(fmt::format("ideal network      runtime {:.2f} us, useful (max) {:.2f} us\n", r.ideal_runtime_us,
-                  r.ideal_useful_max_us));
+  add(fmt::format("ideal network      runtime {:.2f} us, useful (max) {:.2f} us\n",
+                  r.ideal_runtime_us, r.ideal_useful_max_us));
   if (r.ideal_runtime_us > 0)
     add(fmt::format("                   serialization efficiency {:.2f}%\n",
                     r.ideal_useful_max_us / r.ideal_runtime_us * 100));
-  add(fmt::format("replayed           {} MPI call events, {} messages, {} tasks in {:.3f} s\n", r.mpi_events,
-                  r.messages, r.tasks.size(), r.replay_seconds));
+  add(fmt::format("replayed           {} MPI call events, {} messages, {} tasks in {:.3f} s\n",
+                  r.mpi_events, r.messages, r.tasks.size(), r.replay_seconds));
   add("\nthread   end (us)          computation (us)\n");
   for (const ReplayTaskResult& t : r.tasks)
     add(fmt::format("{:<8} {:<17.2f} {:.2f}\n", t.thread, t.end_us, t.compute_us));
@@ -236,11 +255,14 @@ std::string FormatReplayJson(const ReplayReport& r) {
   j["messages"] = r.messages;
   j["tasks"] = nlohmann::json::array();
   for (const ReplayTaskResult& t : r.tasks)
-    j["tasks"].push_back({{"thread", t.thread}, {"end_us", t.end_us}, {"compute_us", t.compute_us}});
+    j["tasks"].push_back(
+        {{"thread", t.thread}, {"end_us", t.end_us}, {"compute_us", t.compute_us}});
   j["diagnostics"] = nlohmann::json::array();
   for (const DiagnosticInfo& d : r.diagnostics)
-    j["diagnostics"].push_back(
-        {{"kind", d.kind}, {"description", d.description}, {"count", d.count}, {"examples", d.examples}});
+    j["diagnostics"].push_back({{"kind", d.kind},
+                                {"description", d.description},
+                                {"count", d.count},
+                                {"examples", d.examples}});
   if (!r.output.empty()) j["output"] = r.output;
   return j.dump(2) + "\n";
 }

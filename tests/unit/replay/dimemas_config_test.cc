@@ -45,7 +45,8 @@ TEST(DimemasConfig, LatencyBandwidthLinksAndCollectives) {
 }
 
 TEST(DimemasConfig, CollectivesFileOfTestData) {
-  auto c = ParseCollectives("Machine globalop: 0 0 LOG MAX 0 MAX \n\nMachine globalop: 0 8 LIN 2MAX CTE MIN\n", "c");
+  auto c = ParseCollectives(
+      "Machine globalop: 0 0 LOG MAX 0 MAX \n\nMachine globalop: 0 8 LIN 2MAX CTE MIN\n", "c");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->size(), 2u);
   EXPECT_EQ(c->at(8).fan_out.stages, StageModel::kConstant);
@@ -89,11 +90,13 @@ TEST(DimemasConfig, BadInputIsALocatedError) {
       {"\"environment information\" {\"\", 0, \"\", 4, -1.0, 0, 1};;\n", 1, 42, "zero or positive"},
       {"\"network of workstations\" {1};;\n", 1, 1, "unknown record"},
       {"\"environment information\" {\"\", 0};;\n", 1, 1, "missing"},
-      {"\"environment information\" {\"\", 0, \"\", 4, 1.0, 0, 1};;\n\"mapping information\" {\"t\", 2, [3] {0, 0}};;\n",
+      {"\"environment information\" {\"\", 0, \"\", 4, 1.0, 0, 1};;\n\"mapping information\" "
+       "{\"t\", 2, [3] {0, 0}};;\n",
        2, 32, "declares 3 elements"},
       {"environment information {1};;\n", 1, 1, "record name in quotes"},
       {"/* never closed\n", 1, 1, "comment not closed"},
-      {"\"predefined mapping information\" {\"FILL_NODES\"};;\n\"environment information\" {\"\", 0, \"\", 4, 1.0, 0, 1};;\n",
+      {"\"predefined mapping information\" {\"FILL_NODES\"};;\n\"environment information\" {\"\", "
+       "0, \"\", 4, 1.0, 0, 1};;\n",
        1, 35, "not supported"},
   };
   for (const BadCase& c : cases) {
@@ -109,7 +112,9 @@ TEST(DimemasConfig, BadInputIsALocatedError) {
 }
 
 TEST(DimemasConfig, BadCollectivesLineIsALocatedError) {
-  auto c = ParseCollectives("Machine globalop: 0 1 LOG MAX 0 MAX\nMachine globalop: 0 3 SQRT MAX 0 MAX\n", "x.collectives");
+  auto c = ParseCollectives(
+      "Machine globalop: 0 1 LOG MAX 0 MAX\nMachine globalop: 0 3 SQRT MAX 0 MAX\n",
+      "x.collectives");
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().where().line, 2u);
   EXPECT_EQ(c.status().where().column, 23u);
@@ -120,10 +125,12 @@ TEST(DimemasConfig, BadCollectivesLineIsALocatedError) {
 }
 
 TEST(DimemasConfig, MissingCollectivesFileIsAnError) {
-  std::string text = std::string(kGood) + "\"configuration files\" {\"\", \"\", \"no_such.collectives\", \"\"};;\n";
+  std::string text = std::string(kGood) +
+                     "\"configuration files\" {\"\", \"\", \"no_such.collectives\", \"\"};;\n";
   auto m = ParseDimemasConfig(text, Data("oracles/dimemas/x.cfg"));
   ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.status().message().find("no_such.collectives"), std::string::npos) << m.status().ToString();
+  EXPECT_NE(m.status().message().find("no_such.collectives"), std::string::npos)
+      << m.status().ToString();
 }
 
 // Every prefix of a real configuration and collectives file (a file cut anywhere) is read or

@@ -206,19 +206,22 @@ TEST(ReplayEngine, CollectiveCostFollowsTheModel) {
   // Four tasks meet in MPI_Bcast (value 7, collective id 6) of 1 MiB at time 0.
   std::string text = "#Paraver (01/01/24 at 00:00):10_ns:1(4):1:4(1:1,1:1,1:1,1:1)\n";
   for (int k = 1; k <= 4; ++k)
-    text += "2:" + std::to_string(k) + ":1:" + std::to_string(k) + ":1:0:50000002:7:50100001:" +
-            (k == 1 ? "1048576" : "0") + ":50100002:" + (k == 1 ? "0" : "1048576") + "\n";
+    text += "2:" + std::to_string(k) + ":1:" + std::to_string(k) +
+            ":1:0:50000002:7:50100001:" + (k == 1 ? "1048576" : "0") +
+            ":50100002:" + (k == 1 ? "0" : "1048576") + "\n";
   for (int k = 1; k <= 4; ++k)
     text += "2:" + std::to_string(k) + ":1:" + std::to_string(k) + ":1:10:50000002:0\n";
   io::PrvTrace t = ParseTrace(text);
   MachineModel m = IdealMachine();
   m.inter_node.latency_s = 1e-6;
   m.inter_node.bandwidth_Bps = 1000 * kBytesPerMB;
-  m.collectives[6] = {{StageModel::kLogarithmic, SizeModel::kMax}, {StageModel::kNone, SizeModel::kMax}};
+  m.collectives[6] = {{StageModel::kLogarithmic, SizeModel::kMax},
+                      {StageModel::kNone, SizeModel::kMax}};
   auto log = Replay(t, m);
   ASSERT_TRUE(log.sim.ok());
   EXPECT_NEAR(log.sim->runtime, 2 * (1000 + 1e6), 1e-6);  // log2(4) stages of latency + 1 MiB
-  m.collectives[6] = {{StageModel::kLinear, SizeModel::kMax}, {StageModel::kConstant, SizeModel::kMin}};
+  m.collectives[6] = {{StageModel::kLinear, SizeModel::kMax},
+                      {StageModel::kConstant, SizeModel::kMin}};
   auto lin = Replay(t, m);
   EXPECT_NEAR(lin.sim->runtime, 4 * (1000 + 1e6) + 1000, 1e-6);  // 4 stages, then 1 of 0 bytes
 }
@@ -269,7 +272,8 @@ TEST(ReplayEngine, NonBlockingSendCompletesAtItsWait) {
 }
 
 TEST(ReplayEngine, TraceWithoutMpiHasNoProcesses) {
-  io::PrvTrace t = ParseTrace("#Paraver (01/01/24 at 00:00):10_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n");
+  io::PrvTrace t =
+      ParseTrace("#Paraver (01/01/24 at 00:00):10_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n");
   Program p = BuildProgram(t.header, t.store, nullptr, {});
   EXPECT_TRUE(p.processes.empty());
   EXPECT_EQ(p.process_of_thread[0], -1);

@@ -101,7 +101,8 @@ class PredictedTrace : public ::testing::Test {
     dir_ = tmpl;
   }
   void TearDown() override {
-    for (const char* f : {"/p.prv", "/p.pcf", "/p.row", "/x.stats"}) std::remove((dir_ + f).c_str());
+    for (const char* f : {"/p.prv", "/p.pcf", "/p.row", "/x.stats"})
+      std::remove((dir_ + f).c_str());
     ::rmdir(dir_.c_str());
   }
   std::string dir_;
@@ -130,7 +131,7 @@ TEST_F(PredictedTrace, LoadsBackWithTheReplayedTimesAndTheCfgsAnalyseIt) {
   po.replay = false;
   auto pop = ComputePop({out}, po);
   ASSERT_TRUE(pop.ok()) << pop.status().ToString();
-  EXPECT_NEAR(pop->raw[0].values[0], r->predicted_runtime_us, 0.01);  // Runtime (us)
+  EXPECT_NEAR(pop->raw[0].values[0], r->predicted_runtime_us, 0.01);    // Runtime (us)
   EXPECT_LE(pop->raw[3].values[0], r->predicted_useful_max_us + 0.01);  // Useful duration (maximum)
   auto stats = predicted.value()->Paramedir(Data("cfg/pypop/total_runtime.cfg"), "x.stats", {});
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();

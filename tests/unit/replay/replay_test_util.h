@@ -33,6 +33,8 @@ inline Replayed Replay(const io::PrvTrace& t, const MachineModel& model) {
   return r;
 }
 
-inline std::string Data(const std::string& rel) { return std::string(PARALLAX_TEST_DATA) + "/" + rel; }
+inline std::string Data(const std::string& rel) {
+  return std::string(PARALLAX_TEST_DATA) + "/" + rel;
+}
 
 }  // namespace parallax::replay::testing
