@@ -323,7 +323,9 @@ std::string Engine::DescribeDeadlock() const {
   else
     cycle = path;
   std::string out;
-  for (uint32_t q : cycle) out += (out.empty() ? "" : "; ") + what(q);
+  constexpr size_t kShown = 8;  // a ring of thousands of tasks stays readable
+  for (size_t i = 0; i < cycle.size() && i < kShown; ++i) out += (i ? "; " : "") + what(cycle[i]);
+  if (cycle.size() > kShown) out += fmt::format("; ... ({} tasks in the cycle)", cycle.size());
   return out;
 }
 

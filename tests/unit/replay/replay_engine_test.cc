@@ -156,6 +156,28 @@ TEST(ReplayEngine, RendezvousCycleIsReportedAsADeadlockWithItsTasks) {
   EXPECT_DOUBLE_EQ(eager.sim->runtime, 200);  // 100 before the sends, 100 after
 }
 
+TEST(ReplayEngine, DeadlockOfARingNamesItsLengthAndTheFirstTasks) {
+  // 20 tasks, each sends 1 MiB to the next with MPI_Send, then receives from the previous.
+  const int n = 20;
+  std::string text = "#Paraver (01/01/24 at 00:00):300_ns:1(" + std::to_string(n) +
+                     "):1:" + std::to_string(n) + "(";
+  for (int k = 1; k <= n; ++k) text += std::string(k > 1 ? "," : "") + "1:1";
+  text += ")\n";
+  auto id = [](int k) { return std::to_string(k) + ":1:" + std::to_string(k) + ":1:"; };
+  for (int k = 1; k <= n; ++k) text += "2:" + id(k) + "100:50000001:1\n";
+  for (int k = 1; k <= n; ++k)
+    text += "3:" + id(k) + "100:100:" + id(k % n + 1) + "200:300:1048576:1\n";
+  for (int k = 1; k <= n; ++k) text += "2:" + id(k) + "200:50000001:0:50000001:2\n";
+  for (int k = 1; k <= n; ++k) text += "2:" + id(k) + "300:50000001:0\n";
+  io::PrvTrace t = ParseTrace(text);
+  auto r = Replay(t, IdealMachine());
+  ASSERT_FALSE(r.sim.ok());
+  const std::string msg = r.sim.status().message();
+  EXPECT_NE(msg.find("(20 tasks in the cycle)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("1.1.1 waits for 1.2.1 to post the receive"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("1.12.1"), std::string::npos) << msg;  // only the first 8 are spelled out
+}
+
 TEST(ReplayEngine, UnmatchedMessagesAreCountedAndTheirCallsBecomeLocal) {
   // The communication leaves task 1 at 90, outside its MPI_Send: nothing is known of its send.
   const char* text =
