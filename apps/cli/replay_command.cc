@@ -2,6 +2,7 @@
 // replays an MPI trace on a modelled machine (docs/replay.md), prints the predicted runtime and
 // the ideal-network figures, and writes the predicted trace.
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -82,9 +83,9 @@ Command AddReplayCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_option("--tasks-per-node", args->tasks_per_node,
                   "consecutive tasks per node (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(int64_t{1}, int64_t{UINT32_MAX}));
   sub->add_option("--links", args->links, "input and output links per node; 0 = no contention")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(int64_t{0}, int64_t{4096}));
   sub->add_flag("--no-init-barrier", args->no_init_barrier,
                 "do not synchronise the tasks at MPI_Init");
   sub->add_option("--format", args->format, "text (default) or json")

@@ -255,6 +255,11 @@ Status ApplyNode(const SddfRecord& r, size_t first, const std::string& file, Mac
     return Status::Error("a processor speed ratio of 0 (instantaneous bursts) is not supported",
                          Location{file, r.fields[first].line, r.fields[first].column},
                          "use a positive ratio such as 1.0");
+  for (size_t i : {4, 5, 7, 8})
+    if (v[i] > kMaxLinks)
+      return Status::Error(fmt::format("{} must be at most {}", names[i], kMaxLinks),
+                           Location{file, r.fields[first + i].line, r.fields[first + i].column},
+                           "0 means no link contention");
   m.cpu_ratio = v[0];
   m.intra_node.latency_s = v[1];
   m.intra_node.bandwidth_Bps = v[2] * kBytesPerMB;

@@ -56,6 +56,9 @@ struct MachineModel {
 // The ideal machine: no latency, infinite bandwidth, no contention, 32 KB eager limit.
 MachineModel IdealMachine();
 
+// More links per node than this is refused: so many links are the same as no contention (0).
+inline constexpr uint32_t kMaxLinks = 4096;
+
 // Dimemas' MB: 2^20 bytes.
 inline constexpr double kBytesPerMB = 1048576.0;
 

@@ -139,7 +139,11 @@ Result<replay::MachineModel> ModelOf(const ReplayOptions& o) {
       return bad("--tasks-per-node must be at least 1", "1 puts each task on its node");
     m.tasks_per_node = *o.tasks_per_node;
   }
-  if (o.links) m.inter_node.links = m.intra_node.links = *o.links;
+  if (o.links) {
+    if (*o.links > replay::kMaxLinks)
+      return bad("--links must be at most 4096", "0 means no link contention");
+    m.inter_node.links = m.intra_node.links = *o.links;
+  }
   m.add_init_barrier = o.init_barrier;
   return m;
 }
@@ -162,6 +166,9 @@ std::string Describe(const replay::MachineModel& m) {
 
 Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& options,
                                  const std::string& output, bool overwrite) {
+  if (!output.empty() && !base::EndsWith(output, ".prv") && !base::EndsWith(output, ".prv.gz"))
+    return Status::Error("output name must end in .prv or .prv.gz", Location{output, 0, 0},
+                         "the .pcf and .row names are derived from it, as Paraver does");
   auto model = ModelOf(options);
   if (!model.ok()) return model.status();
   if (!output.empty() && !overwrite && Exists(output))

@@ -94,6 +94,10 @@ TEST(DimemasConfig, BadInputIsALocatedError) {
        "{\"t\", 2, [3] {0, 0}};;\n",
        2, 32, "declares 3 elements"},
       {"environment information {1};;\n", 1, 1, "record name in quotes"},
+      {"\"environment information\" {\"\", 0, \"\", 4, 1.0, 0, 1};;\n\"node information\" {0, "
+       "\"n\", 1, 1.0, 0.0, "
+       "0.0, 0, 1e12, 1, 0.0, 1, 1, 0.0};;\n",
+       2, 50, "at most 4096"},
       {"/* never closed\n", 1, 1, "comment not closed"},
       {"\"predefined mapping information\" {\"FILL_NODES\"};;\n\"environment information\" {\"\", "
        "0, \"\", 4, 1.0, 0, 1};;\n",
