@@ -10,6 +10,14 @@ namespace parallax::replay {
 
 namespace {
 
+// A replayed time as a trace time: rounded, and kept inside the range a trace time can have
+// (absurd CPU ratios can push replayed times beyond it).
+Time ToTime(double v) {
+  constexpr double kLargest = 9.0e18;  // below INT64_MAX and model::kNoEnd
+  if (!(v > 0)) return 0;
+  return v >= kLargest ? static_cast<Time>(kLargest) : static_cast<Time>(std::llround(v));
+}
+
 // Maps original times of one thread to replayed times through its anchors.
 class TimeMap {
  public:
@@ -30,7 +38,7 @@ class TimeMap {
   }
 
  private:
-  static Time Round(double v) { return v <= 0 ? 0 : static_cast<Time>(std::llround(v)); }
+  static Time Round(double v) { return ToTime(v); }
   const std::vector<Anchor>* anchors_;
 };
 
@@ -76,7 +84,7 @@ PredictedTrace BuildPredictedTrace(const model::TraceHeader& header,
   for (Time e : thread_end) end = std::max(end, e);
   for (const Process& p : program.processes)
     if (!p.anchors.empty())
-      end = std::max(end, static_cast<Time>(std::llround(p.anchors.back().replayed)));
+      end = std::max(end, ToTime(p.anchors.back().replayed));
   out.header.end_time = end;
   st.set_end_time(end);
   store::BuildCpuView(st, header.resources.cpus(), worker_threads);
