@@ -20,6 +20,7 @@ Command AddParamedirCommand(CLI::App& app);
 Command AddFunctionsCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
 Command AddPopCommand(CLI::App& app);
+Command AddReplayCommand(CLI::App& app);
 Command AddTimelineCommand(CLI::App& app);
 Command AddServeCommand(CLI::App& app);
 Command AddAnalyzeCommand(CLI::App& app);

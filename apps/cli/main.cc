@@ -37,6 +37,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddFunctionsCommand(app),
       parallax::cli::AddMergeCommand(app),
       parallax::cli::AddPopCommand(app),
+      parallax::cli::AddReplayCommand(app),
       parallax::cli::AddTimelineCommand(app),
       parallax::cli::AddServeCommand(app),
       parallax::cli::AddAnalyzeCommand(app),

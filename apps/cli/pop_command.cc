@@ -20,6 +20,7 @@ struct PopArgs {
   std::string format = "text";
   PopScaling scaling = PopScaling::kAuto;
   bool strict = false;
+  bool no_replay = false;
   unsigned threads = 0;
 };
 
@@ -35,6 +36,7 @@ void PrintCsvNotes(const PopReport& r) {
 int Run(const PopArgs& a) {
   PopOptions opts;
   opts.scaling = a.scaling;
+  opts.replay = !a.no_replay;
   opts.load.strict = a.strict;
   opts.load.threads = a.threads;
   ProgressBar bar("loading");
@@ -73,6 +75,9 @@ Command AddPopCommand(CLI::App& app) {
                   "strong, weak, or auto: guessed from the useful instructions")
       ->transform(CLI::CheckedTransformer(scalings, CLI::ignore_case));
   sub->add_flag("--strict", args->strict, "fail on any malformed or out-of-order record");
+  sub->add_flag(
+      "--no-replay", args->no_replay,
+      "skip the ideal-network replay (serialization and transfer efficiency become unavailable)");
   sub->add_option("--threads", args->threads, "worker threads (default: all cores)");
   return {sub, [args] { return Run(*args); }};
 }

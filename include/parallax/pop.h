@@ -19,6 +19,9 @@ enum class PopScaling { kAuto, kStrong, kWeak };
 
 struct PopOptions {
   PopScaling scaling = PopScaling::kAuto;
+  // Replay each trace on the ideal network (docs/replay.md) for serialization and transfer
+  // efficiency and the two ideal raw lines; false leaves them unavailable.
+  bool replay = true;
   LoadOptions load;
 };
 

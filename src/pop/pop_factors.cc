@@ -15,10 +15,6 @@ namespace parallax::pop {
 
 namespace {
 
-constexpr const char* kNoReplay =
-    "needs the trace replayed on an ideal network (Dimemas, dimemas_ideal.cfg); Parallax has no "
-    "replay simulator";
-
 // a / b, NaN when either is NaN or b is 0 (modelfactors prints NaN there too).
 double Div(double a, double b) {
   if (std::isnan(a) || std::isnan(b) || b == 0) return kNaN;
@@ -68,11 +64,12 @@ std::vector<double> TraceFactors(const RawData& n, const RawData& ref, bool weak
   const double freq_ref = Div(ref.useful_cycles, ref.useful_total_us) / 1000;
   const double inst = Div(ref.useful_instructions, n.useful_instructions) * ratio * 100;
   const double speedup = Div(ref.runtime_us, n.runtime_us) * ratio;
+  const double serialization = Div(n.useful_ideal_max_us, n.runtime_ideal_us) * 100;
   return {parallel,
           lb,
           comm,
-          kNaN,
-          kNaN,
+          serialization,
+          Div(comm, serialization) * 100,
           comp,
           parallel * comp / 100,
           Div(ipc, ipc_ref) * 100,
@@ -99,6 +96,15 @@ std::vector<PopLine> FactorLines() {
           Line("average_frequency_ghz", "Average frequency (GHz)", 0, false)};
 }
 
+// Why no trace has ideal-network values; empty when at least one has them (the others get a
+// warning and NaN).
+std::string NoIdealReason(const std::vector<RawData>& raw) {
+  for (const RawData& r : raw)
+    if (!std::isnan(r.runtime_ideal_us)) return {};
+  return raw.empty() ? std::string()
+                     : "needs the trace replayed on an ideal network: " + raw[0].ideal_unavailable;
+}
+
 std::vector<PopLine> RawLines(const std::vector<RawData>& raw) {
   std::vector<PopLine> lines = {
       Line("runtime_us", "Runtime (us)", 0, false),
@@ -110,12 +116,14 @@ std::vector<PopLine> RawLines(const std::vector<RawData>& raw) {
       Line("useful_instructions", "Useful instructions (total)", 0, false),
       Line("useful_cycles", "Useful cycles (total)", 0, false)};
   for (const RawData& r : raw) {
-    const double v[] = {r.runtime_us,      kNaN, r.useful_avg_us,       r.useful_max_us,
-                        r.useful_total_us, kNaN, r.useful_instructions, r.useful_cycles};
+    const double v[] = {r.runtime_us,          r.runtime_ideal_us, r.useful_avg_us,
+                        r.useful_max_us,       r.useful_total_us,  r.useful_ideal_max_us,
+                        r.useful_instructions, r.useful_cycles};
     for (size_t k = 0; k < lines.size(); ++k) lines[k].values.push_back(v[k]);
   }
-  lines[1].unavailable = kNoReplay;
-  lines[5].unavailable = kNoReplay;
+  const std::string why = NoIdealReason(raw);
+  lines[1].unavailable = why;
+  lines[5].unavailable = why;
   return lines;
 }
 
@@ -132,6 +140,11 @@ void Warn(const std::vector<RawData>& raw, const std::vector<PopTraceInfo>& trac
       report.warnings.push_back(
           fmt::format("{}: no PAPI_TOT_CYC events (type {}): IPC and frequency are not available",
                       path, kCyclesType));
+    if (std::isnan(raw[i].runtime_ideal_us) && NoIdealReason(raw).empty())
+      report.warnings.push_back(
+          fmt::format("{}: no ideal-network replay ({}): serialization and transfer efficiency are "
+                      "not available",
+                      path, raw[i].ideal_unavailable));
     if (!(raw[i].useful_total_us > 0))
       report.warnings.push_back(
           fmt::format("{}: no thread is ever in the Running state (no useful computation): "
@@ -206,8 +219,8 @@ PopReport BuildReport(const std::vector<RawData>& raw, std::vector<PopTraceInfo>
         TraceFactors(r, raw[report.reference], report.scaling == PopScaling::kWeak);
     for (size_t k = 0; k < f.size(); ++k) report.factors[k].values.push_back(f[k]);
   }
-  report.factors[3].unavailable = kNoReplay;
-  report.factors[4].unavailable = kNoReplay;
+  report.factors[3].unavailable = NoIdealReason(raw);
+  report.factors[4].unavailable = report.factors[3].unavailable;
   report.raw = RawLines(raw);
   Warn(raw, report.traces, report);
   if (!raw.empty()) {

@@ -123,8 +123,9 @@ std::string FormatText(const PopReport& r) {
   TextLines(out, w, r.factors, true);
   out += "\nRaw data (times in us)\n";
   TextLines(out, w, r.raw, false);
-  out += "\nNot available (n/a):\n";
-  TextNotes(out, r);
+  std::string notes;
+  TextNotes(notes, r);
+  if (!notes.empty()) out += "\nNot available (n/a):\n" + notes;
   out += "\nTraces:\n";
   for (const PopTraceInfo& t : r.traces)
     fmt::format_to(std::back_inserter(out), "  {}: {} processes, {} threads\n", t.path, t.processes,

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "include/parallax/pop.h"
@@ -31,6 +32,11 @@ struct RawData {
   // `Sum bursts` of Next Evt Val (counter) x Useful (useful_instructions.cfg,
   // useful_cycles.cfg), total over threads; NaN when the trace has no such counter.
   double useful_instructions = kNaN, useful_cycles = kNaN;
+  // The same trace replayed on the ideal network (src/replay, as Dimemas with
+  // dimemas_ideal.cfg): its runtime and the largest replayed computation of a task. NaN, with
+  // the reason in `ideal_unavailable`, when there was no replay.
+  double runtime_ideal_us = kNaN, useful_ideal_max_us = kNaN;
+  std::string ideal_unavailable = "the ideal replay was not run";
   // Event types of the programming model and of the code (MPI, OpenMP, user functions,
   // callers: 50000000 and above), sorted: traces of one code traced the same way share them.
   std::vector<uint32_t> code_event_types;

@@ -10,13 +10,14 @@
 #include "src/pop/pop_format.h"
 #include "src/pop/pop_metrics.h"
 #include "src/session/guard.h"
+#include "src/session/replay_session.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
 
 namespace {
 
-Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load) {
+Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load, bool replay) {
   auto trace = session::OpenTrace(path, load);
   if (!trace.ok()) return trace.status();
   const session::TraceImpl& t = *trace.value();
@@ -25,6 +26,18 @@ Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load)
   auto raw = pop::ComputeRawData({&t.header(), &t.store(), t.pcf()}, t.EventTypes(), load.threads);
   if (!raw.ok())
     return Status::Error(fmt::format("{}: {}", path, raw.status().message()), Location{path});
+  if (!replay) {
+    raw->ideal_unavailable = "the replay was skipped (--no-replay)";
+    return raw;
+  }
+  // modelfactors runs Dimemas with dimemas_ideal.cfg: the ideal machine of src/replay.
+  auto ideal = ReplayLoaded(t, path, replay::IdealMachine(), load.threads);
+  if (ideal.ok()) {
+    raw->runtime_ideal_us = ideal->runtime_us;
+    raw->useful_ideal_max_us = ideal->useful_max_us;
+  } else {
+    raw->ideal_unavailable = ideal.status().message();
+  }
   return raw;
 }
 
@@ -38,7 +51,7 @@ static Result<PopReport> ComputePopUnguarded(const std::vector<std::string>& tra
   std::vector<pop::RawData> raw;
   std::vector<PopTraceInfo> infos;
   for (const std::string& path : traces) {
-    auto r = RawDataOf(path, options.load);
+    auto r = RawDataOf(path, options.load, options.replay);
     if (!r.ok()) return r.status();
     infos.push_back({path, r->processes, r->threads});
     raw.push_back(std::move(r.value()));

@@ -49,6 +49,18 @@ TEST(PopFactors, SingleTrace) {
   EXPECT_TRUE(r.warnings.empty());
 }
 
+// With the ideal replay's values: serialization = ideal useful max / ideal runtime, transfer =
+// communication efficiency / serialization (pop-metrics.md).
+TEST(PopFactors, SerializationAndTransferFromIdealValues) {
+  RawData raw = Raw(2, 100, 80, 90, 1000, 500);
+  raw.runtime_ideal_us = 95;
+  raw.useful_ideal_max_us = 76;
+  PopReport r = BuildReport({raw}, Infos(1), PopScaling::kAuto);
+  EXPECT_NEAR(Factor(r, "serialization_efficiency").values[0], 80.0, 1e-12);
+  EXPECT_NEAR(Factor(r, "transfer_efficiency").values[0], 90.0 / 80.0 * 100, 1e-12);
+  EXPECT_TRUE(Factor(r, "serialization_efficiency").unavailable.empty());
+}
+
 // Instructions grow with the processes: weak scaling, and the scalabilities and the speedup
 // are scaled by the process ratio as modelfactors does.
 TEST(PopFactors, WeakScalingIsGuessedAndCorrected) {

@@ -1,7 +1,8 @@
 // `parallax pop` on the epoch traces (1, 2, 4 ranks) against BSC's modelfactors
 // (tests/data/oracles/epoch_modelfactors.csv): every factor Parallax computes within 0.01
-// points, the raw lines within a small relative tolerance, serialization and transfer
-// efficiency reported as not available.
+// points, the raw lines within a small relative tolerance; serialization and transfer
+// efficiency and the two ideal raw lines come from the ideal-network replay (src/replay) and
+// match Dimemas' predictions the same way.
 
 #include <gtest/gtest.h>
 
@@ -58,11 +59,6 @@ std::string ReadFile(const std::string& path) {
   return s;
 }
 
-bool NotAvailable(const std::string& name) {
-  return name == "Serialization efficiency" || name == "Transfer efficiency" ||
-         name == "#Runtime (ideal)" || name == "#Useful duration (ideal, max)";
-}
-
 // Factors: absolute 0.01 points; raw lines: relative 1e-6 (they are printed with 2 decimals
 // in µs and as integers of about 1e11).
 void ExpectMatchesOracle(const std::string& csv) {
@@ -77,12 +73,8 @@ void ExpectMatchesOracle(const std::string& csv) {
     ASSERT_EQ(got[r].second.size(), values.size());
     raw = raw || name == "#";
     for (size_t c = 0; c < values.size(); ++c) {
-      if (NotAvailable(name)) {
-        EXPECT_TRUE(std::isnan(got[r].second[c]));
-      } else {
-        const double tol = raw ? 1e-6 * std::fabs(values[c]) : 0.01;
-        EXPECT_NEAR(got[r].second[c], values[c], tol) << "column " << c;
-      }
+      const double tol = raw ? 1e-6 * std::fabs(values[c]) : 0.01;
+      EXPECT_NEAR(got[r].second[c], values[c], tol) << "column " << c;
     }
   }
 }
@@ -110,19 +102,37 @@ TEST_F(EpochPop, StrongScalingAgainstTheOneRankRun) {
   EXPECT_TRUE(report_->warnings.empty());
 }
 
-TEST_F(EpochPop, SerializationAndTransferAreNotAvailableWithTheReason) {
-  for (const PopLine& l : report_->factors) {
+// Serialization = ideal useful maximum / ideal runtime; transfer = communication /
+// serialization (pop-metrics.md), from the replay's raw lines.
+TEST_F(EpochPop, SerializationAndTransferComeFromTheIdealReplay) {
+  for (const PopLine& l : report_->factors) EXPECT_TRUE(l.unavailable.empty()) << l.name;
+  for (const PopLine& l : report_->raw) EXPECT_TRUE(l.unavailable.empty()) << l.name;
+  const auto& f = report_->factors;
+  const auto& raw = report_->raw;
+  for (size_t c = 0; c < 3; ++c) {
+    EXPECT_NEAR(f[3].values[c], raw[5].values[c] / raw[1].values[c] * 100, 1e-9);
+    EXPECT_NEAR(f[4].values[c], f[2].values[c] / f[3].values[c] * 100, 1e-9);
+    EXPECT_LT(raw[1].values[c], raw[0].values[c]);  // the ideal network is faster
+  }
+  EXPECT_EQ(FormatPopText(*report_).find("Not available"), std::string::npos);
+  EXPECT_EQ(FormatPopJson(*report_).find("\"unavailable\""), std::string::npos);
+}
+
+// --no-replay: the four values are unavailable, with the reason, as before the replay existed.
+TEST(Pop, NoReplayLeavesTheIdealLinesUnavailable) {
+  PopOptions o;
+  o.replay = false;
+  auto r = ComputePop({kEpoch[1]}, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  for (const PopLine& l : r->factors) {
     const bool replay = l.key == "serialization_efficiency" || l.key == "transfer_efficiency";
     EXPECT_EQ(!l.unavailable.empty(), replay) << l.name;
-    if (replay) EXPECT_NE(l.unavailable.find("Dimemas"), std::string::npos);
+    if (replay) EXPECT_NE(l.unavailable.find("--no-replay"), std::string::npos) << l.unavailable;
   }
-  const std::string text = FormatPopText(*report_);
-  EXPECT_NE(text.find("Serialization efficiency"), std::string::npos);
-  EXPECT_NE(text.find("n/a"), std::string::npos);
-  EXPECT_NE(text.find("replay simulator"), std::string::npos);
-  const std::string json = FormatPopJson(*report_);
-  EXPECT_NE(json.find("\"unavailable\""), std::string::npos);
-  EXPECT_NE(json.find("\"parallel_efficiency\""), std::string::npos);
+  EXPECT_NE(FormatPopCsv(*r).find("Serialization efficiency;NaN"), std::string::npos);
+  EXPECT_NE(FormatPopCsv(*r).find("#Runtime (ideal);NaN"), std::string::npos);
+  EXPECT_NE(FormatPopText(*r).find("n/a"), std::string::npos);
+  EXPECT_NE(FormatPopJson(*r).find("\"unavailable\""), std::string::npos);
 }
 
 TEST_F(EpochPop, ParallelEfficiencyIsLoadBalanceTimesCommunication) {
