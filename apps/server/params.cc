@@ -186,13 +186,9 @@ bool HostAllowed(std::string_view host_header, std::string_view bound_host, int 
   if (colon != std::string_view::npos && host_header.find(']', colon) != std::string_view::npos)
     colon = std::string_view::npos;
   std::string_view name = host_header.substr(0, colon);
-  int given_port = 80;
-  if (colon != std::string_view::npos) {
-    std::string_view p = host_header.substr(colon + 1);
-    auto r = std::from_chars(p.data(), p.data() + p.size(), given_port);
-    if (p.empty() || r.ec != std::errc() || r.ptr != p.data() + p.size()) return false;
-  }
-  if (given_port != port || name.empty()) return false;
+  // The port as a browser writes it (no leading zeros); none means 80.
+  std::string_view given_port = colon == std::string_view::npos ? "80" : host_header.substr(colon + 1);
+  if (given_port != std::to_string(port) || name.empty()) return false;
   if (EqualNoCase(name, "localhost") || name == "127.0.0.1" || name == "[::1]") return true;
   if (bound_host == "0.0.0.0" || bound_host == "::")
     return IsIpv4Literal(name) || IsIpv6Literal(name);
