@@ -42,8 +42,11 @@ std::string RootDir::Resolve(const std::string& user_path, PathError* error) con
   std::error_code ec;
   fs::path canonical = fs::canonical(full, ec);
   if (ec) {
-    // Do not reveal whether files outside the root exist.
-    if (!Contains(full.lexically_normal().string()))
+    // Do not reveal whether files outside the root exist: a path leading outside, or through a
+    // symlink that cannot be followed (its target may be a missing file outside the root), gets
+    // the same answer as one whose target exists outside.
+    std::string normal = full.lexically_normal().string();
+    if (!Contains(normal) || ThroughSymlink(normal))
       *error = {403, "path '" + user_path + "' is outside the served root"};
     else
       *error = {404, "no such file: '" + user_path + "'"};
@@ -54,6 +57,18 @@ std::string RootDir::Resolve(const std::string& user_path, PathError* error) con
     return {};
   }
   return canonical.string();
+}
+
+bool RootDir::ThroughSymlink(const std::string& normal) const {
+  fs::path prefix = root_;
+  for (const auto& part : fs::path(Relative(normal))) {
+    prefix /= part;
+    std::error_code ec;
+    fs::file_status st = fs::symlink_status(prefix, ec);
+    if (ec || !fs::exists(st)) return false;  // the rest does not exist: no link further down
+    if (fs::is_symlink(st)) return true;
+  }
+  return false;
 }
 
 std::string RootDir::Relative(const std::string& canonical) const {

@@ -28,6 +28,10 @@ class RootDir {
   const std::string& path() const { return root_; }
 
  private:
+  // Whether some component of `normal` (a lexically normal path inside the root) below the root
+  // is a symbolic link.
+  bool ThroughSymlink(const std::string& normal) const;
+
   std::string root_;
 };
 

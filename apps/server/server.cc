@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <climits>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "apps/server/assets.h"
+#include "apps/server/connection.h"
 #include "apps/server/json_convert.h"
+#include "apps/server/params.h"
 #include "apps/server/root_dir.h"
 #include "apps/server/trace_cache.h"
 #include "include/parallax/cfg.h"
@@ -36,28 +38,32 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A request that cannot be served: thrown by the parameter helpers below and turned into a JSON
-// error by Guarded(), so each route reads as the happy path. Nothing escapes a handler.
-struct ApiError {
-  int status = 400;
-  std::string message;
-  std::string hint = {};
-};
-
-void SendError(httplib::Response& res, int status, const std::string& message, const std::string& hint = {}) {
-  json j = {{"error", message}, {"status", status}};
-  if (!hint.empty()) j["hint"] = hint;
+// A JSON error. Never throws: messages may quote user input that is not UTF-8 (replaced here), and
+// when even this fails (no memory) a fixed body is sent.
+void SendError(httplib::Response& res, int status, const std::string& message,
+               const std::string& hint = {}) noexcept {
   res.status = status;
-  res.set_content(j.dump(-1, ' ', true), "application/json");
+  try {
+    json j = {{"error", message}, {"status", status}};
+    if (!hint.empty()) j["hint"] = hint;
+    res.set_content(j.dump(-1, ' ', true, json::error_handler_t::replace), "application/json");
+  } catch (...) {
+    res.status = 500;
+    try {
+      res.set_content("{\"error\":\"internal error\",\"status\":500}", "application/json");
+    } catch (...) {  // nothing more can be done; httplib sends the status alone
+    }
+  }
 }
 
 void SendJson(httplib::Response& res, const json& j) {
   res.set_content(j.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
 
-constexpr size_t kMaxCfgBytes = size_t{1} << 20;  // a cfg file, or a cfg's text in a request
-constexpr size_t kMaxDescription = 4000;           // characters of a cfg's description in listings
-constexpr int kMaxJsonDepth = 64;                  // nesting of a JSON body
+constexpr size_t kMaxCfgBytes = size_t{1} << 20;    // a cfg file, or a cfg's text in a request
+constexpr size_t kMaxDescription = 4000;            // characters of a cfg's description in listings
+constexpr size_t kMaxHeaderBytes = 64 << 10;        // a request's line and headers, as read
+constexpr uint64_t kMaxPixels = uint64_t{1} << 25;  // width x height of one image (128 MiB as RGBA)
 
 // The core's message, with the line it points at (the file's base name only: absolute paths say
 // nothing the client needs).
@@ -70,154 +76,6 @@ std::string StatusText(const Status& s) {
 }
 
 ApiError CoreError(const Status& s) { return {422, StatusText(s), s.hint()}; }
-
-// The deepest nesting of arrays and objects in `text` (strings skipped), without parsing it.
-int JsonDepth(std::string_view text) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
-template <typename T>
-bool FromChars(const std::string& v, T* out) {
-  auto r = std::from_chars(v.data(), v.data() + v.size(), *out);
-  return r.ec == std::errc() && r.ptr == v.data() + v.size();
-}
-
-// Where a route reads its parameters: the query string (GET) or the fields of a JSON object sent
-// as the body (POST). The routes read both the same way; only the types differ: query values are
-// text ("1", "true", "on"), JSON fields have their natural types (numbers, true/false, strings),
-// and a JSON null counts as absent. Query parameters a route does not know are ignored, and so are
-// unknown JSON fields.
-class Params {
- public:
-  static Params Query(const httplib::Request& req) { return Params(&req, json()); }
-
-  static Params Body(const httplib::Request& req) {
-    const char* hint = "send a JSON object, e.g. {\"trace\": \"traces/a.prv\", ...}";
-    if (JsonDepth(req.body) > kMaxJsonDepth) throw ApiError{400, "the JSON body is nested too deeply", hint};
-    json j;
-    try {
-      j = json::parse(req.body);
-    } catch (const json::exception& e) {
-      throw ApiError{400, std::string("malformed JSON body: ") + e.what(), hint};
-    }
-    if (!j.is_object()) throw ApiError{400, std::string("the body must be a JSON object, not ") + j.type_name(), hint};
-    return Params(nullptr, std::move(j));
-  }
-
-  // POST: the JSON body; otherwise the query string.
-  static Params Of(const httplib::Request& req) { return req.method == "POST" ? Body(req) : Query(req); }
-
-  // The raw JSON field (null when absent or from a query).
-  const json* JsonField(const char* name) const {
-    if (req_ != nullptr) return nullptr;
-    auto it = body_.find(name);
-    return it == body_.end() || it->is_null() ? nullptr : &*it;
-  }
-
-  std::string String(const char* name, size_t max_len = 4096) const {
-    std::string v;
-    if (req_ != nullptr) {
-      if (req_->has_param(name)) v = req_->get_param_value(name);
-    } else if (const json* j = JsonField(name)) {
-      if (!j->is_string()) throw Wrong(name, "a string", *j);
-      v = j->get<std::string>();
-    }
-    if (v.size() > max_len) throw ApiError{400, Kind() + " '" + name + "' is too long"};
-    return v;
-  }
-
-  template <typename T>
-  std::optional<T> Number(const char* name) const {
-    T out{};
-    if (req_ != nullptr) {
-      std::string v = String(name, 64);
-      if (v.empty()) return std::nullopt;
-      if (!FromChars(v, &out))
-        throw ApiError{400, "parameter '" + std::string(name) + "' is not a valid number: '" + v + "'"};
-      return out;
-    }
-    const json* j = JsonField(name);
-    if (j == nullptr) return std::nullopt;
-    if constexpr (std::is_floating_point_v<T>) {
-      if (!j->is_number()) throw Wrong(name, "a number", *j);
-    } else {
-      if (!j->is_number_integer()) throw Wrong(name, "an integer", *j);
-      bool fits = j->is_number_unsigned()
-                      ? j->get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max())
-                      : std::is_signed_v<T> && j->get<int64_t>() >= static_cast<int64_t>(std::numeric_limits<T>::min());
-      if (!fits) throw ApiError{400, "field '" + std::string(name) + "' is out of range: " + j->dump()};
-    }
-    return j->get<T>();
-  }
-
-  std::optional<bool> Bool(const char* name) const {
-    if (req_ == nullptr) {
-      const json* j = JsonField(name);
-      if (j == nullptr) return std::nullopt;
-      if (!j->is_boolean()) throw Wrong(name, "true or false", *j);
-      return j->get<bool>();
-    }
-    std::string v = String(name, 8);
-    if (v.empty()) return std::nullopt;
-    if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
-    if (v == "0" || v == "false" || v == "no" || v == "off") return false;
-    throw ApiError{400, std::string("parameter '") + name + "' must be true or false, not '" + v + "'"};
-  }
-
-  // A function's parameter values: the repeated query parameter `param`, or the JSON array
-  // `params` of numbers.
-  std::vector<double> Parameters() const {
-    constexpr size_t kMax = 64;
-    std::vector<double> out;
-    if (req_ != nullptr) {
-      size_t n = req_->get_param_value_count("param");
-      if (n > kMax) throw ApiError{400, "too many 'param' values"};
-      for (size_t i = 0; i < n; ++i) {
-        std::string v = req_->get_param_value("param", i);
-        double d = 0;
-        if (!FromChars(v, &d)) throw ApiError{400, "parameter 'param' is not a number: '" + v + "'"};
-        out.push_back(d);
-      }
-      return out;
-    }
-    const json* j = JsonField("params");
-    if (j == nullptr) return out;
-    if (!j->is_array()) throw Wrong("params", "an array of numbers", *j);
-    if (j->size() > kMax) throw ApiError{400, "too many 'params' values"};
-    for (size_t i = 0; i < j->size(); ++i) {
-      if (!(*j)[i].is_number()) throw Wrong(("params[" + std::to_string(i) + "]").c_str(), "a number", (*j)[i]);
-      out.push_back((*j)[i].get<double>());
-    }
-    return out;
-  }
-
- private:
-  Params(const httplib::Request* req, json body) : req_(req), body_(std::move(body)) {}
-
-  std::string Kind() const { return req_ != nullptr ? "parameter" : "field"; }
-
-  static ApiError Wrong(const std::string& name, const char* expected, const json& j) {
-    return {400, "field '" + name + "' must be " + expected + ", not " + j.type_name()};
-  }
-
-  const httplib::Request* req_;  // query parameters, or null for a JSON body
-  json body_;
-};
 
 // The window(s) a timeline, text or analyzer request works on: a cfg under the root, a cfg's text
 // sent with the request, or (timeline and text) one thread function.
@@ -324,14 +182,15 @@ const char* ContentType(std::string_view path) {
 
 class ServerImpl final : public Server {
  public:
-  ServerImpl(ServerOptions options, RootDir root) : options_(std::move(options)), root_(std::move(root)) {}
+  ServerImpl(ServerOptions options, RootDir root)
+      : options_(std::move(options)), root_(std::move(root)), http_(Limits(options_)) {}
 
   bool Bind(std::string* error) {
     Routes();
     http_.set_payload_max_length(options_.max_payload);
-    http_.set_read_timeout(30, 0);
-    port_ = options_.port == 0 ? http_.bind_to_any_port(options_.host)
-                               : (http_.bind_to_port(options_.host, options_.port) ? options_.port : -1);
+    port_ = options_.port == 0
+                ? http_.bind_to_any_port(options_.host)
+                : (http_.bind_to_port(options_.host, options_.port) ? options_.port : -1);
     if (port_ <= 0) {
       *error = "cannot listen on " + options_.host + ":" + std::to_string(options_.port);
       return false;
@@ -346,8 +205,12 @@ class ServerImpl final : public Server {
       return true;
     } catch (const ApiError& e) {
       *error = e.message + (e.hint.empty() ? "" : "\n  hint: " + e.hint);
-      return false;
+    } catch (const std::exception& e) {
+      *error = std::string("internal error: ") + e.what();
+    } catch (...) {
+      *error = "internal error";
     }
+    return false;
   }
 
   void Run() override { http_.listen_after_bind(); }
@@ -363,42 +226,116 @@ class ServerImpl final : public Server {
  private:
   using Handler = void (ServerImpl::*)(const httplib::Request&, httplib::Response&);
 
-  // Runs a route, turning ApiError (and anything unexpected) into a JSON error response.
+  static ConnectionLimits Limits(const ServerOptions& o) {
+    ConnectionLimits l;
+    l.workers = std::max<size_t>(1, o.workers);
+    l.queue = o.queue;
+    l.idle_timeout_ms = o.idle_timeout_ms;
+    l.header_timeout_ms = o.header_timeout_ms;
+    l.body_timeout_ms = o.body_timeout_ms;
+    l.write_timeout_ms = o.write_timeout_ms;
+    l.max_request_bytes = o.max_payload + kMaxHeaderBytes;
+    return l;
+  }
+
+  // Runs `f`, turning ApiError and anything else thrown into a JSON error response.
+  template <typename F>
+  void Catching(httplib::Response& res, F&& f) noexcept {
+    try {
+      f();
+    } catch (const ApiError& e) {
+      SendError(res, e.status, e.message, e.hint);
+    } catch (const std::bad_alloc&) {
+      SendError(res, 503, "out of memory for this request",
+                "ask for a smaller view or a smaller range");
+    } catch (const std::exception& e) {
+      SendError(res, 500, std::string("internal error: ") + e.what());
+    } catch (...) {
+      SendError(res, 500, "internal error");
+    }
+  }
+
+  // A route: GET handlers read the query string.
   httplib::Server::Handler Guarded(Handler h) {
     return [this, h](const httplib::Request& req, httplib::Response& res) {
-      try {
+      Catching(res, [&] {
+        if (options_.test_hook) options_.test_hook(req.path);
         (this->*h)(req, res);
-      } catch (const ApiError& e) {
-        SendError(res, e.status, e.message, e.hint);
-      } catch (const std::exception& e) {
-        SendError(res, 500, std::string("internal error: ") + e.what());
-      }
+      });
     };
+  }
+
+  // A POST route: the body is read here, at most max_payload bytes whatever its framing
+  // (Content-Length, chunked or none); beyond, 413 and the connection closes.
+  httplib::Server::HandlerWithContentReader GuardedPost(Handler h) {
+    return [this, h](const httplib::Request& req, httplib::Response& res,
+                     const httplib::ContentReader& reader) {
+      Catching(res, [&] {
+        httplib::Request with_body = req;
+        bool too_large = false;
+        bool read = reader([&](const char* data, size_t n) {
+          if (with_body.body.size() + n > options_.max_payload) {
+            too_large = true;
+            return false;
+          }
+          with_body.body.append(data, n);
+          return true;
+        });
+        if (!read) {
+          GuardedHttpServer::CloseAfterResponse();
+          res.set_header("Connection", "close");
+          if (too_large)
+            throw ApiError{413, "request body too large",
+                           "bodies are at most " + Bytes(options_.max_payload)};
+          throw ApiError{400, "the request body could not be read",
+                         "send a complete body within the time allowed"};
+        }
+        if (options_.test_hook) options_.test_hook(req.path);
+        (this->*h)(with_body, res);
+      });
+    };
+  }
+
+  static std::string Bytes(size_t n) {
+    return n % (1 << 20) == 0 ? std::to_string(n >> 20) + " MiB" : std::to_string(n) + " bytes";
   }
 
   void Routes() {
     http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      return CheckToken(req, res) ? httplib::Server::HandlerResponse::Unhandled
-                                  : httplib::Server::HandlerResponse::Handled;
+      bool pass = false;
+      Catching(res, [&] { pass = Admit(req, res); });
+      return pass ? httplib::Server::HandlerResponse::Unhandled
+                  : httplib::Server::HandlerResponse::Handled;
     });
-    http_.set_post_routing_handler([](const httplib::Request&, httplib::Response& res) {
-      res.set_header("X-Content-Type-Options", "nosniff");
-      res.set_header("Cache-Control", "no-store");
-      res.set_header("Content-Security-Policy",
-                     "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; frame-ancestors 'none'");
+    http_.set_post_routing_handler([this](const httplib::Request&, httplib::Response& res) {
+      Catching(res, [&] {
+        res.set_header("X-Content-Type-Options", "nosniff");
+        res.set_header("Cache-Control", "no-store");
+        res.set_header("Cross-Origin-Resource-Policy", "same-origin");
+        res.set_header("Content-Security-Policy",
+                       "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; "
+                       "frame-ancestors 'none'");
+      });
     });
-    http_.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    http_.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;
-      if (res.status == 404)
-        SendError(res, 404, "no route " + req.method + " " + req.path);
-      else if (res.status == 413)
-        SendError(res, 413, "request too large");
-      else
-        SendError(res, res.status, "request failed");
+      int status = res.status;
+      Catching(res, [&] {
+        if (status == 404) throw ApiError{404, "no route " + req.method + " " + req.path};
+        if (status == 413)
+          throw ApiError{413, "request too large",
+                         "bodies are at most " + Bytes(options_.max_payload)};
+        if (status == 400) throw ApiError{400, "malformed request"};
+        throw ApiError{status, "request failed"};
+      });
     });
+    http_.set_exception_handler(
+        [this](const httplib::Request&, httplib::Response& res, std::exception_ptr e) {
+          Catching(res, [&] { std::rethrow_exception(e); });
+        });
     http_.Get("/api/files", Guarded(&ServerImpl::Files));
     http_.Get("/api/open", Guarded(&ServerImpl::Open));
-    http_.Post("/api/open", Guarded(&ServerImpl::Open));
+    http_.Post("/api/open", GuardedPost(&ServerImpl::Open));
     http_.Get("/api/info", Guarded(&ServerImpl::Info));
     http_.Get("/api/progress", Guarded(&ServerImpl::Progress));
     http_.Get("/api/traces", Guarded(&ServerImpl::Traces));
@@ -408,16 +345,72 @@ class ServerImpl final : public Server {
         {"/api/analyze", &ServerImpl::AnalyzeRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
-      http_.Post(path, Guarded(handler));
+      http_.Post(path, GuardedPost(handler));
     }
     http_.Get("/api/functions", Guarded(&ServerImpl::Functions));
     http_.Get("/api/cfg", Guarded(&ServerImpl::Cfg));
-    http_.Post("/api/cfg/function", Guarded(&ServerImpl::CfgFunction));
-    http_.Post("/api/cfg/edit", Guarded(&ServerImpl::CfgEdit));
-    http_.Post("/api/cfg/save", Guarded(&ServerImpl::CfgSave));
+    http_.Post("/api/cfg/function", GuardedPost(&ServerImpl::CfgFunction));
+    http_.Post("/api/cfg/edit", GuardedPost(&ServerImpl::CfgEdit));
+    http_.Post("/api/cfg/save", GuardedPost(&ServerImpl::CfgSave));
     http_.Get("/api/.*", Guarded(&ServerImpl::NoRoute));
-    http_.Post("/api/.*", Guarded(&ServerImpl::NoRoute));
+    // Every other POST reads (and caps) its body too before its 404.
+    http_.Post(".*", GuardedPost(&ServerImpl::NoRoute));
     http_.Get("/(.*)", Guarded(&ServerImpl::Asset));
+  }
+
+  // Whether a request may reach its route: checked before its body is read. Answers the request
+  // itself (and returns false) when not.
+  bool Admit(const httplib::Request& req, httplib::Response& res) {
+    auto refuse = [&](int status, const std::string& message, const std::string& hint = {}) {
+      // The body, if any, is left unread: this connection cannot carry another request.
+      GuardedHttpServer::CloseAfterResponse();
+      res.set_header("Connection", "close");
+      SendError(res, status, message, hint);
+      return false;
+    };
+    if (req.method != "GET" && req.method != "HEAD" && req.method != "POST") {
+      res.set_header("Allow", "GET, HEAD, POST");
+      return refuse(405, "method " + req.method + " is not allowed", "use GET or POST");
+    }
+    // DNS rebinding: a page of another site resolving its name to this machine sends its own Host.
+    std::string host = req.get_header_value("Host");
+    if (!HostAllowed(host, options_.host, port_))
+      return refuse(403, "this server is not reached by the name '" + host + "'",
+                    "use the URL `parallax serve` printed (127.0.0.1, localhost or [::1], port " +
+                        std::to_string(port_) + ")");
+    if (!CheckToken(req, res)) {
+      GuardedHttpServer::CloseAfterResponse();
+      res.set_header("Connection", "close");
+      return false;
+    }
+    GuardedHttpServer::GrantBodyTime();
+    if (req.method == "POST") {
+      // Another page on this machine (any port shares the cookie) must not be able to write.
+      std::string origin = req.get_header_value("Origin");
+      if (!origin.empty() && !SameOrigin(origin, host))
+        return refuse(403, "cross-origin request refused (Origin '" + origin + "')");
+      std::string site = req.get_header_value("Sec-Fetch-Site");
+      if (!site.empty() && site != "same-origin" && site != "none")
+        return refuse(403, "cross-site request refused (Sec-Fetch-Site '" + site + "')");
+      uint64_t length = 0;
+      if (req.has_header("Content-Length") &&
+          !FromChars(req.get_header_value("Content-Length"), &length))
+        return refuse(400, "malformed Content-Length");
+      bool has_body = req.has_header("Transfer-Encoding") || length > 0;
+      if (length > options_.max_payload)
+        return refuse(413, "request body too large",
+                      "bodies are at most " + Bytes(options_.max_payload));
+      if (has_body) {
+        if (!IsJsonContentType(req.get_header_value("Content-Type")))
+          return refuse(415, "request bodies must be JSON, sent as Content-Type: application/json",
+                        "the body was sent as '" + req.get_header_value("Content-Type") + "'");
+        std::string encoding = req.get_header_value("Content-Encoding");
+        if (!encoding.empty() && encoding != "identity")
+          return refuse(415, "compressed request bodies are not accepted (Content-Encoding '" +
+                                 encoding + "')");
+      }
+    }
+    return true;
   }
 
   bool CheckToken(const httplib::Request& req, httplib::Response& res) {
@@ -429,11 +422,12 @@ class ServerImpl final : public Server {
                 "open the URL `parallax serve` printed (it ends in ?token=...)");
       return false;
     }
-    if (!query.empty())  // later requests of this browser carry the cookie instead
-      res.set_header("Set-Cookie", cookie_name_ + "=" + options_.token + "; Path=/; HttpOnly; SameSite=Strict");
+    if (!query.empty())  // later requests of this browser carry the cookie instead (for this
+                         // session)
+      res.set_header("Set-Cookie",
+                     cookie_name_ + "=" + options_.token + "; Path=/; HttpOnly; SameSite=Strict");
     return true;
   }
-
   std::string ResolvePath(const std::string& user_path) const {
     PathError e;
     std::string p = root_.Resolve(user_path, &e);
@@ -585,7 +579,9 @@ class ServerImpl final : public Server {
 
   void Open(const httplib::Request& req, httplib::Response& res) {
     // POST /api/open takes {path} as JSON, or the path as a query parameter with an empty body.
-    std::string p = (req.method == "POST" && !req.body.empty() ? Params::Body(req) : Params::Query(req)).String("path");
+    std::string p =
+        (req.method == "POST" && !req.body.empty() ? Params::Body(req.body) : Params::Query(req))
+            .String("path");
     if (p.empty()) throw ApiError{400, "missing parameter 'path'"};
     SendJson(res, InfoJson(p, *OpenTrace(p)));
   }
@@ -597,7 +593,9 @@ class ServerImpl final : public Server {
 
   void Progress(const httplib::Request& req, httplib::Response& res) {
     LoadProgress p = cache_.Progress(RequiredPath(Params::Query(req), "trace"));
-    SendJson(res, {{"loaded", p.loaded}, {"loading", p.loading}, {"done", p.done}, {"total", p.total}});
+    json j = {{"loaded", p.loaded}, {"loading", p.loading}, {"done", p.done}, {"total", p.total}};
+    if (!p.error.ok()) j["error"] = StatusText(p.error);
+    SendJson(res, j);
   }
 
   void Traces(const httplib::Request&, httplib::Response& res) {
@@ -622,8 +620,14 @@ class ServerImpl final : public Server {
     r.width = p.Number<uint32_t>("width").value_or(1000);
     r.height = p.Number<uint32_t>("height").value_or(0);
     if (r.width < 16 || r.width > options_.max_width || r.height > options_.max_height)
-      throw ApiError{400, "image size out of range", "width 16.." + std::to_string(options_.max_width) +
-                                                         ", height 0.." + std::to_string(options_.max_height)};
+      throw ApiError{400, "image size out of range",
+                     "width 16.." + std::to_string(options_.max_width) + ", height 0.." +
+                         std::to_string(options_.max_height)};
+    if (uint64_t{r.width} * r.height > kMaxPixels)
+      throw ApiError{400,
+                     "image too large: " + std::to_string(r.width) + " x " +
+                         std::to_string(r.height) + " pixels",
+                     "at most " + std::to_string(kMaxPixels) + " pixels (width x height)"};
     TimeRange(p, &r.from, &r.to);
     r.objects = p.String("objects", 1024);
     r.draw_mode = p.String("draw_mode", 64);
@@ -708,7 +712,7 @@ class ServerImpl final : public Server {
   }
 
   void CfgFunction(const httplib::Request& req, httplib::Response& res) {
-    Params p = Params::Body(req);
+    Params p = Params::Body(req.body);
     auto trace = RequiredTrace(p);
     std::string function = p.String("function", 256);
     if (function.empty()) throw ApiError{400, "missing field 'function'"};
@@ -718,7 +722,7 @@ class ServerImpl final : public Server {
   }
 
   void CfgEdit(const httplib::Request& req, httplib::Response& res) {
-    Params p = Params::Body(req);
+    Params p = Params::Body(req.body);
     auto trace = RequiredTrace(p);
     std::string text = p.String("text", kMaxCfgBytes);
     if (text.empty()) throw ApiError{400, "missing field 'text' (the cfg to edit)"};
@@ -738,7 +742,7 @@ class ServerImpl final : public Server {
   // through a descriptor of that directory, as a temporary file that the core must read as a cfg,
   // then renamed into place (never through a symlink, never replacing a file unless `overwrite`).
   void CfgSave(const httplib::Request& req, httplib::Response& res) {
-    Params p = Params::Body(req);
+    Params p = Params::Body(req.body);
     std::string user = p.String("path");
     if (user.empty()) throw ApiError{400, "missing field 'path'"};
     std::string text = p.String("text", kMaxCfgBytes);
@@ -749,6 +753,13 @@ class ServerImpl final : public Server {
     for (const auto& part : user_path)
       if (part == "..") throw ApiError{403, "path '" + user + "' escapes the served root (no '..' allowed)"};
     std::string name = user_path.filename().string();
+    if (std::string problem = FileNameProblem(name); !problem.empty())
+      throw ApiError{400, "cannot save as '" + user + "': " + problem,
+                     "choose a short plain name ending in .cfg"};
+    for (const auto& part : user_path.parent_path())
+      if (std::string problem = FileNameProblem(part.string()); !problem.empty() && part != "/")
+        throw ApiError{400,
+                       "cannot save as '" + user + "': a directory name is not valid: " + problem};
     if (!EndsWith(name, ".cfg") || name.size() <= 4)
       throw ApiError{400, "'" + user + "' is not a .cfg name", "cfg files end in .cfg"};
     if (name[0] == '.') throw ApiError{400, "'" + name + "' is a hidden name", "choose a name not starting with '.'"};
@@ -836,7 +847,7 @@ class ServerImpl final : public Server {
   ServerOptions options_;
   RootDir root_;
   TraceCache cache_;
-  httplib::Server http_;
+  GuardedHttpServer http_;
   int port_ = -1;
   std::string cookie_name_;
 };

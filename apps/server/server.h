@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,15 @@ struct ServerOptions {
   std::string token;               // empty: a random one
   size_t max_payload = 1 << 20;    // request bodies (a cfg's text and its settings): 413 beyond
   uint32_t max_width = 16384, max_height = 16384;  // image size limits
+  // Connections (docs/security.md): served at once, waiting (429 beyond), and the deadlines.
+  size_t workers = 16, queue = 64;
+  int idle_timeout_ms = 5000;    // for the next request on a connection
+  int header_timeout_ms = 5000;  // request line and headers, before the token is checked
+  int body_timeout_ms = 60000;   // the body, after the token is checked
+  int write_timeout_ms = 60000;  // one response
+  // Tests only: called with the path of every request that reaches a route, before the route
+  // runs (a test throws from it to check that no exception escapes). Empty in `parallax serve`.
+  std::function<void(const std::string& path)> test_hook;
 };
 
 // 32 hex digits from /dev/urandom.

@@ -12,21 +12,43 @@ std::shared_ptr<TraceCache::Entry> TraceCache::Find(const std::string& path, boo
   return entry;
 }
 
+Result<std::unique_ptr<Trace>> TraceCache::Load(const std::string& path, Entry* e) {
+  LoadOptions options;
+  options.progress = [e](uint64_t done, uint64_t total) {
+    e->done = done;
+    e->total = total;
+  };
+  try {
+    return Trace::Open(path, options);
+  } catch (const std::bad_alloc&) {
+    return Status::Error("not enough memory to load the trace");
+  } catch (const std::exception& ex) {
+    return Status::Error(std::string("cannot load the trace: internal error: ") + ex.what());
+  } catch (...) {
+    return Status::Error("cannot load the trace: internal error");
+  }
+}
+
 Result<std::shared_ptr<const Trace>> TraceCache::Get(const std::string& canonical_path) {
   std::shared_ptr<Entry> e = Find(canonical_path, true);
   std::lock_guard<std::mutex> lock(e->load_mutex);
   if (e->trace) return e->trace;
+  {
+    std::lock_guard<std::mutex> l(e->error_mutex);
+    e->error = Status::Ok();
+  }
+  e->done = 0;
+  e->total = 0;
   e->loading = true;
-  LoadOptions options;
-  Entry* raw = e.get();
-  options.progress = [raw](uint64_t done, uint64_t total) {
-    raw->done = done;
-    raw->total = total;
-  };
-  auto opened = Trace::Open(canonical_path, options);
+  auto opened = Load(canonical_path, e.get());
+  if (!opened.ok()) {
+    std::lock_guard<std::mutex> l(e->error_mutex);
+    e->error = opened.status();
+  } else {
+    e->trace = std::shared_ptr<const Trace>(std::move(opened).value());
+  }
   e->loading = false;
-  if (!opened.ok()) return opened.status();  // a failed load is retried by the next request
-  e->trace = std::shared_ptr<const Trace>(std::move(opened).value());
+  if (!opened.ok()) return opened.status();
   return e->trace;
 }
 
@@ -37,6 +59,10 @@ LoadProgress TraceCache::Progress(const std::string& canonical_path) const {
   p.loading = e->loading;
   p.done = e->done;
   p.total = e->total;
+  {
+    std::lock_guard<std::mutex> l(e->error_mutex);
+    p.error = e->error;
+  }
   // try_lock: a trace being loaded holds the mutex, and this must not wait for it.
   std::unique_lock<std::mutex> lock(e->load_mutex, std::try_to_lock);
   p.loaded = lock.owns_lock() && e->trace != nullptr;

@@ -19,11 +19,13 @@ struct LoadProgress {
   bool loaded = false;
   bool loading = false;
   uint64_t done = 0, total = 0;
+  Status error;  // why the last load failed (ok while loading, once loaded, or before any load)
 };
 
 class TraceCache {
  public:
-  // The trace at `canonical_path`, loading it on first use.
+  // The trace at `canonical_path`, loading it on first use. A load that throws fails like any
+  // other (its message says so); a failed load is retried by the next Get.
   Result<std::shared_ptr<const Trace>> Get(const std::string& canonical_path);
 
   LoadProgress Progress(const std::string& canonical_path) const;
@@ -35,7 +37,10 @@ class TraceCache {
     std::shared_ptr<const Trace> trace;
     std::atomic<bool> loading{false};
     std::atomic<uint64_t> done{0}, total{0};
+    mutable std::mutex error_mutex;  // guards error (read by Progress during a load)
+    Status error;
   };
+  static Result<std::unique_ptr<Trace>> Load(const std::string& path, Entry* e);
   std::shared_ptr<Entry> Find(const std::string& path, bool create) const;
 
   mutable std::mutex mutex_;  // guards entries_ (the map, not the traces)

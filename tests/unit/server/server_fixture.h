@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,8 +31,11 @@ constexpr const char* kAnalysisCfg = "cfgs/2dc_cyc_ipc.cfg";
 class ServerFixture : public ::testing::Test {
  protected:
   // `tag` keeps the temporary folders of the suites apart.
-  static void StartServer(const std::string& tag) {
-    base_ = fs::temp_directory_path() / ("parallax_server_" + tag + "_test_" + std::to_string(getpid()));
+  // `configure` may change the options (limits, the test hook) before the server starts.
+  static void StartServer(const std::string& tag,
+                          const std::function<void(ServerOptions&)>& configure = {}) {
+    base_ = fs::temp_directory_path() /
+            ("parallax_server_" + tag + "_test_" + std::to_string(getpid()));
     fs::remove_all(base_);
     fs::path root = base_ / "root";
     fs::create_directories(root / "traces");
@@ -52,6 +56,7 @@ class ServerFixture : public ::testing::Test {
     ServerOptions o;
     o.root = root.string();
     o.token = kToken;
+    if (configure) configure(o);
     std::string error;
     server_ = Server::Create(o, &error).release();
     ASSERT_NE(server_, nullptr) << error;
