@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "src/base/input_buffer.h"
+#include "src/io/paje/paje_reader.h"
 
 namespace parallax::io {
 
@@ -50,6 +51,7 @@ TraceFormat DetectTraceFormatOfFile(const std::string& path) {
 Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
   switch (format) {
     case TraceFormat::kJson: return ReadJsonTrace(path);
+    case TraceFormat::kPaje: return ReadPajeTrace(path);
     default: break;
   }
   return Status::Error("no reader for this trace format", Location{path, 0, 0},
