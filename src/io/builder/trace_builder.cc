@@ -83,7 +83,7 @@ PrvTrace TraceBuilder::Finish(Diagnostics diagnostics, uint64_t file_bytes, uint
 }
 
 int64_t NameTable::Id(std::string_view name) {
-  auto it = ids_.find(std::string(name));
+  auto it = ids_.find(name);
   if (it != ids_.end()) return it->second;
   int64_t id = next_++;
   ids_.emplace(std::string(name), id);

@@ -82,8 +82,13 @@ class NameTable {
   const std::vector<std::pair<int64_t, std::string>>& entries() const { return entries_; }
 
  private:
+  // Transparent hashing: looking a name up does not build a std::string.
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
   int64_t next_;
-  std::unordered_map<std::string, int64_t> ids_;
+  std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> ids_;
   std::vector<std::pair<int64_t, std::string>> entries_;
 };
 

@@ -92,12 +92,18 @@ class EventSax {
     if (depth_ == 1) {
       if (key1_ == "ts") e_.ts = v, e_.has_ts = true;
       else if (key1_ == "dur") e_.dur = v, e_.has_dur = true;
-      else if (key1_ == "pid") e_.pid = fmt::format("{}", v);
-      else if (key1_ == "tid") e_.tid = fmt::format("{}", v);
-      else if (key1_ == "id") e_.id = fmt::format("{}", v);
+      else if (key1_ == "pid") SetNumber(e_.pid, v);
+      else if (key1_ == "tid") SetNumber(e_.tid, v);
+      else if (key1_ == "id") SetNumber(e_.id, v);
       return true;
     }
     return Scalar(nullptr, v, true);
+  }
+  // Writes a number as text into a reused string (no allocation once it has grown).
+  static void SetNumber(std::string& out, double v) {
+    char buf[32];
+    auto end = fmt::format_to_n(buf, sizeof buf, "{}", v).out;
+    out.assign(buf, end);
   }
   bool Scalar(std::string* s, double v, bool is_number) {
     if (depth_ == 1 && s) {
@@ -167,6 +173,9 @@ class JsonImporter {
   void HandleElement(size_t begin, size_t end);
   void Accept(size_t offset);
   uint32_t ThreadKey(const std::string& pid, const std::string& tid);
+  uint32_t ThreadKeySlow(const std::string& pid, const std::string& tid);
+  uint32_t last_key_ = UINT32_MAX;
+  std::string scratch_;  // reused for composite keys
   Result<ImportedTrace> Build();
 
   std::string_view text_;
@@ -296,6 +305,14 @@ void JsonImporter::HandleElement(size_t begin, size_t end) {
 }
 
 uint32_t JsonImporter::ThreadKey(const std::string& pid, const std::string& tid) {
+  // Consecutive events usually come from the same thread: skip the map then.
+  if (last_key_ != UINT32_MAX && thread_key_list_[last_key_].first == pid && thread_key_list_[last_key_].second == tid)
+    return last_key_;
+  last_key_ = ThreadKeySlow(pid, tid);
+  return last_key_;
+}
+
+uint32_t JsonImporter::ThreadKeySlow(const std::string& pid, const std::string& tid) {
   auto [it, inserted] = thread_keys_.emplace(std::make_pair(pid, tid), static_cast<uint32_t>(thread_key_list_.size()));
   if (inserted) thread_key_list_.emplace_back(pid, tid);
   return it->second;
@@ -375,7 +392,8 @@ void JsonImporter::Accept(size_t offset) {
       break;
     case 's':
     case 'f':
-      r.name = static_cast<uint32_t>(flows_.Id(e.cat + '\x1f' + e.name + '\x1f' + e.id));
+      scratch_.assign(e.cat).append(1, '\x1f').append(e.name).append(1, '\x1f').append(e.id);
+      r.name = static_cast<uint32_t>(flows_.Id(scratch_));
       r.has_pax = num("size", &r.a) && num("tag", &r.b) && num("phy", &r.c);
       num("cpu", &r.value);
       break;
@@ -384,7 +402,8 @@ void JsonImporter::Accept(size_t offset) {
         const RawEvent::Arg& a = e.args[i];
         if (!a.is_number || !std::isfinite(a.number) || std::fabs(a.number) > 9.0e18) continue;
         Rec c = r;
-        c.name = static_cast<uint32_t>(counters_.Id(e.name + '\x1f' + a.key));
+        scratch_.assign(e.name).append(1, '\x1f').append(a.key);
+        c.name = static_cast<uint32_t>(counters_.Id(scratch_));
         c.value = std::llround(a.number);
         recs_.push_back(c);
       }
