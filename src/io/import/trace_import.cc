@@ -6,6 +6,7 @@
 
 #include "src/base/input_buffer.h"
 #include "src/io/paje/paje_reader.h"
+#include "src/io/picl/picl_reader.h"
 
 namespace parallax::io {
 
@@ -14,6 +15,7 @@ std::string_view TraceFormatName(TraceFormat f) {
     case TraceFormat::kPrv: return "prv";
     case TraceFormat::kJson: return "json";
     case TraceFormat::kPaje: return "paje";
+    case TraceFormat::kPicl: return "picl";
     case TraceFormat::kUnknown: break;
   }
   return "unknown";
@@ -28,6 +30,7 @@ TraceFormat DetectTraceFormat(std::string_view head) {
     if (head.substr(0, 8) == "#Paraver") return TraceFormat::kPrv;
     if (head[0] == '[' || head[0] == '{') return TraceFormat::kJson;
     if (head[0] == '%') return TraceFormat::kPaje;
+    if (head[0] == '-' && head.size() > 1 && head[1] >= '0' && head[1] <= '9') return TraceFormat::kPicl;
     if (head[0] != '#') return TraceFormat::kUnknown;
     // Other comment lines (Pajé writers put some before the %EventDef header).
     size_t nl = head.find('\n');
@@ -52,10 +55,11 @@ Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
   switch (format) {
     case TraceFormat::kJson: return ReadJsonTrace(path);
     case TraceFormat::kPaje: return ReadPajeTrace(path);
+    case TraceFormat::kPicl: return ReadPiclTrace(path);
     default: break;
   }
   return Status::Error("no reader for this trace format", Location{path, 0, 0},
-                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON and Pajé traces");
+                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé and PICL traces");
 }
 
 TraceFormat OutputFormatOf(std::string_view path) {

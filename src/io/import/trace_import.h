@@ -11,12 +11,13 @@
 
 namespace parallax::io {
 
-enum class TraceFormat { kPrv, kJson, kPaje, kUnknown };
+enum class TraceFormat { kPrv, kJson, kPaje, kPicl, kUnknown };
 
 std::string_view TraceFormatName(TraceFormat f);  // "prv", "json", "paje", "unknown"
 
 // Decides from the start of a file's content (first 4 KB): "#Paraver" -> prv, '[' or '{' ->
-// json, a '%' header line (%EventDef) after any '#' comment lines -> paje. Unreadable or unrecognised files give kUnknown; the .prv
+// json, a '%' header line (%EventDef) after any '#' comment lines -> paje, a line starting
+// with a negative integer (a PICL record type) -> picl. Unreadable or unrecognised files give kUnknown; the .prv
 // reader then reports the precise problem.
 TraceFormat DetectTraceFormat(std::string_view head);
 TraceFormat DetectTraceFormatOfFile(const std::string& path);

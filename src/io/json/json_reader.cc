@@ -435,8 +435,7 @@ Result<ImportedTrace> JsonImporter::Run() {
 // Replays the sorted records of one thread on a slice stack (generic files).
 class SliceReplay {
  public:
-  SliceReplay(TraceBuilder& b, uint32_t thread, Diagnostics& d, const std::string& file)
-      : b_(b), thread_(thread), diags_(d), file_(file) {}
+  SliceReplay(TraceBuilder& b, uint32_t thread, Diagnostics& d) : b_(b), thread_(thread), diags_(d) {}
 
   void Add(const Rec& r, const NameTable& names) {
     switch (r.ph) {
@@ -543,7 +542,6 @@ class SliceReplay {
   TraceBuilder& b_;
   uint32_t thread_;
   Diagnostics& diags_;
-  const std::string& file_;
   struct Pending {
     int64_t begin = -1, end = -1;
     uint32_t name = 0;
@@ -740,7 +738,7 @@ Result<ImportedTrace> JsonImporter::Build() {
     size_t i = 0;
     while (i < kept.size()) {
       uint32_t th = kept[i].thread;
-      SliceReplay replay(builder, th, diags_, file_);
+      SliceReplay replay(builder, th, diags_);
       for (; i < kept.size() && kept[i].thread == th; ++i) replay.Add(kept[i], names_);
       replay.Finish(trace_end);
     }
