@@ -468,8 +468,10 @@ Result<ImportedTrace> PajeImporter::Build() {
       default: break;
     }
   }
-  for (auto& [key, st] : stacks)
-    if (!st.values.empty()) state_change(key.first, key.second, st, last_time_, [&] { st.values.clear(); });
+  for (auto& entry : stacks) {
+    Stack& st = entry.second;  // a named reference: clang 14 cannot capture structured bindings
+    if (!st.values.empty()) state_change(entry.first.first, entry.first.second, st, last_time_, [&] { st.values.clear(); });
+  }
   for (const auto* list : {&pending_start, &pending_end})
     for (const Rec* r : *list)
       if (r) diags_.Add(DiagKind::kUnmatchedFlow, r->line, 0, "link start or end without its other end");
