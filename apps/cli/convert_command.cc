@@ -1,5 +1,6 @@
-// `parallax convert TRACE -o OUT.prv[.gz] [--force]`: load a trace and write it back in
-// canonical form (with its .pcf and .row).
+// `parallax convert TRACE -o OUT [--force]`: load a trace of any readable format and write it
+// in the format the output name gives: .prv/.prv.gz (canonical Paraver, with its .pcf and .row)
+// or .json (Chrome/Perfetto trace events).
 
 #include <cstdio>
 #include <memory>
@@ -34,9 +35,9 @@ int Run(const ConvertArgs& a) {
 
 Command AddConvertCommand(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
-  CLI::App* sub = app.add_subcommand("convert", "Write a trace back in canonical .prv/.pcf/.row form");
-  sub->add_option("trace", args->trace, "input trace (.prv or .prv.gz)")->required();
-  sub->add_option("-o,--output", args->output, "output trace name (.prv or .prv.gz)")->required();
+  CLI::App* sub = app.add_subcommand("convert", "Convert a trace: .prv/.prv.gz (Paraver, canonical) or .json (Chrome/Perfetto)");
+  sub->add_option("trace", args->trace, "input trace (.prv[.gz], trace-event .json; detected by content)")->required();
+  sub->add_option("-o,--output", args->output, "output name; its extension chooses the format (.prv, .prv.gz, .json)")->required();
   sub->add_flag("--force", args->force, "replace existing output files");
   sub->add_flag("--strict", args->strict, "fail on any malformed or out-of-order record");
   return {sub, [args] { return Run(*args); }};

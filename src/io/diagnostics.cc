@@ -34,6 +34,14 @@ constexpr std::array<KindInfo, static_cast<size_t>(DiagKind::kCount)> kKinds = {
     {"truncated_last_line", Severity::kError, "an incomplete last line (skipped)"},
     {"truncated_input", Severity::kError, "compressed input cut short (the text after the cut is missing)"},
     {"trailing_data", Severity::kWarning, "bytes after the end of the compressed data (ignored)"},
+    {"unterminated_input", Severity::kInfo, "the input ends without its closing bracket (accepted, as Perfetto does)"},
+    {"unsupported_record", Severity::kInfo, "records of a kind Parallax does not map (ignored)"},
+    {"unmatched_end", Severity::kError, "end records with no open begin on their thread (skipped)"},
+    {"end_not_innermost", Severity::kWarning, "end records closing a slice that has open slices inside it (those stay open, as in Perfetto)"},
+    {"unclosed_begin", Severity::kWarning, "begin records never ended (closed at the trace end)"},
+    {"overlapping_slice", Severity::kError, "complete slices that overlap the end of their enclosing slice (skipped)"},
+    {"unmatched_flow", Severity::kError, "flow or link records without their other end (skipped)"},
+    {"undefined_name", Severity::kError, "records naming a container, type or value never defined (skipped)"},
 }};
 
 }  // namespace

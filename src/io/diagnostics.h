@@ -35,6 +35,15 @@ enum class DiagKind : uint8_t {
   kTruncatedLastLine,
   kTruncatedInput,     // a .gz whose compressed data stops inside a member
   kTrailingData,       // bytes after the end of the gzip data
+  // Kinds of the importers of other formats (src/io/<format>/).
+  kUnterminatedInput,   // a JSON array/object without its closing bracket (accepted)
+  kUnsupportedRecord,   // a record kind the format defines but Parallax does not map
+  kUnmatchedEnd,        // an end (E, PopState, ...) with no open begin
+  kEndNotInnermost,     // an end closing a slice that still has open slices inside it
+  kUnclosedBegin,       // a begin never ended: closed at the trace end
+  kOverlappingSlice,    // a complete slice not nested in the enclosing one (skipped)
+  kUnmatchedFlow,       // a flow/link start or finish without its other end (skipped)
+  kUndefinedName,       // a record naming a container, type or value never defined
   kCount
 };
 

@@ -16,6 +16,7 @@
 #include "src/io/row/row_writer.h"
 #include "src/io/text_file.h"
 #include "src/session/guard.h"
+#include "src/io/import/trace_import.h"
 
 namespace parallax {
 
@@ -156,6 +157,8 @@ TraceInfo TraceImpl::Info() const {
 }
 
 Status TraceImpl::WriteUnguarded(const std::string& prv_path, bool overwrite) const {
+  if (io::OutputFormatOf(prv_path) != io::TraceFormat::kPrv)
+    return io::ExportTrace(io::TraceView{&prv_.header, &prv_.store, pcf(), row(), &prv_.unsigned_value_types}, prv_path, overwrite);
   if (!base::EndsWith(prv_path, ".prv") && !base::EndsWith(prv_path, ".prv.gz"))
     return Status::Error("output name must end in .prv or .prv.gz", Location{prv_path, 0, 0},
                          "the .pcf and .row names are derived from it, as Paraver does");
@@ -222,6 +225,19 @@ void LoadCompanions(TraceImpl& t, const std::string& path) {
 
 Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const LoadOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  // Other formats are imported into the same model; their labels come from the file itself.
+  if (io::TraceFormat f = io::DetectTraceFormatOfFile(path); f != io::TraceFormat::kPrv && f != io::TraceFormat::kUnknown) {
+    auto imported = io::ImportTrace(path, f);
+    if (!imported.ok()) return imported.status();
+    if (options.strict && imported->prv.diagnostics.problems() > 0)
+      return Status::Error("the trace has malformed or unbalanced records (--strict)", Location{path, 0, 0},
+                           "run `parallax info` without --strict to see them");
+    auto t = std::make_unique<TraceImpl>(path, std::move(imported->prv));
+    t->set_pcf(std::move(imported->pcf));
+    if (imported->row) t->set_row(std::move(*imported->row));
+    t->set_load_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return t;
+  }
   io::PrvReadOptions ro;
   ro.strict = options.strict;
   ro.threads = options.threads;

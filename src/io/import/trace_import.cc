@@ -1,0 +1,80 @@
+#include "src/io/import/trace_import.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+
+#include "src/base/input_buffer.h"
+#include "src/io/paje/paje_reader.h"
+#include "src/io/picl/picl_reader.h"
+
+namespace parallax::io {
+
+std::string_view TraceFormatName(TraceFormat f) {
+  switch (f) {
+    case TraceFormat::kPrv: return "prv";
+    case TraceFormat::kJson: return "json";
+    case TraceFormat::kPaje: return "paje";
+    case TraceFormat::kPicl: return "picl";
+    case TraceFormat::kUnknown: break;
+  }
+  return "unknown";
+}
+
+TraceFormat DetectTraceFormat(std::string_view head) {
+  if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+  for (;;) {
+    size_t p = head.find_first_not_of(" \t\r\n");
+    if (p == std::string_view::npos) return TraceFormat::kUnknown;
+    head.remove_prefix(p);
+    if (head.substr(0, 8) == "#Paraver") return TraceFormat::kPrv;
+    if (head[0] == '[' || head[0] == '{') return TraceFormat::kJson;
+    if (head[0] == '%') return TraceFormat::kPaje;
+    if (head[0] == '-' && head.size() > 1 && head[1] >= '0' && head[1] <= '9') return TraceFormat::kPicl;
+    if (head[0] != '#') return TraceFormat::kUnknown;
+    // Other comment lines (Pajé writers put some before the %EventDef header).
+    size_t nl = head.find('\n');
+    if (nl == std::string_view::npos) return TraceFormat::kUnknown;
+    head.remove_prefix(nl + 1);
+  }
+}
+
+TraceFormat DetectTraceFormatOfFile(const std::string& path) {
+  char head[4096];
+  int n = 0;
+  // gzread reads plain files unchanged, so one call covers both cases.
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) return TraceFormat::kUnknown;
+  n = gzread(f, head, sizeof head);
+  gzclose(f);
+  if (n <= 0) return TraceFormat::kUnknown;
+  return DetectTraceFormat(std::string_view(head, static_cast<size_t>(n)));
+}
+
+Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kJson: return ReadJsonTrace(path);
+    case TraceFormat::kPaje: return ReadPajeTrace(path);
+    case TraceFormat::kPicl: return ReadPiclTrace(path);
+    default: break;
+  }
+  return Status::Error("no reader for this trace format", Location{path, 0, 0},
+                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé and PICL traces");
+}
+
+TraceFormat OutputFormatOf(std::string_view path) {
+  if (base::EndsWith(path, ".prv") || base::EndsWith(path, ".prv.gz")) return TraceFormat::kPrv;
+  if (base::EndsWith(path, ".json")) return TraceFormat::kJson;
+  return TraceFormat::kUnknown;
+}
+
+Status ExportTrace(const TraceView& trace, const std::string& path, bool overwrite) {
+  switch (OutputFormatOf(path)) {
+    case TraceFormat::kJson: return WriteJsonTrace(trace, path, overwrite);
+    default: break;
+  }
+  return Status::Error("unknown output format", Location{path, 0, 0},
+                       "name the output .prv, .prv.gz (Paraver) or .json (Chrome/Perfetto trace events)");
+}
+
+}  // namespace parallax::io

@@ -1,0 +1,33 @@
+#pragma once
+// The one place where the format of a trace file is decided, by content (the first bytes after
+// any gzip layer), and where importers and exporters of formats other than .prv are chosen.
+
+#include <string>
+#include <string_view>
+
+#include "include/parallax/status.h"
+#include "src/io/builder/trace_builder.h"
+#include "src/io/json/json_trace.h"
+
+namespace parallax::io {
+
+enum class TraceFormat { kPrv, kJson, kPaje, kPicl, kUnknown };
+
+std::string_view TraceFormatName(TraceFormat f);  // "prv", "json", "paje", "unknown"
+
+// Decides from the start of a file's content (first 4 KB): "#Paraver" -> prv, '[' or '{' ->
+// json, a '%' header line (%EventDef) after any '#' comment lines -> paje, a line starting
+// with a negative integer (a PICL record type) -> picl. Unreadable or unrecognised files give kUnknown; the .prv
+// reader then reports the precise problem.
+TraceFormat DetectTraceFormat(std::string_view head);
+TraceFormat DetectTraceFormatOfFile(const std::string& path);
+
+// Reads a trace of a non-.prv format into the Paraver model.
+Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format);
+
+// Output format from the file name: ".prv"/".prv.gz" -> prv, ".json" -> json.
+TraceFormat OutputFormatOf(std::string_view path);
+// Writes a trace in a non-.prv format chosen by OutputFormatOf.
+Status ExportTrace(const TraceView& trace, const std::string& path, bool overwrite);
+
+}  // namespace parallax::io
