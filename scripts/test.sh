@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up Parallax and runs every test: the release build's unit and golden tests, then the
-# same tests built with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Sets up Parallax and runs every test: the release build's unit, golden, Python and browser
+# tests, the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer, then a
+# short run of every fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,4 +12,7 @@ cmake --build --preset asan-ubsan -j "$(nproc)"
 # call tenfold; the tests still check correctness there.
 PARALLAX_TIMING_UNRELIABLE=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --preset asan-ubsan -j "$(nproc)"
+# Fuzz targets (tests/fuzz, clang libFuzzer + ASan/UBSan): each runs briefly on its seed
+# corpus; a crash fails the run. scripts/fuzz.sh runs them for hours.
+bash scripts/fuzz.sh --ci --time 20
 echo "test: all tests passed"

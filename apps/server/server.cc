@@ -170,6 +170,15 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// Names of the trace files the file browser lists and the server opens: Paraver traces and the
+// formats the core imports (docs/formats.md); the core decides the format by content.
+bool IsTraceName(std::string_view name) {
+  for (std::string_view ext : {".prv", ".prv.gz", ".json", ".json.gz", ".trace", ".paje", ".trf",
+                               ".picl"})
+    if (EndsWith(name, ext)) return true;
+  return false;
+}
+
 const char* ContentType(std::string_view path) {
   if (EndsWith(path, ".html")) return "text/html; charset=utf-8";
   if (EndsWith(path, ".js") || EndsWith(path, ".mjs")) return "text/javascript; charset=utf-8";
@@ -466,8 +475,9 @@ class ServerImpl final : public Server {
 
   std::shared_ptr<const Trace> OpenTrace(const std::string& user_path) {
     std::string path = ResolvePath(user_path);
-    if (!EndsWith(path, ".prv") && !EndsWith(path, ".prv.gz"))
-      throw ApiError{400, "'" + user_path + "' is not a trace", "traces end in .prv or .prv.gz"};
+    if (!IsTraceName(path))
+      throw ApiError{400, "'" + user_path + "' is not a trace",
+                     "traces end in .prv, .prv.gz, .json, .trace or .paje (Pajé), .trf or .picl (PICL)"};
     // The loader also opens the .pcf and .row next to the trace: they must not lead out of the
     // root either (a symlinked .pcf could otherwise expose a file outside it).
     for (const char* ext : {"pcf", "row"}) {
@@ -552,7 +562,7 @@ class ServerImpl final : public Server {
       bool is_dir = fs::is_directory(canonical, ec);
       if (!is_dir && !fs::is_regular_file(canonical, ec)) continue;  // no devices or pipes
       std::string kind = is_dir                                                ? "dir"
-                         : EndsWith(name, ".prv") || EndsWith(name, ".prv.gz") ? "trace"
+                         : IsTraceName(name)                                  ? "trace"
                          : EndsWith(name, ".cfg")                              ? "cfg"
                                                                                : "";
       if (kind.empty()) continue;

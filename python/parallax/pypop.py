@@ -96,7 +96,7 @@ def _frequency(stats):
 def mpi_metrics(stats_by_processes, reference=None):
     """pypop's MPI metric table from {number of processes: statistics(...)}: one row per
     process count. Serialisation and transfer efficiency need an ideal-network replay and are
-    NaN."""
+    NaN here (parallax.pop computes them with Parallax's replay)."""
     pd = __import__("pandas")
     keys = sorted(stats_by_processes)
     ref = stats_by_processes[reference if reference is not None else keys[0]]
