@@ -166,20 +166,9 @@ Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options)
   header.resources_bare = false;
   out.value()->Text(io::FormatPrvHeader(header));
   FilterEngine engine(options, std::move(ids).value(), out.value().get());
-  tools::PrvRecord rec;
-  std::string_view line;
-  tools::ProgressTicker ticker(run.progress);
   ToolReport report;
-  report.input_bytes = in.lines->bytes_total();
-  while (in.lines->Next(&line)) {
-    ++report.input_records;
-    s = tools::ParsePrvRecord(line, run.input, in.lines->line_number(), &rec);
-    if (!s.ok()) return s;
-    engine.Process(rec);
-    ticker.Tick(*in.lines);
-  }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  s = tools::ProcessRecords(run, in, engine, report);
+  if (!s.ok()) return s;
   report.output_records = engine.written();
   report.output_bytes = out.value()->bytes_written();
   if (engine.written() == 0)

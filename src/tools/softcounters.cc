@@ -384,20 +384,9 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
   header.resources_bare = false;
   out.value()->Text(io::FormatPrvHeader(header));
   SoftCountersEngine engine(options, in.header.end_time, out.value().get());
-  tools::PrvRecord rec;
-  std::string_view line;
-  tools::ProgressTicker ticker(run.progress);
   ToolReport report;
-  report.input_bytes = in.lines->bytes_total();
-  while (in.lines->Next(&line)) {
-    ++report.input_records;
-    s = tools::ParsePrvRecord(line, run.input, in.lines->line_number(), &rec);
-    if (!s.ok()) return s;
-    engine.Process(rec);
-    ticker.Tick(*in.lines);
-  }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  s = tools::ProcessRecords(run, in, engine, report);
+  if (!s.ok()) return s;
   engine.Finish();
   report.output_bytes = out.value()->bytes_written();
   report.output_records = engine.events_written();

@@ -14,6 +14,7 @@
 #include "src/model/trace_header.h"
 #include "src/tools/line_source.h"
 #include "src/tools/output_file.h"
+#include "src/tools/prv_record.h"
 
 namespace parallax::tools {
 
@@ -49,6 +50,26 @@ class ProgressTicker {
   const std::function<void(uint64_t, uint64_t)>& fn_;
   uint64_t next_ = 0;
 };
+
+// Feeds every body record of `in` to engine.Process(record), in file order, reporting
+// progress; counts them and the input bytes in `report`. A malformed record is a located error.
+template <typename Engine>
+Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolReport& report) {
+  PrvRecord rec;
+  std::string_view line;
+  ProgressTicker ticker(run.progress);
+  report.input_bytes = in.lines->bytes_total();
+  while (in.lines->Next(&line)) {
+    ++report.input_records;
+    Status s = ParsePrvRecord(line, run.input, in.lines->line_number(), &rec);
+    if (!s.ok()) return s;
+    engine.Process(rec);
+    ticker.Tick(*in.lines);
+  }
+  if (!in.lines->status().ok()) return in.lines->status();
+  ticker.Done(*in.lines);
+  return Status::Ok();
+}
 
 // Copies the input's .pcf and .row beside the output (when the input has them).
 Status CopyPcfAndRow(const ToolRun& run);
