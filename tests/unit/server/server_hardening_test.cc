@@ -29,7 +29,9 @@ class ServerHardeningTest : public ServerFixture {
       o.workers = 4;
       o.queue = 4;
       o.idle_timeout_ms = 1000;
-      o.header_timeout_ms = 1000;
+      // Long enough that the slow-client test opens all its connections before the first is
+      // dropped, even on a busy machine (otherwise none needs to be refused).
+      o.header_timeout_ms = 3000;
       // Requests to these paths throw from inside the route, as a core function might.
       o.test_hook = [](const std::string& path) {
         if (path == "/api/throw/out_of_range") throw std::out_of_range("index 7 out of range");
@@ -125,7 +127,7 @@ TEST_F(ServerHardeningTest, ATraceThatFailsToLoadIsReportedByProgress) {
 
 TEST_F(ServerHardeningTest, IdleAndSlowClientsCannotStallTheServer) {
   // More connections than workers + queue (4 + 4): some are refused with 429 at once, the others
-  // send their header one byte at a time and are dropped at the header deadline (1 s), however
+  // send their header one byte at a time and are dropped at the header deadline (3 s), however
   // often they send.
   std::vector<RawClient> slow;
   for (int i = 0; i < 12; ++i) {
