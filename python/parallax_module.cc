@@ -190,6 +190,7 @@ py::list Analyze(const PyTrace& t, const std::string& cfg, const std::string& cf
                         py::arg("control_window") = table.control_window,
                         py::arg("data_window") = table.data_window,
                         py::arg("extra_window") = table.extra_window,
+                        py::arg("paramedir_writes") = table.paramedir_writes,
                         py::arg("planes") = planes));
   }
   return out;

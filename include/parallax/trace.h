@@ -154,6 +154,9 @@ struct AnalyzeTable {
   int data_window = -1;
   int extra_window = -1;    // -1 for 2D histograms
   std::vector<AnalyzePlane> planes;
+  // False where paramedir writes no file for this cfg (ParamedirOutput::write): none of the
+  // filtered event types is in the trace, or a window has no object.
+  bool paramedir_writes = true;
 };
 
 // A loaded trace (.prv with its .pcf and .row).

@@ -89,12 +89,14 @@ class Window:
 class Histogram:
     """One histogram of a cfg: `frame` (rows = objects, columns = the column labels; for a 3D
     histogram a (plane, object) row index), `totals` (Total, Average, Maximum, Minimum, StDev,
-    Avg/Max per column; per plane for 3D), `name` and `statistic`."""
+    Avg/Max per column; per plane for 3D), `name` and `statistic`. `paramedir_writes` is False
+    where paramedir would write no file for the cfg (none of its event types is in the trace)."""
 
     def __init__(self, d):
         pd = _pandas()
         self.name = d["name"]
         self.statistic = d["statistic"]
+        self.paramedir_writes = d["paramedir_writes"]
         self.planes = []
         frames, totals = [], []
         for p in d["planes"]:

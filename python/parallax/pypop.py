@@ -43,9 +43,10 @@ def _statistic(trace, cfg_dir, cfgs):
         path = os.path.join(cfg_dir, name)
         if not os.path.exists(path):
             continue
-        if not all(o["write"] for o in trace.paramedir(path)):
+        histogram = trace.analyze(path, all=False)[-1]
+        if not histogram.paramedir_writes:
             continue
-        frame = trace.analyze(path, all=False)[-1].frame
+        frame = histogram.frame
         if frame.shape[1] != 1:
             raise ValueError(f"{path}: expected a histogram of one column, got {frame.shape[1]}")
         index = pd.MultiIndex.from_tuples(

@@ -87,6 +87,7 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
     table.control_window = in.spec.control;
     table.data_window = in.spec.data < 0 ? in.spec.control : in.spec.data;
     table.extra_window = in.spec.extra;
+    table.paramedir_writes = !file->no_filtered_event_in_trace && !file->window_without_objects;
     for (const auto& p : t.planes) table.planes.push_back(ToPlane(p));
     out.push_back(std::move(table));
   }
