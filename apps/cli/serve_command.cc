@@ -105,6 +105,11 @@ Command AddServeCommand(CLI::App& app) {
   sub->add_option("--host", args->options.host,
                   "address to listen on (default 127.0.0.1; reach it from elsewhere with an SSH tunnel)")
       ->default_val("127.0.0.1");
+  sub->add_option("--request-time-limit", args->options.request_time_limit,
+                  "seconds of computing one timeline, text or analyzer request may take before "
+                  "it is answered 503 (0: no limit)")
+      ->default_val(60)
+      ->check(CLI::Range(0.0, 1e9));
   sub->add_flag("--open", args->open, "open the UI in this desktop's browser ($BROWSER, else xdg-open)");
   return {sub, [args] { return Run(*args); }};
 }

@@ -75,7 +75,8 @@ std::string StatusText(const Status& s) {
   return where + ": " + s.message();
 }
 
-ApiError CoreError(const Status& s) { return {422, StatusText(s), s.hint()}; }
+// 503 for a resource limit (memory, the request's time limit): the request itself may be fine.
+ApiError CoreError(const Status& s) { return {s.limit() ? 503 : 422, StatusText(s), s.hint()}; }
 
 // The window(s) a timeline, text or analyzer request works on: a cfg under the root, a cfg's text
 // sent with the request, or (timeline and text) one thread function.
@@ -656,6 +657,7 @@ class ServerImpl final : public Server {
     r.title = p.Bool("title").value_or(true);
     r.highlight_min = p.Number<double>("highlight_min");
     r.highlight_max = p.Number<double>("highlight_max");
+    r.time_limit = options_.request_time_limit;
     auto images = RenderTimeline(*trace, r);
     if (!images.ok()) throw CoreError(images.status());
     if (images->empty()) throw ApiError{422, "the cfg has no timeline window"};
@@ -683,6 +685,7 @@ class ServerImpl final : public Server {
     r.object = p.String("object", 256);
     r.object_index = p.Number<uint32_t>("object_index");
     TimeRange(p, &r.from, &r.to);
+    r.time_limit = options_.request_time_limit;
     auto view = trace->Text(r);
     if (!view.ok()) throw CoreError(view.status());
     SendJson(res, ToJson(view.value()));
@@ -697,6 +700,7 @@ class ServerImpl final : public Server {
     r.cfg_text = w.cfg_text;
     r.all_histograms = p.Bool("all").value_or(true);
     r.hide_empty_columns = p.Bool("hide_empty").value_or(false);
+    r.time_limit = options_.request_time_limit;
     auto tables = Analyze(*trace, r);
     if (!tables.ok()) throw CoreError(tables.status());
     SendJson(res, {{"tables", ToJson(tables.value())}});

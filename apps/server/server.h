@@ -25,6 +25,9 @@ struct ServerOptions {
   int header_timeout_ms = 5000;  // request line and headers, before the token is checked
   int body_timeout_ms = 60000;   // the body, after the token is checked
   int write_timeout_ms = 60000;  // one response
+  // Seconds of computing one timeline, text or analyzer request may take (503 beyond, and its
+  // worker is free again); 0 = no limit.
+  double request_time_limit = 60;
   // Tests only: called with the path of every request that reaches a route, before the route
   // runs (a test throws from it to check that no exception escapes). Empty in `parallax serve`.
   std::function<void(const std::string& path)> test_hook;

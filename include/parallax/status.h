@@ -31,7 +31,16 @@ class Status {
     return s;
   }
 
+  // An error caused by a resource limit (out of memory, a request's time limit) rather than by
+  // the input: the same request may succeed with a smaller range or a higher limit.
+  static Status Limit(std::string message, Location where = {}, std::string hint = {}) {
+    Status s = Error(std::move(message), std::move(where), std::move(hint));
+    s.limit_ = true;
+    return s;
+  }
+
   bool ok() const { return !failed_; }
+  bool limit() const { return limit_; }
   const std::string& message() const { return message_; }
   const Location& where() const { return where_; }
   const std::string& hint() const { return hint_; }
@@ -41,6 +50,7 @@ class Status {
 
  private:
   bool failed_ = false;
+  bool limit_ = false;
   std::string message_;
   Location where_;
   std::string hint_;

@@ -80,6 +80,7 @@ struct TextRequest {
   // a row in a timeline's layout).
   std::optional<uint32_t> object_index;
   std::optional<uint64_t> from, to;  // trace units; default: the whole trace
+  double time_limit = 0;             // seconds of computing allowed; 0 = no limit
 };
 
 struct TextInterval {
@@ -134,6 +135,7 @@ struct AnalyzeRequest {
   std::string cfg_text;             // the cfg's content instead of reading cfg_path
   bool all_histograms = true;       // false: only the last one (as paramedir)
   bool hide_empty_columns = false;  // besides the cfg's Analyzer2D.HideCols
+  double time_limit = 0;            // seconds of computing allowed; 0 = no limit
 };
 struct AnalyzePlane {
   std::string label;  // 3D plane label; empty for 2D histograms

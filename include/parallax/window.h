@@ -24,6 +24,7 @@ struct WindowRequest {
   // Trace units; default: the window's own range (the whole trace for most cfgs).
   std::optional<uint64_t> from, to;
   unsigned threads = 0;  // objects evaluated in parallel; 0 = all cores
+  double time_limit = 0;  // seconds of computing allowed; 0 = no limit
 };
 
 // Every interval of every object of the window's level, in object order then time order:

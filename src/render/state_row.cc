@@ -81,6 +81,7 @@ std::unique_ptr<semantic::Row> MakeFoldRow(const semantic::WindowEvaluator& wind
                                            const store::TraceStore* store, uint32_t object,
                                            model::Time from, model::Time to) {
   if (store != nullptr && IsPlainStateWindow(window.spec()) && object < store->threads()) {
+    window.CheckDeadline();  // the fast row does not check it as it moves: once per row
     const auto& states = store->thread(model::ThreadIndex(object)).states;
     if (StateRow::WellFormed(states, from, to))
       return std::make_unique<StateRow>(states, window.trace_end());

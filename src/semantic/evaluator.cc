@@ -339,6 +339,33 @@ struct WindowEvaluator::Impl {
   }
 };
 
+namespace {
+
+// The top row of a window evaluated under a time limit: checks the clock when positioned and
+// every 256 moves (a clock read costs about as much as a few moves).
+class DeadlineRow : public Row {
+ public:
+  DeadlineRow(std::unique_ptr<Row> row, const base::Deadline& deadline)
+      : row_(std::move(row)), deadline_(deadline) {}
+  void Init(Time t) override {
+    deadline_.Check();
+    row_->Init(t);
+    cur_ = row_->current();
+  }
+  void Next() override {
+    if ((++moves_ & 255u) == 0) deadline_.Check();
+    row_->Next();
+    cur_ = row_->current();
+  }
+
+ private:
+  std::unique_ptr<Row> row_;
+  const base::Deadline& deadline_;
+  uint32_t moves_ = 0;
+};
+
+}  // namespace
+
 WindowEvaluator::WindowEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WindowEvaluator::~WindowEvaluator() = default;
 
@@ -368,7 +395,14 @@ Time WindowEvaluator::trace_end() const { return impl_->trace.store->end_time();
 
 std::unique_ptr<Row> WindowEvaluator::MakeRow(uint32_t object) const {
   SharedRows shared;
-  return impl_->Top(impl_->index, object, shared);
+  auto row = impl_->Top(impl_->index, object, shared);
+  const base::Deadline* d = impl_->trace.deadline;
+  if (d != nullptr && d->limited()) return std::make_unique<DeadlineRow>(std::move(row), *d);
+  return row;
+}
+
+void WindowEvaluator::CheckDeadline() const {
+  if (impl_->trace.deadline != nullptr) impl_->trace.deadline->Check();
 }
 
 Time WindowEvaluator::begin_time() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "include/parallax/status.h"
+#include "src/base/deadline.h"
 #include "src/model/pcf_catalog.h"
 #include "src/model/trace_header.h"
 #include "src/semantic/window_spec.h"
@@ -45,6 +46,9 @@ struct TraceView {
   const model::TraceHeader* header = nullptr;
   const store::TraceStore* store = nullptr;
   const model::PcfCatalog* pcf = nullptr;  // may be null
+  // When set, rows made by MakeRow check it as they move and throw base::DeadlineExceeded
+  // once it has passed (the request's time limit).
+  const base::Deadline* deadline = nullptr;
 };
 
 class WindowEvaluator {
@@ -59,7 +63,11 @@ class WindowEvaluator {
   const WindowSpec& spec() const;
   model::Level level() const;
   uint32_t rows() const;  // objects at the window level
+  // A row of the window; under a deadline (TraceView::deadline) the row throws
+  // base::DeadlineExceeded once it has passed.
   std::unique_ptr<Row> MakeRow(uint32_t object) const;
+  // Throws base::DeadlineExceeded when the trace view's deadline has passed.
+  void CheckDeadline() const;
   // The window's time range in trace units, resolved against the trace end (cfg-format §3.2).
   model::Time begin_time() const;
   model::Time end_time() const;

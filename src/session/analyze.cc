@@ -66,10 +66,12 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
                          Location{req.cfg_path.empty() ? "cfg" : req.cfg_path, 0, 0},
                          "a histogram starts with a '< NEW ANALYZER2D >' line");
   }
+  const base::Deadline deadline(req.time_limit);
   std::vector<AnalyzeTable> out;
   size_t first = req.all_histograms ? 0 : file->histograms.size() - 1;
   for (size_t i = first; i < file->histograms.size(); ++i) {
     analysis::HistogramInput in = session::HistogramInputOf(impl, *file, i);
+    in.trace.deadline = &deadline;
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok()) {
       const Status& s = result.status();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "include/parallax/status.h"
+#include "src/base/deadline.h"
 
 namespace parallax::session {
 
@@ -17,9 +18,12 @@ auto Guarded(const std::string& file, F&& body) -> decltype(body()) {
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    return Status::Error("out of memory", Location{file, 0, 0},
+    return Status::Limit("out of memory", Location{file, 0, 0},
                          "use a machine with more memory, or cut the trace to a time range or a "
                          "subset of threads first");
+  } catch (const base::DeadlineExceeded& e) {
+    return Status::Limit(e.what(), Location{file, 0, 0},
+                         "ask for a shorter time range, fewer objects or a simpler cfg");
   } catch (const std::exception& e) {
     return Status::Error(fmt::format("internal error: {}", e.what()), Location{file, 0, 0},
                          "please report this with the input that causes it");

@@ -210,12 +210,13 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
                          "use png, svg or json");
   auto set = ResolveWindows(t, req);
   if (!set.ok()) return set.status();
+  const base::Deadline deadline(req.time_limit);
   std::vector<TimelineImage> images;
   for (size_t index : set->draw) {
     auto options = Options(t, req, set.value(), index);
     if (!options.ok()) return options.status();
     auto window =
-        semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf()}, set->specs, index);
+        semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf(), &deadline}, set->specs, index);
     if (!window.ok()) return window.status();
     auto list =
         render::RenderWindow(*window.value(), Context(t, set.value(), index), options.value());

@@ -96,7 +96,8 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
                                        model::LevelName(specs[index].level)));
   }
   semantic::InfoType info = semantic::WindowInfoType(specs, index);
-  auto ev = semantic::WindowEvaluator::Create({&header(), &store(), pcf()}, specs, index);
+  const base::Deadline deadline(req.time_limit);
+  auto ev = semantic::WindowEvaluator::Create({&header(), &store(), pcf(), &deadline}, specs, index);
   if (!ev.ok()) return ev.status();
   const auto& w = *ev.value();
   view.from = req.from.value_or(0);

@@ -15,6 +15,7 @@
 #include "src/io/row/row_reader.h"
 #include "src/io/row/row_writer.h"
 #include "src/io/text_file.h"
+#include "src/semantic/evaluator.h"
 #include "src/session/guard.h"
 #include "src/io/import/trace_import.h"
 
@@ -203,6 +204,31 @@ void AddUnreadable(const Status& s, bool absent, const std::string& kind, std::v
   out.push_back(DiagnosticInfo{kind, "warning", "companion file not readable", 1, {s.ToString()}});
 }
 
+// A .row level whose SIZE (label count) differs from the trace's object count at that level:
+// Paraver names objects by position, so names past the trace's objects are never shown and
+// objects past the names get default names. Reported, not refused.
+void AddRowSizeMismatches(const model::RowNames& row, const model::TraceHeader& header,
+                          const std::string& path, std::vector<DiagnosticInfo>& out) {
+  DiagnosticInfo info{"row_size_mismatch", "warning",
+                      "levels of " + path + " that name another number of objects than the trace has",
+                      0, {}};
+  for (model::Level level : {model::Level::kWorkload, model::Level::kAppl, model::Level::kTask,
+                             model::Level::kThread, model::Level::kSystem, model::Level::kNode,
+                             model::Level::kCpu}) {
+    const std::vector<std::string>* labels = row.Labels(level);
+    if (labels == nullptr) continue;
+    uint64_t objects = semantic::ObjectCount(header, level);
+    if (labels->size() == objects) continue;
+    ++info.count;
+    info.examples.push_back(fmt::format(
+        "{}: LEVEL {} SIZE {}, the trace has {}: {}", path, model::LevelName(level),
+        labels->size(), objects,
+        labels->size() > objects ? "the extra names are unused"
+                                 : "the objects without a name get Paraver's default names"));
+  }
+  if (info.count > 0) out.push_back(std::move(info));
+}
+
 // Loads the .pcf/.row beside the trace; absence is normal, problems become diagnostics.
 void LoadCompanions(TraceImpl& t, const std::string& path) {
   std::string pcf_path = CompanionPath(path, "pcf");
@@ -216,7 +242,10 @@ void LoadCompanions(TraceImpl& t, const std::string& path) {
   io::RowDiagnostics rd;
   absent = false;
   auto row = io::ReadRow(row_path, &rd, &absent);
-  if (row.ok()) t.set_row(std::move(row.value()));
+  if (row.ok()) {
+    AddRowSizeMismatches(row.value(), t.header(), row_path, t.companion_diagnostics());
+    t.set_row(std::move(row.value()));
+  }
   AddUnreadable(row.status(), absent, "row_unreadable", t.companion_diagnostics());
   AddCompanionIssues(rd, "row_lines_ignored", row_path, t.companion_diagnostics());
 }

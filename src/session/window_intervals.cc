@@ -34,7 +34,8 @@ Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const Window
   if (!windows.ok()) return windows.status();
   auto& [specs, index] = windows.value();
   semantic::InfoType info = semantic::WindowInfoType(specs, index);
-  auto ev = semantic::WindowEvaluator::Create({&impl.header(), &impl.store(), impl.pcf()}, specs,
+  const base::Deadline deadline(req.time_limit);
+  auto ev = semantic::WindowEvaluator::Create({&impl.header(), &impl.store(), impl.pcf(), &deadline}, specs,
                                               index);
   if (!ev.ok()) return ev.status();
   const semantic::WindowEvaluator& w = *ev.value();

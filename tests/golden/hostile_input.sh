@@ -34,6 +34,13 @@ check row-huge-size-diag "           t.row:1:19: LEVEL THREAD announces 42949672
   "$(grep 't.row:1' out)"
 rm t.row
 
+# A .row whose SIZE differs from the trace's object count is reported (names are positional).
+printf 'LEVEL THREAD SIZE 1\nonly\n' > t.row
+check row-size-mismatch-status 0 "$(run info t.prv)"
+check row-size-mismatch-diag "           t.row: LEVEL THREAD SIZE 1, the trace has 20: the objects without a name get Paraver's default names" \
+  "$(grep 't.row: LEVEL THREAD' out)"
+rm t.row
+
 # Text named .gz is refused; NUL bytes stop the load at once.
 cp t.prv text.prv.gz
 check not-gzip-status 1 "$(run info text.prv.gz)"
