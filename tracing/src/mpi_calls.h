@@ -163,6 +163,16 @@ constexpr const MpiCall& FindMpiCall(const char* name) {
 }
 
 // The pthread calls recorded by libparallax-pthread.so (type PXT_TYPE_PTHREAD).
-enum PthreadCall : int { kPthreadCreate = 1, kPthreadJoin = 2, kPthreadMutexWait = 3 };
+enum PthreadCall : int {
+  kPthreadCreate = 1,
+  kPthreadJoin = 2,
+  kPthreadMutexWait = 3,     // a contended pthread_mutex_lock
+  kPthreadCondWait = 4,      // pthread_cond_wait (always a wait)
+  kPthreadCondTimedWait = 5, // pthread_cond_timedwait
+  kPthreadBarrierWait = 6,   // pthread_barrier_wait
+  kPthreadRwlockRdWait = 7,  // a contended pthread_rwlock_rdlock
+  kPthreadRwlockWrWait = 8,  // a contended pthread_rwlock_wrlock
+  kPthreadSemWait = 9,       // a sem_wait that had to wait (the count was 0)
+};
 
 }  // namespace parallax::tracing

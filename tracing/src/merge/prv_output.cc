@@ -219,7 +219,13 @@ void PcfLibraryTypes(const MergedTrace& t, std::string* out) {
             {{0, "End"},
              {kPthreadCreate, "pthread_create"},
              {kPthreadJoin, "pthread_join"},
-             {kPthreadMutexWait, "pthread_mutex_lock (wait)"}},
+             {kPthreadMutexWait, "pthread_mutex_lock (wait)"},
+             {kPthreadCondWait, "pthread_cond_wait"},
+             {kPthreadCondTimedWait, "pthread_cond_timedwait"},
+             {kPthreadBarrierWait, "pthread_barrier_wait"},
+             {kPthreadRwlockRdWait, "pthread_rwlock_rdlock (wait)"},
+             {kPthreadRwlockWrWait, "pthread_rwlock_wrlock (wait)"},
+             {kPthreadSemWait, "sem_wait (wait)"}},
             out);
   if (!t.locations.empty()) {
     std::map<int64_t, std::string> values;

@@ -1,13 +1,16 @@
 // libparallax-pthread.so: traces a pthreads program without recompiling it
 // (LD_PRELOAD=libparallax-pthread.so ./program). Starts tracing when loaded, registers every
-// created thread, and records pthread_create / pthread_join (state and event) and the waits of
-// contended mutexes. An uncontended lock is not recorded: the wrapper first tries the lock,
-// so the common case costs one extra trylock and leaves no record.
+// created thread, and records pthread_create / pthread_join (state and event) and the waits:
+// contended mutexes and read/write locks, condition variables, barriers and semaphores, all in
+// the Synchronization state. An uncontended lock (or a semaphore whose count is not 0) is not
+// recorded: the wrapper first tries it, so the common case costs one extra try and leaves no
+// record. Condition-variable and barrier waits are always waits, always recorded.
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
+#include <semaphore.h>
 
 #include <cstring>
 
@@ -21,15 +24,38 @@ namespace {
 using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
 using JoinFn = int (*)(pthread_t, void**);
 using LockFn = int (*)(pthread_mutex_t*);
+using CondWaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*);
+using CondTimedWaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*, const struct timespec*);
+using BarrierWaitFn = int (*)(pthread_barrier_t*);
+using RwlockFn = int (*)(pthread_rwlock_t*);
+using SemWaitFn = int (*)(sem_t*);
 
 // Plain pointers filled by the constructor (no function-local statics: their guards may lock).
 CreateFn g_real_create = nullptr;
 JoinFn g_real_join = nullptr;
 LockFn g_real_lock = nullptr;
+CondWaitFn g_real_cond_wait = nullptr;
+CondTimedWaitFn g_real_cond_timedwait = nullptr;
+BarrierWaitFn g_real_barrier_wait = nullptr;
+RwlockFn g_real_rdlock = nullptr;
+RwlockFn g_real_wrlock = nullptr;
+SemWaitFn g_real_sem_wait = nullptr;
 
 template <typename Fn>
 Fn Resolve(Fn* slot, const char* name) {
   if (!*slot) *slot = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+  return *slot;
+}
+
+// glibc keeps two versions of the condition-variable calls; plain dlsym may return the old
+// (2.2.5) one, whose pthread_cond_t layout differs. Ask for the current one first.
+template <typename Fn>
+Fn ResolveCond(Fn* slot, const char* name) {
+  if (!*slot) {
+    void* f = dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2");
+    if (!f) f = dlsym(RTLD_NEXT, name);
+    *slot = reinterpret_cast<Fn>(f);
+  }
   return *slot;
 }
 
@@ -101,6 +127,12 @@ __attribute__((constructor)) void LoadPthreadTracing() {
   Resolve(&g_real_create, "pthread_create");
   Resolve(&g_real_join, "pthread_join");
   Resolve(&g_real_lock, "pthread_mutex_lock");
+  ResolveCond(&g_real_cond_wait, "pthread_cond_wait");
+  ResolveCond(&g_real_cond_timedwait, "pthread_cond_timedwait");
+  Resolve(&g_real_barrier_wait, "pthread_barrier_wait");
+  Resolve(&g_real_rdlock, "pthread_rwlock_rdlock");
+  Resolve(&g_real_wrlock, "pthread_rwlock_wrlock");
+  Resolve(&g_real_sem_wait, "sem_wait");
   pxt_start();
 }
 
@@ -139,6 +171,52 @@ int pthread_mutex_lock(pthread_mutex_t* mutex) {
   int rc = pthread_mutex_trylock(mutex);
   if (rc != EBUSY) return rc;
   return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadMutexWait, [&] { return real(mutex); });
+}
+
+// The waits below are recorded only while tracing is on and outside the library itself.
+static bool Recording() { return !t_in_tracer && g_active.load(std::memory_order_relaxed); }
+
+int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex) {
+  CondWaitFn real = ResolveCond(&g_real_cond_wait, "pthread_cond_wait");
+  if (!Recording()) return real(cond, mutex);
+  return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadCondWait, [&] { return real(cond, mutex); });
+}
+
+int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mutex, const struct timespec* at) {
+  CondTimedWaitFn real = ResolveCond(&g_real_cond_timedwait, "pthread_cond_timedwait");
+  if (!Recording()) return real(cond, mutex, at);
+  return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadCondTimedWait,
+                [&] { return real(cond, mutex, at); });
+}
+
+int pthread_barrier_wait(pthread_barrier_t* barrier) {
+  BarrierWaitFn real = Resolve(&g_real_barrier_wait, "pthread_barrier_wait");
+  if (!Recording()) return real(barrier);
+  return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadBarrierWait, [&] { return real(barrier); });
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t* lock) {
+  RwlockFn real = Resolve(&g_real_rdlock, "pthread_rwlock_rdlock");
+  if (!Recording()) return real(lock);
+  int rc = pthread_rwlock_tryrdlock(lock);
+  if (rc != EBUSY) return rc;
+  return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadRwlockRdWait, [&] { return real(lock); });
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t* lock) {
+  RwlockFn real = Resolve(&g_real_wrlock, "pthread_rwlock_wrlock");
+  if (!Recording()) return real(lock);
+  int rc = pthread_rwlock_trywrlock(lock);
+  if (rc != EBUSY) return rc;
+  return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadRwlockWrWait, [&] { return real(lock); });
+}
+
+int sem_wait(sem_t* sem) {
+  SemWaitFn real = Resolve(&g_real_sem_wait, "sem_wait");
+  if (!Recording()) return real(sem);
+  if (sem_trywait(sem) == 0) return 0;
+  if (errno != EAGAIN) return real(sem);  // e.g. EINVAL: let the real call report it
+  return Traced(PXT_STATE_SYNCHRONIZATION, kPthreadSemWait, [&] { return real(sem); });
 }
 
 }  // extern "C"
