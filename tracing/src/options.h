@@ -23,6 +23,7 @@ struct Options {
   int sync_rounds = 40;         // PXT_SYNC_ROUNDS (MPI clock ping-pongs per rank)
   int64_t clock_offset_ns = 0;  // PXT_CLOCK_OFFSET_NS (test injection, per rank)
   double clock_drift_ppm = 0;   // PXT_CLOCK_DRIFT_PPM (test injection, per rank)
+  std::string counters;         // PXT_COUNTERS ("" = PAPI_TOT_INS,PAPI_TOT_CYC; "none")
 
   bool TypeEnabled(uint32_t type) const;
   // The folder holding the per-process files: <output_dir>/<output_name>.pxt.d

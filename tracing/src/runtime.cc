@@ -68,6 +68,14 @@ void AtExit() {
 
 }  // namespace
 
+// The counts since the thread's previous reading, as events at time t.
+static void RecordCounters(ThreadBuffer* b, uint64_t t) {
+  int64_t deltas[16];
+  if (!b->counters->Read(deltas)) return;
+  const std::vector<CounterDef>& defs = Runtime::Get().counters().defs();
+  for (size_t i = 0; i < defs.size(); ++i) RecordEvent(b, t, defs[i].type, deltas[i]);
+}
+
 ThreadBuffer::ThreadBuffer(Runtime* runtime, uint32_t index, size_t bytes)
     : runtime_(runtime), index_(index), data_(new uint8_t[bytes]), capacity_(bytes) {
   pos_ = data_.get();
@@ -118,6 +126,13 @@ bool Runtime::Start() {
   if (options_.clock_offset_ns != 0 || options_.clock_drift_ppm != 0) {
     g_clock_skew = {true, options_.clock_offset_ns, options_.clock_drift_ppm, RawNow()};
   }
+  // Hardware counters: a notice (never a failure) when they cannot be read.
+  counters_ = Counters::Init(options_.counters, &counter_notice_);
+  for (const CounterDef& d : counters_.defs()) type_names_[d.type] = OneLine(CounterLabel(d).c_str());
+  if (!counter_notice_.empty()) {
+    if (options_.verbose) std::fprintf(stderr, "parallax-trace: %s\n", counter_notice_.c_str());
+    extra_meta_.push_back(OneLine(("note " + counter_notice_).c_str()));
+  }
   start_time_ = Now();
   timespec wall;
   clock_gettime(CLOCK_REALTIME, &wall);
@@ -144,6 +159,14 @@ ThreadBuffer* Runtime::RegisterCurrentThread() {
     auto index = static_cast<uint32_t>(threads_.size());
     threads_.push_back(std::make_unique<ThreadBuffer>(this, index, options_.buffer_bytes));
     b = threads_.back().get();
+    if (counters_.enabled()) {
+      bool first_notice = counter_notice_.empty();
+      b->counters = counters_.StartThread(&counter_notice_);
+      if (!b->counters && first_notice && !counter_notice_.empty()) {
+        if (options_.verbose) std::fprintf(stderr, "parallax-trace: %s\n", counter_notice_.c_str());
+        extra_meta_.push_back(OneLine(("note " + counter_notice_).c_str()));
+      }
+    }
   }
   t_buffer = b;
   (void)&t_exit_hook;  // odr-use: registers the exit hook of this thread
@@ -156,8 +179,10 @@ void Runtime::ThreadExit(ThreadBuffer* b) {
   TracerSection section;
   std::lock_guard lock(mutex_);
   if (b->finished || !g_active.load()) return;
+  uint64_t t = Now();
+  if (b->counters) RecordCounters(b, t);  // the counts of the thread's last burst
   b->Reserve();
-  b->Commit(b->Open(RecordKind::kThreadEnd, Now()));
+  b->Commit(b->Open(RecordKind::kThreadEnd, t));
   b->Flush(true);
   b->Flush(false);
   b->finished = true;
@@ -281,6 +306,8 @@ std::string Runtime::FinishProcess() {
   uint64_t end_time = Now();
   for (auto& b : threads_) {
     if (b->finished) continue;
+    // Counters can be read only by their own thread: the calling one's last burst.
+    if (b->counters && b.get() == t_buffer) RecordCounters(b.get(), end_time);
     b->Reserve();
     b->Commit(b->Open(RecordKind::kThreadEnd, end_time));
     b->Flush(true);
@@ -302,12 +329,14 @@ void RecordEvent(ThreadBuffer* b, uint64_t t, uint32_t type, int64_t value) {
 }
 
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state) {
+  if (b->counters) RecordCounters(b, t);
   b->Reserve();
   b->CheckCpu(t);
   b->Commit(PutVarint(b->Open(RecordKind::kStateEnter, t), state));
 }
 
 void RecordStateLeave(ThreadBuffer* b, uint64_t t) {
+  if (b->counters) RecordCounters(b, t);
   b->Reserve();
   b->CheckCpu(t);
   b->Commit(b->Open(RecordKind::kStateLeave, t));

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "tracing/src/counters.h"
 #include "tracing/src/options.h"
 #include "tracing/src/record_format.h"
 
@@ -102,6 +103,8 @@ class ThreadBuffer {
 
   uint32_t index() const { return index_; }
   bool finished = false;
+  // The thread's hardware counters, read at every state change; null when not recorded.
+  std::unique_ptr<ThreadCounters> counters;
 
  private:
   void Reset(uint64_t base);
@@ -132,6 +135,7 @@ class Runtime {
   bool Start();
   bool active() const { return g_active.load(std::memory_order_relaxed); }
   const Options& options() const { return options_; }
+  const Counters& counters() const { return counters_; }
 
   // Registers the calling thread (first record); nullptr when inactive.
   ThreadBuffer* RegisterCurrentThread();
@@ -171,6 +175,8 @@ class Runtime {
 
   bool started_ = false;
   Options options_;
+  Counters counters_;
+  std::string counter_notice_;  // why counters are not recorded (said once)
   ProcessIdentity identity_;
   uint64_t start_time_ = 0;
   int64_t start_wall_ns_ = 0;
