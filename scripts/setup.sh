@@ -11,7 +11,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
-  libopenmpi-dev openmpi-bin gfortran libpapi-dev
+  libopenmpi-dev openmpi-bin gfortran libpapi-dev libdw-dev
   chromium fonts-dejavu-core
   clang libclang-rt-14-dev
 )

@@ -100,6 +100,7 @@ Options ReadOptions(int rank) {
   o.verbose = EnvBool("PXT_VERBOSE", true);
   o.show_runtime_threads = EnvBool("PXT_SHOW_RUNTIME_THREADS", false);
   if (const char* v = Env("PXT_COUNTERS")) o.counters = v;
+  o.callers = EnvBool("PXT_CALLERS", true);
   if (const char* v = Env("PXT_SYNC_ROUNDS")) o.sync_rounds = std::atoi(v);
   if (const char* v = Env("PXT_CLOCK_OFFSET_NS"))
     o.clock_offset_ns = std::strtoll(ListElement(v, rank).c_str(), nullptr, 10);

@@ -24,6 +24,7 @@ struct Options {
   int64_t clock_offset_ns = 0;  // PXT_CLOCK_OFFSET_NS (test injection, per rank)
   double clock_drift_ppm = 0;   // PXT_CLOCK_DRIFT_PPM (test injection, per rank)
   std::string counters;         // PXT_COUNTERS ("" = PAPI_TOT_INS,PAPI_TOT_CYC; "none")
+  bool callers = true;          // PXT_CALLERS: record the call site of every MPI call
 
   bool TypeEnabled(uint32_t type) const;
   // The folder holding the per-process files: <output_dir>/<output_name>.pxt.d

@@ -40,6 +40,8 @@ enum class RecordKind : uint8_t {
   kRecv = 7,        // src world rank, zigzag tag, comm key, size, sequence, physical - logical
                     // (the record's time is the physical receive)
   kThreadEnd = 8,   // -
+  kCaller = 9,      // code address of the call site of the MPI call recorded next (the merge
+                    // resolves it to function and file:line with the process's module map)
 };
 
 // A record never takes more than this many bytes (kind + 7 varints of at most 10 bytes).

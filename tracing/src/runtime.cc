@@ -1,6 +1,7 @@
 #include "tracing/src/runtime.h"
 
 #include <fcntl.h>
+#include <link.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -131,7 +132,7 @@ bool Runtime::Start() {
   for (const CounterDef& d : counters_.defs()) type_names_[d.type] = OneLine(CounterLabel(d).c_str());
   if (!counter_notice_.empty()) {
     if (options_.verbose) std::fprintf(stderr, "parallax-trace: %s\n", counter_notice_.c_str());
-    extra_meta_.push_back(OneLine(("note " + counter_notice_).c_str()));
+    extra_meta_.push_back(OneLine(("notice " + counter_notice_).c_str()));
   }
   start_time_ = Now();
   timespec wall;
@@ -164,7 +165,7 @@ ThreadBuffer* Runtime::RegisterCurrentThread() {
       b->counters = counters_.StartThread(&counter_notice_);
       if (!b->counters && first_notice && !counter_notice_.empty()) {
         if (options_.verbose) std::fprintf(stderr, "parallax-trace: %s\n", counter_notice_.c_str());
-        extra_meta_.push_back(OneLine(("note " + counter_notice_).c_str()));
+        extra_meta_.push_back(OneLine(("notice " + counter_notice_).c_str()));
       }
     }
   }
@@ -270,6 +271,38 @@ void Runtime::AddClockSample(uint64_t local_time, int64_t offset_ns, uint64_t rt
 }
 
 // One fact per line, `key fields...`; the merge reads it back (merge/pxt_reader.cc).
+namespace {
+
+// "module LOW HIGH BIAS PATH" for each executable segment of each loaded object: the merge
+// turns recorded code addresses into (object, address in the object) with it.
+int AddModule(dl_phdr_info* info, size_t, void* out) {
+  std::string path = info->dlpi_name ? info->dlpi_name : "";
+  if (path.empty()) {  // the program itself
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return 0;
+    path.assign(exe, static_cast<size_t>(n));
+  }
+  if (path[0] != '/') return 0;  // the vDSO and such: no file to read
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    uintptr_t low = info->dlpi_addr + ph.p_vaddr;
+    *static_cast<std::string*>(out) += "module " + std::to_string(low) + " " +
+                                       std::to_string(low + ph.p_memsz) + " " +
+                                       std::to_string(info->dlpi_addr) + " " + path + "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string Runtime::ModuleMap() {
+  std::string s;
+  dl_iterate_phdr(AddModule, &s);
+  return s;
+}
+
 std::string Runtime::MetadataText(uint64_t end_time) const {
   std::string s = "pxt-meta 1\n";
   s += "process " + std::to_string(identity_.rank) + " " + std::to_string(identity_.size) + " " +
@@ -293,6 +326,7 @@ std::string Runtime::MetadataText(uint64_t end_time) const {
   for (size_t i = 0; i < locations_.size(); ++i)
     s += "location " + std::to_string(i + 1) + " " + locations_[i] + "\n";
   for (const auto& line : extra_meta_) s += line + "\n";
+  s += ModuleMap();
   return s;
 }
 
@@ -326,6 +360,11 @@ void RecordEvent(ThreadBuffer* b, uint64_t t, uint32_t type, int64_t value) {
   b->Reserve();
   uint8_t* p = PutVarint(b->Open(RecordKind::kEvent, t), type);
   b->Commit(PutVarint(p, ZigZag(value)));
+}
+
+void RecordCaller(ThreadBuffer* b, uint64_t t, uintptr_t address) {
+  b->Reserve();
+  b->Commit(PutVarint(b->Open(RecordKind::kCaller, t), address));
 }
 
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state) {

@@ -172,6 +172,7 @@ class Runtime {
   Runtime() = default;
   bool OpenFile();
   std::string MetadataText(uint64_t end_time) const;
+  static std::string ModuleMap();
 
   bool started_ = false;
   Options options_;
@@ -215,6 +216,8 @@ inline ThreadBuffer* CurrentBuffer() {
 void RecordEvent(ThreadBuffer* b, uint64_t t, uint32_t type, int64_t value);
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state);
 void RecordStateLeave(ThreadBuffer* b, uint64_t t);
+// The code address that called the MPI (or other library) call starting at time t.
+void RecordCaller(ThreadBuffer* b, uint64_t t, uintptr_t address);
 
 struct MessageInfo {
   int32_t peer;  // world rank of the partner

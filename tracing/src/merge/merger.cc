@@ -13,6 +13,7 @@
 #include "parallax/trace.h"
 #include "tracing/src/merge/merge_model.h"
 #include "tracing/src/merge/pxt_reader.h"
+#include "tracing/src/merge/symbolizer.h"
 #include "tracing/src/mpi_calls.h"
 
 namespace parallax::tracing {
@@ -108,8 +109,12 @@ struct MessageEnd {
 };
 using MessageKey = std::tuple<uint64_t, int, int, int64_t, uint64_t>;  // comm, src, dst, tag, seq
 
+constexpr uint32_t kCallerFunctionType = 70000001;  // Extrae: "Caller at level 1"
+constexpr uint32_t kCallerLineType = 80000001;      // Extrae: "Caller line at level 1"
+
 struct MergeState {
   MergedTrace trace;
+  std::map<std::string, int64_t> caller_function_ids, caller_line_ids;
   std::map<MessageKey, MessageEnd> sends, recvs;
   std::map<std::string, uint64_t> location_ids;
   std::map<uint64_t, int64_t> comm_ids;  // communicator key (mpi_support.h) -> .prv id
@@ -177,8 +182,9 @@ void BuildModel(const std::vector<ProcessFile>& files, MergeState* s) {
 class ThreadWalker {
  public:
   ThreadWalker(MergeState* s, const ProcessFile& f, const ClockModel& clock, uint32_t gthread,
-               uint32_t cpu_base, OutThread* out)
-      : s_(s), f_(f), clock_(clock), gthread_(gthread), cpu_base_(cpu_base), out_(out) {}
+               uint32_t cpu_base, OutThread* out, Symbolizer* symbolizer)
+      : s_(s), f_(f), clock_(clock), gthread_(gthread), cpu_base_(cpu_base), out_(out),
+        symbolizer_(symbolizer) {}
 
   void Walk(const std::vector<RawRecord>& records) {
     for (const RawRecord& r : records) Apply(r, clock_.Correct(r.time));
@@ -212,6 +218,9 @@ class ThreadWalker {
       case RecordKind::kRecv:
         AddMessage(r, t);
         break;
+      case RecordKind::kCaller:
+        AddCaller(t, r.f[0]);
+        break;
       case RecordKind::kThreadEnd:
         break;
     }
@@ -235,6 +244,30 @@ class ThreadWalker {
     auto& ev = out_->events;
     if (ev.empty() || ev.back().time != t || ev.back().cpu != cpu_) ev.push_back({t, cpu_, {}});
     ev.back().pairs.emplace_back(type, value);
+  }
+
+  // Extrae's caller types: 70000001 the function, 80000001 "LINE (FILE, MODULE)"; values 1 and
+  // 2 are Extrae's "Unresolved" and "_NOT_Found".
+  void AddCaller(int64_t t, uint64_t address) {
+    if (symbolizer_ == nullptr) return;
+    const CallSite& site = symbolizer_->Resolve(address);
+    AddEvent(t, kCallerFunctionType,
+             CallerId(site.function, "", &s_->caller_function_ids, &s_->trace.caller_functions));
+    AddEvent(t, kCallerLineType,
+             CallerId(site.line, "0 ", &s_->caller_line_ids, &s_->trace.caller_lines));
+  }
+
+  // `prefix` is what the labels of ids 1 and 2 start with ("0 " for lines: "0 (Unresolved)").
+  static int64_t CallerId(const std::string& label, const std::string& prefix,
+                          std::map<std::string, int64_t>* ids, std::vector<std::string>* labels) {
+    const bool line = !prefix.empty();
+    if (labels->empty())
+      *labels = {line ? "0 (Unresolved)" : "Unresolved", line ? "0 (_NOT_Found)" : "_NOT_Found"};
+    if (label == (*labels)[0]) return 1;
+    if (label == (*labels)[1]) return 2;
+    auto [it, inserted] = ids->emplace(label, static_cast<int64_t>(labels->size()) + 1);
+    if (inserted) labels->push_back(label);
+    return it->second;
   }
 
   void AddLocation(int64_t t, uint64_t local_id) {
@@ -269,6 +302,7 @@ class ThreadWalker {
   uint32_t gthread_;
   uint32_t cpu_base_;
   OutThread* out_;
+  Symbolizer* symbolizer_;
   std::vector<uint32_t> stack_{PXT_STATE_RUNNING};
   int64_t begin_ = 0;
   bool started_ = false;
@@ -287,10 +321,12 @@ void WalkProcesses(const std::vector<ProcessFile>& files, bool correct, MergeSta
     uint32_t cpu_base = 0;
     for (int n = 1; n < t.task_node[task]; ++n)
       cpu_base += static_cast<uint32_t>(t.node_cpus[n - 1]);
+    Symbolizer symbolizer(f.modules);
     for (uint32_t th = 0; th < t.task_threads[task]; ++th, ++gthread) {
       t.threads.push_back({static_cast<uint32_t>(task + 1), th + 1, {}, {}});
       if (th < f.threads.size())
-        ThreadWalker(s, f, clock, gthread, cpu_base, &t.threads.back()).Walk(f.threads[th]);
+        ThreadWalker(s, f, clock, gthread, cpu_base, &t.threads.back(), &symbolizer)
+            .Walk(f.threads[th]);
     }
   }
 }
@@ -453,6 +489,13 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, Mer
       r->lines.push_back("lost: rank " + std::to_string(f.rank) + ": " + note);
       ++r->lost_notes;
     }
+  // Conditions of the run, once each with the number of processes that reported them.
+  std::map<std::string, size_t> notices;
+  for (const ProcessFile& f : files)
+    for (const std::string& n : f.notices) ++notices[n];
+  for (const auto& [text, count] : notices)
+    r->lines.push_back("notice: " + text + " (" + std::to_string(count) + " of " +
+                       std::to_string(files.size()) + " processes)");
   if (r->truncated_chunks)
     r->lines.push_back("warning: " + std::to_string(r->truncated_chunks) +
                        " truncated chunks (a process did not finish); records kept up to the cut");

@@ -227,6 +227,18 @@ void PcfLibraryTypes(const MergedTrace& t, std::string* out) {
              {kPthreadRwlockWrWait, "pthread_rwlock_wrlock (wait)"},
              {kPthreadSemWait, "sem_wait (wait)"}},
             out);
+  if (!t.caller_functions.empty()) {
+    std::map<int64_t, std::string> values{{0, "End"}};
+    for (size_t i = 0; i < t.caller_functions.size(); ++i)
+      values[static_cast<int64_t>(i + 1)] = t.caller_functions[i];
+    PcfType(70000001, "Caller at level 1", values, out);
+  }
+  if (!t.caller_lines.empty()) {
+    std::map<int64_t, std::string> values{{0, "End"}};
+    for (size_t i = 0; i < t.caller_lines.size(); ++i)
+      values[static_cast<int64_t>(i + 1)] = t.caller_lines[i];
+    PcfType(80000001, "Caller line at level 1", values, out);
+  }
   if (!t.locations.empty()) {
     std::map<int64_t, std::string> values;
     for (size_t i = 0; i < t.locations.size(); ++i)

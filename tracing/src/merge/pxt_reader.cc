@@ -21,6 +21,7 @@ int FieldCount(RecordKind k) {
     case RecordKind::kLocation:
       return 1;
     case RecordKind::kCpu:
+    case RecordKind::kCaller:
       return 1;
     case RecordKind::kSend:
     case RecordKind::kRecv:
@@ -107,6 +108,15 @@ void ParseMetaLine(std::string_view line, ProcessFile* f) {
     f->locations[id] = std::string(line);
   } else if (key == "note") {
     f->notes.emplace_back(line);
+  } else if (key == "notice") {
+    f->notices.emplace_back(line);
+  } else if (key == "module") {
+    ProcessFile::Module m;
+    m.low = static_cast<uint64_t>(std::strtoull(std::string(Word(&line)).c_str(), nullptr, 10));
+    m.high = static_cast<uint64_t>(std::strtoull(std::string(Word(&line)).c_str(), nullptr, 10));
+    m.bias = static_cast<uint64_t>(std::strtoull(std::string(Word(&line)).c_str(), nullptr, 10));
+    m.path = std::string(line);
+    if (m.low < m.high && !m.path.empty()) f->modules.push_back(std::move(m));
   } else if (key == "comm") {
     auto& ranks = f->comms[static_cast<uint64_t>(Num(&line))];
     ranks.clear();

@@ -44,7 +44,14 @@ struct ProcessFile {
   std::map<uint32_t, std::string> states;
   std::map<uint64_t, std::string> locations;   // local id -> "file:line"
   std::vector<std::string> notes;              // facts the merge reports (lost receives)
+  std::vector<std::string> notices;            // conditions of the run (no hardware counters)
   std::map<uint64_t, std::vector<int>> comms;  // communicators created: key -> world ranks
+  struct Module {
+    uint64_t low, high;  // an executable segment's addresses in the process
+    uint64_t bias;       // load bias of its object
+    std::string path;
+  };
+  std::vector<Module> modules;  // to resolve the call-site addresses of kCaller records
   std::vector<std::vector<RawRecord>> threads;
   uint64_t truncated_chunks = 0;  // chunks cut short (a crashed process): records kept up to there
   bool has_meta = false;

@@ -1,5 +1,9 @@
 #include "tracing/src/mpi/mpi_support.h"
 
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -239,6 +243,58 @@ void WriteMpiNotes() {
   report(lost.never_completed, "never completed before MPI_Finalize (not recorded)");
   report(lost.freed_active, "freed by MPI_Request_free before completion (not recorded)");
   report(lost.cancelled, "cancelled (no message)");
+}
+
+namespace {
+
+// The executable segments of this library, found once: [low, high) pairs.
+struct OwnCode {
+  uintptr_t ranges[8][2] = {};
+  int n = 0;
+};
+
+int FindOwnSegments(dl_phdr_info* info, size_t, void* data) {
+  auto* own = static_cast<OwnCode*>(data);
+  Dl_info self;
+  if (!dladdr(reinterpret_cast<void*>(&FindOwnSegments), &self)) return 1;
+  if (reinterpret_cast<uintptr_t>(self.dli_fbase) != info->dlpi_addr) return 0;
+  for (int i = 0; i < info->dlpi_phnum && own->n < 8; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    own->ranges[own->n][0] = info->dlpi_addr + ph.p_vaddr;
+    own->ranges[own->n][1] = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+    ++own->n;
+  }
+  return 1;
+}
+
+const OwnCode& Own() {
+  static const OwnCode own = [] {
+    OwnCode o;
+    dl_iterate_phdr(FindOwnSegments, &o);
+    return o;
+  }();
+  return own;
+}
+
+bool InLibrary(uintptr_t a) {
+  const OwnCode& own = Own();
+  for (int i = 0; i < own.n; ++i)
+    if (a >= own.ranges[i][0] && a < own.ranges[i][1]) return true;
+  return false;
+}
+
+}  // namespace
+
+uintptr_t CallerOutsideLibrary(uintptr_t address) {
+  if (!InLibrary(address)) return address;
+  void* frames[16];
+  int n = backtrace(frames, 16);
+  for (int i = 0; i < n; ++i) {
+    auto a = reinterpret_cast<uintptr_t>(frames[i]);
+    if (!InLibrary(a)) return a;
+  }
+  return 0;
 }
 
 }  // namespace parallax::tracing::mpi

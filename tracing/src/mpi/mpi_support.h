@@ -19,6 +19,10 @@
 
 namespace parallax::tracing::mpi {
 
+// `address` when it is outside libparallax-mpi.so, else the first return address of the
+// calling stack that is (0 when there is none).
+uintptr_t CallerOutsideLibrary(uintptr_t address);
+
 // The world rank of `rank` in `comm` (MPI_COMM_WORLD ranks pass through).
 int WorldRank(MPI_Comm comm, int rank);
 // Identifies a communicator the same way in every member process: 0 for MPI_COMM_WORLD, else

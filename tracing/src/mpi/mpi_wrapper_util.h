@@ -13,12 +13,18 @@
 
 namespace parallax::tracing::mpi {
 
-// The state and event of one MPI call, from entry to exit.
+// The state and event of one MPI call, from entry to exit, and its call site. `caller` defaults
+// to the return address of the wrapper that declares the scope (a default argument is evaluated
+// there): the program's call site, or a place in this library (a Fortran wrapper calling the C
+// one), which CallerOutsideLibrary looks past.
 class CallScope {
  public:
-  explicit CallScope(const MpiCall& call) : call_(call), b_(CurrentBuffer()) {
+  explicit CallScope(const MpiCall& call, void* caller = __builtin_return_address(0))
+      : call_(call), b_(CurrentBuffer()) {
     if (!b_) return;
     t0_ = Now();
+    if (Runtime::Get().options().callers)
+      RecordCaller(b_, t0_, CallerOutsideLibrary(reinterpret_cast<uintptr_t>(caller)));
     RecordStateEnter(b_, t0_, call_.state);
     RecordEvent(b_, t0_, call_.type, call_.value);
   }
