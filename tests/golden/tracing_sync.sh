@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # libparallax-pthread.so records the waits of an uninstrumented program in the Synchronization
 # state: every condition-variable and barrier wait (the program prints how many it made), and
-# the read/write-lock and semaphore calls that had to wait (the program makes each side wait
-# 50 ms, three times: at least one of each is contended even on a loaded machine).
+# the read/write-lock and semaphore calls that had to wait (the program holds the lock or the
+# semaphore 200 ms after the other thread started, three times: at least one of each is
+# contended unless that thread is kept off the cpu for 200 ms three times in a row).
 set -euo pipefail
 BIN=$1
 BUILD=$(cd "$(dirname "$BIN")/.." && pwd)

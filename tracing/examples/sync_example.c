@@ -15,7 +15,9 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static pthread_rwlock_t rwlock = PTHREAD_RWLOCK_INITIALIZER;
 static sem_t sem;
 static int ready = 0;
+static int waiting = 0;    /* the waiter is in pthread_cond_wait (under mutex) */
 static int cond_waits = 0; /* under mutex */
+static volatile int reader_started = 0;
 
 static void SleepMs(long ms) {
   struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -34,6 +36,7 @@ static void* CondWaiter(void* arg) {
   pthread_mutex_lock(&mutex);
   while (!ready) {
     ++cond_waits;
+    waiting = 1; /* pthread_cond_wait releases the mutex only once it waits */
     pthread_cond_wait(&cond, &mutex);
   }
   pthread_mutex_unlock(&mutex);
@@ -42,6 +45,7 @@ static void* CondWaiter(void* arg) {
 
 static void* Reader(void* arg) {
   (void)arg;
+  reader_started = 1;
   pthread_rwlock_rdlock(&rwlock); /* the main thread holds the write lock: a wait */
   pthread_rwlock_unlock(&rwlock);
   return NULL;
@@ -49,7 +53,7 @@ static void* Reader(void* arg) {
 
 static void* Poster(void* arg) {
   (void)arg;
-  SleepMs(50);
+  SleepMs(200);
   sem_post(&sem); /* the main thread is waiting in sem_wait by now */
   return NULL;
 }
@@ -63,23 +67,30 @@ int main(void) {
   for (int i = 0; i < kThreads; ++i) pthread_join(t[i], NULL);
   pthread_barrier_destroy(&barrier);
 
-  /* Condition variable: the waiter waits until the main thread signals after 50 ms. */
+  /* Condition variable: the main thread signals once the waiter waits (whatever the load). */
   pthread_t w;
   pthread_create(&w, NULL, CondWaiter, NULL);
-  SleepMs(50);
   pthread_mutex_lock(&mutex);
+  while (!waiting) {
+    pthread_mutex_unlock(&mutex);
+    SleepMs(1);
+    pthread_mutex_lock(&mutex);
+  }
   ready = 1;
   pthread_cond_broadcast(&cond);
   pthread_mutex_unlock(&mutex);
   pthread_join(w, NULL);
 
-  /* Read/write lock and semaphore: kRounds rounds in which the other side holds for 50 ms. */
+  /* Read/write lock and semaphore: kRounds rounds in which the other side holds for 200 ms
+   * (the reader is started before the hold begins). */
   sem_init(&sem, 0, 0);
   for (int r = 0; r < kRounds; ++r) {
     pthread_t reader, poster;
     pthread_rwlock_wrlock(&rwlock);
+    reader_started = 0;
     pthread_create(&reader, NULL, Reader, NULL);
-    SleepMs(50);
+    while (!reader_started) SleepMs(1);
+    SleepMs(200);
     pthread_rwlock_unlock(&rwlock);
     pthread_join(reader, NULL);
     pthread_create(&poster, NULL, Poster, NULL);
