@@ -13,7 +13,7 @@ PACKAGES=(
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   libopenmpi-dev openmpi-bin gfortran libpapi-dev libdw-dev
   chromium fonts-dejavu-core
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libomp-dev
 )
 # Node.js and npm run the browser tests; a newer Node.js already installed is kept.
 command -v node >/dev/null && command -v npm >/dev/null || PACKAGES+=(nodejs npm)

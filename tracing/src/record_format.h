@@ -42,6 +42,8 @@ enum class RecordKind : uint8_t {
   kThreadEnd = 8,   // -
   kCaller = 9,      // code address of the call site of the MPI call recorded next (the merge
                     // resolves it to function and file:line with the process's module map)
+  kCodeEvent = 10,  // type, code address: written as events `type` (the function) and
+                    // `type + 100` ("LINE (FILE, MODULE)"), Extrae's OpenMP function types
 };
 
 // A record never takes more than this many bytes (kind + 7 varints of at most 10 bytes).

@@ -367,6 +367,12 @@ void RecordCaller(ThreadBuffer* b, uint64_t t, uintptr_t address) {
   b->Commit(PutVarint(b->Open(RecordKind::kCaller, t), address));
 }
 
+void RecordCodeEvent(ThreadBuffer* b, uint64_t t, uint32_t type, uintptr_t address) {
+  b->Reserve();
+  uint8_t* p = PutVarint(b->Open(RecordKind::kCodeEvent, t), type);
+  b->Commit(PutVarint(p, address));
+}
+
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state) {
   if (b->counters) RecordCounters(b, t);
   b->Reserve();

@@ -218,6 +218,9 @@ void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state);
 void RecordStateLeave(ThreadBuffer* b, uint64_t t);
 // The code address that called the MPI (or other library) call starting at time t.
 void RecordCaller(ThreadBuffer* b, uint64_t t, uintptr_t address);
+// A code address as an event of `type` (the function) and `type + 100` (its line), resolved by
+// the merge like call sites (Extrae's OpenMP function types).
+void RecordCodeEvent(ThreadBuffer* b, uint64_t t, uint32_t type, uintptr_t address);
 
 struct MessageInfo {
   int32_t peer;  // world rank of the partner

@@ -48,9 +48,6 @@ struct MergedTrace {
   std::map<std::pair<uint32_t, int64_t>, std::string> values;
   std::map<uint32_t, std::string> states;
   std::vector<std::string> locations;  // global location id - 1 -> "file:line"
-  // Call sites of MPI calls (types 70000001 / 80000001): value id - 1 -> function name, and
-  // -> "LINE (FILE, MODULE)"; ids 1 and 2 are "Unresolved" and "_NOT_Found".
-  std::vector<std::string> caller_functions, caller_lines;
   // Communicator lines of the .prv header: id, 1-based tasks (id 1: all tasks, MPI_COMM_WORLD).
   std::vector<std::pair<int64_t, std::vector<uint32_t>>> communicators;
   std::map<uint32_t, uint64_t> used_types;

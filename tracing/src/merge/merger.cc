@@ -114,7 +114,7 @@ constexpr uint32_t kCallerLineType = 80000001;      // Extrae: "Caller line at l
 
 struct MergeState {
   MergedTrace trace;
-  std::map<std::string, int64_t> caller_function_ids, caller_line_ids;
+  std::map<uint32_t, std::map<std::string, int64_t>> code_ids;  // type -> label -> value
   std::map<MessageKey, MessageEnd> sends, recvs;
   std::map<std::string, uint64_t> location_ids;
   std::map<uint64_t, int64_t> comm_ids;  // communicator key (mpi_support.h) -> .prv id
@@ -219,7 +219,10 @@ class ThreadWalker {
         AddMessage(r, t);
         break;
       case RecordKind::kCaller:
-        AddCaller(t, r.f[0]);
+        AddCodeEvent(t, kCallerFunctionType, kCallerLineType, r.f[0]);
+        break;
+      case RecordKind::kCodeEvent:
+        AddCodeEvent(t, static_cast<uint32_t>(r.f[0]), static_cast<uint32_t>(r.f[0]) + 100, r.f[1]);
         break;
       case RecordKind::kThreadEnd:
         break;
@@ -246,27 +249,27 @@ class ThreadWalker {
     ev.back().pairs.emplace_back(type, value);
   }
 
-  // Extrae's caller types: 70000001 the function, 80000001 "LINE (FILE, MODULE)"; values 1 and
-  // 2 are Extrae's "Unresolved" and "_NOT_Found".
-  void AddCaller(int64_t t, uint64_t address) {
+  // A code address as two events, Extrae's way: `type` the function (value labels "End",
+  // "Unresolved", "_NOT_Found", then the names) and `line_type` "LINE (FILE, MODULE)". The
+  // labels go to the trace's value names (the .pcf).
+  void AddCodeEvent(int64_t t, uint32_t type, uint32_t line_type, uint64_t address) {
     if (symbolizer_ == nullptr) return;
     const CallSite& site = symbolizer_->Resolve(address);
-    AddEvent(t, kCallerFunctionType,
-             CallerId(site.function, "", &s_->caller_function_ids, &s_->trace.caller_functions));
-    AddEvent(t, kCallerLineType,
-             CallerId(site.line, "0 ", &s_->caller_line_ids, &s_->trace.caller_lines));
+    AddEvent(t, type, CodeId(type, site.function, false));
+    AddEvent(t, line_type, CodeId(line_type, site.line, true));
   }
 
-  // `prefix` is what the labels of ids 1 and 2 start with ("0 " for lines: "0 (Unresolved)").
-  static int64_t CallerId(const std::string& label, const std::string& prefix,
-                          std::map<std::string, int64_t>* ids, std::vector<std::string>* labels) {
-    const bool line = !prefix.empty();
-    if (labels->empty())
-      *labels = {line ? "0 (Unresolved)" : "Unresolved", line ? "0 (_NOT_Found)" : "_NOT_Found"};
-    if (label == (*labels)[0]) return 1;
-    if (label == (*labels)[1]) return 2;
-    auto [it, inserted] = ids->emplace(label, static_cast<int64_t>(labels->size()) + 1);
-    if (inserted) labels->push_back(label);
+  int64_t CodeId(uint32_t type, const std::string& label, bool line) {
+    auto& ids = s_->code_ids[type];
+    auto& names = s_->trace.values;
+    if (ids.empty()) {
+      names[{type, 0}] = "End";
+      ids[line ? "0 (Unresolved)" : "Unresolved"] = 1;
+      ids[line ? "0 (_NOT_Found)" : "_NOT_Found"] = 2;
+      for (const auto& [l, id] : ids) names[{type, id}] = l;
+    }
+    auto [it, inserted] = ids.emplace(label, static_cast<int64_t>(ids.size()) + 1);
+    if (inserted) names[{type, it->second}] = label;
     return it->second;
   }
 

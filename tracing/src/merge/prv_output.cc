@@ -227,18 +227,6 @@ void PcfLibraryTypes(const MergedTrace& t, std::string* out) {
              {kPthreadRwlockWrWait, "pthread_rwlock_wrlock (wait)"},
              {kPthreadSemWait, "sem_wait (wait)"}},
             out);
-  if (!t.caller_functions.empty()) {
-    std::map<int64_t, std::string> values{{0, "End"}};
-    for (size_t i = 0; i < t.caller_functions.size(); ++i)
-      values[static_cast<int64_t>(i + 1)] = t.caller_functions[i];
-    PcfType(70000001, "Caller at level 1", values, out);
-  }
-  if (!t.caller_lines.empty()) {
-    std::map<int64_t, std::string> values{{0, "End"}};
-    for (size_t i = 0; i < t.caller_lines.size(); ++i)
-      values[static_cast<int64_t>(i + 1)] = t.caller_lines[i];
-    PcfType(80000001, "Caller line at level 1", values, out);
-  }
   if (!t.locations.empty()) {
     std::map<int64_t, std::string> values;
     for (size_t i = 0; i < t.locations.size(); ++i)
@@ -251,7 +239,10 @@ void PcfUserTypes(const MergedTrace& t, std::string* out) {
   std::map<uint32_t, std::map<int64_t, std::string>> values;
   for (const auto& [key, label] : t.values) values[key.first][key.second] = label;
   std::map<uint32_t, std::string> types = t.types;
-  for (const auto& [type, v] : values) types.emplace(type, "User event " + std::to_string(type));
+  for (const auto& [type, v] : values)
+    types.emplace(type, type == 70000001   ? "Caller at level 1"
+                        : type == 80000001 ? "Caller line at level 1"
+                                           : "User event " + std::to_string(type));
   for (const auto& [type, label] : types) PcfType(type, label, values[type], out);
 }
 

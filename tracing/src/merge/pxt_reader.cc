@@ -15,6 +15,7 @@ namespace {
 int FieldCount(RecordKind k) {
   switch (k) {
     case RecordKind::kEvent:
+    case RecordKind::kCodeEvent:
       return 2;
     case RecordKind::kStateEnter:
       return 1;
