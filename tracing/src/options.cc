@@ -1,24 +1,138 @@
 #include "tracing/src/options.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string_view>
 
 namespace parallax::tracing {
 
 namespace {
 
+// Settings of the configuration file (PXT_CONFIG), by environment variable name.
+struct Settings {
+  std::map<std::string, std::string> values;
+};
+
 const char* Env(const char* name) {
   const char* v = std::getenv(name);
   return v && *v ? v : nullptr;
 }
 
-bool EnvBool(const char* name, bool fallback) {
-  const char* v = Env(name);
-  if (!v) return fallback;
-  return !(std::strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "false") == 0 ||
-           strcasecmp(v, "off") == 0);
+// A variable from the environment, else from the configuration file.
+class Lookup {
+ public:
+  explicit Lookup(const Settings& s) : s_(s) {}
+  const char* operator()(const char* name) const {
+    if (const char* v = Env(name)) return v;
+    auto it = s_.values.find(name);
+    return it != s_.values.end() && !it->second.empty() ? it->second.c_str() : nullptr;
+  }
+  bool Bool(const char* name, bool fallback) const {
+    const char* v = (*this)(name);
+    if (!v) return fallback;
+    return !(std::strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 ||
+             strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0);
+  }
+
+ private:
+  const Settings& s_;
+};
+
+// The file's keys: the variables of tracing/README.md without "PXT_", in lower case.
+constexpr const char* kConfigKeys[] = {
+    "enabled", "output_dir", "output_name", "buffer_size", "event_types", "merge",
+    "show_runtime_threads", "verbose", "sync_rounds", "clock_offset_ns", "clock_drift_ppm",
+    "counters", "callers"};
+
+// Reads a configuration file: `key = value` lines (a TOML subset: "strings" with \\ \" \n
+// \t escapes, integers, decimals, true/false), comments after '#', blank lines. Returns "" or
+// "FILE:LINE:COL: what was wrong".
+std::string ParseConfig(const std::string& path, Settings* out) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return path + ": cannot read the configuration file: " + std::strerror(errno);
+  std::string error;
+  char buf[4096];
+  for (int line_no = 1; error.empty() && std::fgets(buf, sizeof buf, f); ++line_no) {
+    std::string_view line(buf);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    auto at = [&](size_t col, const std::string& what) {
+      return path + ":" + std::to_string(line_no) + ":" + std::to_string(col + 1) + ": " + what;
+    };
+    size_t p = line.find_first_not_of(" \t");
+    if (p == std::string_view::npos || line[p] == '#') continue;
+    if (line[p] == '[') {
+      error = at(p, "tables ([section]) are not used: write `key = value` lines");
+      break;
+    }
+    size_t eq = line.find('=', p);
+    if (eq == std::string_view::npos) {
+      error = at(p, "expected `key = value`");
+      break;
+    }
+    std::string key(line.substr(p, eq - p));
+    while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
+    bool known = false;
+    for (const char* k : kConfigKeys) known = known || key == k;
+    if (!known) {
+      std::string list;
+      for (const char* k : kConfigKeys) list += std::string(list.empty() ? "" : ", ") + k;
+      error = at(p, "unknown key '" + key + "' (known: " + list + ")");
+      break;
+    }
+    size_t v = line.find_first_not_of(" \t", eq + 1);
+    if (v == std::string_view::npos) {
+      error = at(eq + 1, "missing value after '='");
+      break;
+    }
+    std::string value;
+    size_t end;
+    if (line[v] == '"') {
+      end = v + 1;
+      bool closed = false;
+      while (end < line.size()) {
+        char c = line[end++];
+        if (c == '"') {
+          closed = true;
+          break;
+        }
+        if (c == '\\' && end < line.size()) {
+          char e = line[end++];
+          value += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+        } else {
+          value += c;
+        }
+      }
+      if (!closed) {
+        error = at(v, "unterminated string");
+        break;
+      }
+    } else {
+      end = line.find_first_of(" \t#", v);
+      if (end == std::string_view::npos) end = line.size();
+      value = std::string(line.substr(v, end - v));
+      char* num_end = nullptr;
+      std::strtod(value.c_str(), &num_end);
+      if (value != "true" && value != "false" && (num_end == value.c_str() || *num_end != '\0')) {
+        error = at(v, "expected a \"string\", a number, true or false, not '" + value + "'");
+        break;
+      }
+      if (value == "true") value = "1";
+      if (value == "false") value = "0";
+    }
+    size_t rest = line.find_first_not_of(" \t", end);
+    if (rest != std::string_view::npos && line[rest] != '#') {
+      error = at(rest, "unexpected text after the value");
+      break;
+    }
+    std::string name = "PXT_";
+    for (char c : key) name += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    out->values[name] = value;
+  }
+  std::fclose(f);
+  return error;
 }
 
 // "8M", "512K", "65536": a byte count with an optional binary suffix.
@@ -89,22 +203,31 @@ int LauncherRank() {
 
 Options ReadOptions(int rank) {
   Options o;
-  o.enabled = EnvBool("PXT_ENABLED", true);
-  if (const char* v = Env("PXT_OUTPUT_DIR")) o.output_dir = v;
+  Settings settings;
+  if (const char* path = std::getenv("PXT_CONFIG"); path && *path) {
+    o.config_error = ParseConfig(path, &settings);
+    if (!o.config_error.empty()) {
+      o.enabled = false;
+      return o;
+    }
+  }
+  const Lookup env(settings);
+  o.enabled = env.Bool("PXT_ENABLED", true);
+  if (const char* v = env("PXT_OUTPUT_DIR")) o.output_dir = v;
   o.program = ProgramName();
-  o.output_name = Env("PXT_OUTPUT_NAME") ? Env("PXT_OUTPUT_NAME") : o.program;
-  if (const char* v = Env("PXT_BUFFER_SIZE")) o.buffer_bytes = ParseBytes(v, o.buffer_bytes);
+  o.output_name = env("PXT_OUTPUT_NAME") ? env("PXT_OUTPUT_NAME") : o.program;
+  if (const char* v = env("PXT_BUFFER_SIZE")) o.buffer_bytes = ParseBytes(v, o.buffer_bytes);
   if (o.buffer_bytes < 4096) o.buffer_bytes = 4096;
-  if (const char* v = Env("PXT_EVENT_TYPES")) o.event_types = ParseTypes(v);
-  o.merge = EnvBool("PXT_MERGE", true);
-  o.verbose = EnvBool("PXT_VERBOSE", true);
-  o.show_runtime_threads = EnvBool("PXT_SHOW_RUNTIME_THREADS", false);
-  if (const char* v = Env("PXT_COUNTERS")) o.counters = v;
-  o.callers = EnvBool("PXT_CALLERS", true);
-  if (const char* v = Env("PXT_SYNC_ROUNDS")) o.sync_rounds = std::atoi(v);
-  if (const char* v = Env("PXT_CLOCK_OFFSET_NS"))
+  if (const char* v = env("PXT_EVENT_TYPES")) o.event_types = ParseTypes(v);
+  o.merge = env.Bool("PXT_MERGE", true);
+  o.verbose = env.Bool("PXT_VERBOSE", true);
+  o.show_runtime_threads = env.Bool("PXT_SHOW_RUNTIME_THREADS", false);
+  if (const char* v = env("PXT_COUNTERS")) o.counters = v;
+  o.callers = env.Bool("PXT_CALLERS", true);
+  if (const char* v = env("PXT_SYNC_ROUNDS")) o.sync_rounds = std::atoi(v);
+  if (const char* v = env("PXT_CLOCK_OFFSET_NS"))
     o.clock_offset_ns = std::strtoll(ListElement(v, rank).c_str(), nullptr, 10);
-  if (const char* v = Env("PXT_CLOCK_DRIFT_PPM"))
+  if (const char* v = env("PXT_CLOCK_DRIFT_PPM"))
     o.clock_drift_ppm = std::strtod(ListElement(v, rank).c_str(), nullptr);
   return o;
 }

@@ -25,6 +25,9 @@ struct Options {
   double clock_drift_ppm = 0;   // PXT_CLOCK_DRIFT_PPM (test injection, per rank)
   std::string counters;         // PXT_COUNTERS ("" = PAPI_TOT_INS,PAPI_TOT_CYC; "none")
   bool callers = true;          // PXT_CALLERS: record the call site of every MPI call
+  // Set when the configuration file (PXT_CONFIG) cannot be used: "FILE:LINE:COL: why".
+  // Tracing is then off (a configuration the user asked for is never half applied).
+  std::string config_error;
 
   bool TypeEnabled(uint32_t type) const;
   // The folder holding the per-process files: <output_dir>/<output_name>.pxt.d

@@ -118,6 +118,8 @@ bool Runtime::Start() {
   started_ = true;
   int launcher_rank = LauncherRank();
   options_ = ReadOptions(launcher_rank);
+  if (!options_.config_error.empty())
+    std::fprintf(stderr, "parallax-trace: %s; tracing disabled\n", options_.config_error.c_str());
   if (!options_.enabled) return false;
   if (!MakeDirs(options_.ProcessDir())) {
     std::fprintf(stderr, "parallax-trace: cannot create %s: %s; tracing disabled\n",
