@@ -14,6 +14,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin gfortran
   chromium fonts-dejavu-core
   clang libclang-rt-14-dev
+  libopen-trace-format2-dev otf2-tools
 )
 # Node.js and npm run the browser tests; a newer Node.js already installed is kept.
 command -v node >/dev/null && command -v npm >/dev/null || PACKAGES+=(nodejs npm)
