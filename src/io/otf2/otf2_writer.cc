@@ -148,19 +148,20 @@ Status WriteArchive(const TraceView& tv, const std::string& dir, const std::stri
           break;
         }
         case 3:
-          cpu_attr(cm.sender_cpu[it.index]);
-          if (cm.phy_send[it.index] != cm.log_send[it.index])
-            OTF2_AttributeList_AddUint64(attrs.get(), kPhySendAttr, cm.phy_send[it.index]);
-          e = OTF2_EvtWriter_MpiSend(w, attrs.get(), it.time, cm.receiver[it.index], 0,
-                                     static_cast<uint32_t>(cm.tag[it.index]), static_cast<uint64_t>(cm.size[it.index]));
+        case 4: {
+          // A message: MpiSend at the logical send, MpiRecv at the physical receive; the other
+          // time of that side travels as an attribute when it differs.
+          size_t c = it.index;
+          bool send = it.kind == 3;
+          cpu_attr(send ? cm.sender_cpu[c] : cm.receiver_cpu[c]);
+          model::Time other = send ? cm.phy_send[c] : cm.log_recv[c];
+          if (other != it.time) OTF2_AttributeList_AddUint64(attrs.get(), send ? kPhySendAttr : kLogRecvAttr, other);
+          auto tag = static_cast<uint32_t>(cm.tag[c]);
+          auto size = static_cast<uint64_t>(cm.size[c]);
+          e = send ? OTF2_EvtWriter_MpiSend(w, attrs.get(), it.time, cm.receiver[c], 0, tag, size)
+                   : OTF2_EvtWriter_MpiRecv(w, attrs.get(), it.time, cm.sender[c], 0, tag, size);
           break;
-        case 4:
-          cpu_attr(cm.receiver_cpu[it.index]);
-          if (cm.log_recv[it.index] != cm.phy_recv[it.index])
-            OTF2_AttributeList_AddUint64(attrs.get(), kLogRecvAttr, cm.log_recv[it.index]);
-          e = OTF2_EvtWriter_MpiRecv(w, attrs.get(), it.time, cm.sender[it.index], 0,
-                                     static_cast<uint32_t>(cm.tag[it.index]), static_cast<uint64_t>(cm.size[it.index]));
-          break;
+        }
       }
       if (e != OTF2_SUCCESS) {
         OTF2_Archive_CloseEvtWriter(archive.get(), w);
