@@ -589,6 +589,12 @@ Status BuildModel(Reader& rd, OTF2_Reader* r, ImportedTrace& out) {
   std::vector<uint32_t> first_cpu(cpus_per_node.size() + 1, 1);
   for (size_t k = 0; k < cpus_per_node.size(); ++k) first_cpu[k + 1] = first_cpu[k] + cpus_per_node[k];
   for (auto [node, slot] : node_and_slot) rd.cpu_of.push_back(static_cast<uint16_t>(first_cpu[node - 1] + slot));
+  if (next > 65535) {
+    // Records store cpus in 16 bits: beyond that, no resource model (cpu 0 everywhere).
+    cpus_per_node.clear();
+    for (auto& task : tasks) task.second = 0;
+    std::fill(rd.cpu_of.begin(), rd.cpu_of.end(), 0);
+  }
   if (next == 0)
     return Status::Error("the OTF2 archive defines no location", Location{rd.file, 0, 0},
                          "an archive needs Location definitions in its global definitions file (NAME.def)");
