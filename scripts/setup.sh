@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
+  libopen-trace-format2-dev otf2-tools
   zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libpugixml-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time
@@ -14,7 +15,6 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin gfortran
   chromium fonts-dejavu-core
   clang libclang-rt-14-dev
-  libopen-trace-format2-dev otf2-tools
 )
 # Node.js and npm run the browser tests; a newer Node.js already installed is kept.
 command -v node >/dev/null && command -v npm >/dev/null || PACKAGES+=(nodejs npm)
