@@ -1,10 +1,11 @@
 // Reader throughput of the non-Paraver formats: converts a .prv (e.g. parallax-gen's) with
 // Parallax's writers into each format, then times each reader on the result and prints MB/s.
 //
-//   parallax-format-bench TRACE.prv OUT_DIR [json|paje]
+//   parallax-format-bench TRACE.prv OUT_DIR [json|paje|otf2]
 //
 // The JSON file is about 8 times the .prv, the Pajé file about 2 times: pick the .prv size
-// (parallax-gen --size) for each format to get a file of about 100 MB.
+// (parallax-gen --size) for each format to get a file of about 100 MB. The OTF2 archive
+// (anchor, definitions and event folder, counted together) is about the size of the .prv.
 //
 // Pajé has no writer in the core; the bench writes a Pajé file from the same trace itself
 // (states as PajeSetState, events as PajeNewEvent, communications as links).
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "src/io/json/json_trace.h"
+#include "src/io/otf2/otf2_trace.h"
 #include "src/io/paje/paje_reader.h"
 #include "src/session/trace_impl.h"
 
@@ -60,8 +62,8 @@ bool WritePaje(const parallax::session::TraceImpl& t, const std::string& path) {
 }
 
 template <typename Fn>
-void Time(const char* name, const std::string& path, Fn&& read) {
-  double mb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+void Time(const char* name, const std::string& path, Fn&& read, uint64_t bytes = 0) {
+  double mb = static_cast<double>(bytes ? bytes : std::filesystem::file_size(path)) / 1e6;
   auto t0 = std::chrono::steady_clock::now();
   std::clock_t c0 = std::clock();
   auto r = read(path);
@@ -81,7 +83,7 @@ void Time(const char* name, const std::string& path, Fn&& read) {
 
 int main(int argc, char** argv) {
   if (argc != 3 && argc != 4) {
-    fmt::print(stderr, "usage: parallax-format-bench TRACE.prv OUT_DIR [json|paje]\n");
+    fmt::print(stderr, "usage: parallax-format-bench TRACE.prv OUT_DIR [json|paje|otf2]\n");
     return 2;
   }
   std::filesystem::create_directories(argv[2]);
@@ -106,6 +108,17 @@ int main(int argc, char** argv) {
       return 1;
     }
     Time("paje", paje, [](const std::string& p) { return parallax::io::ReadPajeTrace(p); });
+  }
+  if ((only.empty() && parallax::io::Otf2Supported()) || only == "otf2") {
+    std::string otf2 = std::string(argv[2]) + "/bench.otf2";
+    auto s = (*trace)->Write(otf2, true);
+    if (!s.ok()) {
+      fmt::print(stderr, "cannot write {}: {}\n", otf2, s.ToString());
+      return 1;
+    }
+    uint64_t bytes = std::filesystem::file_size(otf2) + std::filesystem::file_size(std::string(argv[2]) + "/bench.def");
+    for (const auto& e : std::filesystem::directory_iterator(std::string(argv[2]) + "/bench")) bytes += e.file_size();
+    Time("otf2", otf2, [](const std::string& p) { return parallax::io::ReadOtf2Trace(p); }, bytes);
   }
   return 0;
 }

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
+  libopen-trace-format2-dev otf2-tools
   zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libpugixml-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time

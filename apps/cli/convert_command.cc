@@ -1,6 +1,6 @@
 // `parallax convert TRACE -o OUT [--force]`: load a trace of any readable format and write it
 // in the format the output name gives: .prv/.prv.gz (canonical Paraver, with its .pcf and .row)
-// or .json (Chrome/Perfetto trace events).
+// or .json (Chrome/Perfetto trace events) or .otf2 (an OTF2 archive: NAME.otf2, NAME.def, NAME/).
 
 #include <cstdio>
 #include <memory>
@@ -36,8 +36,8 @@ int Run(const ConvertArgs& a) {
 Command AddConvertCommand(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* sub = app.add_subcommand("convert", "Convert a trace: .prv/.prv.gz (Paraver, canonical) or .json (Chrome/Perfetto)");
-  sub->add_option("trace", args->trace, "input trace (.prv[.gz], trace-event .json; detected by content)")->required();
-  sub->add_option("-o,--output", args->output, "output name; its extension chooses the format (.prv, .prv.gz, .json)")->required();
+  sub->add_option("trace", args->trace, "input trace (.prv[.gz], trace-event .json, Pajé, PICL, OTF2 anchor or its folder; detected by content)")->required();
+  sub->add_option("-o,--output", args->output, "output name; its extension chooses the format (.prv, .prv.gz, .json, .otf2)")->required();
   sub->add_flag("--force", args->force, "replace existing output files");
   sub->add_flag("--strict", args->strict, "fail on any malformed or out-of-order record");
   return {sub, [args] { return Run(*args); }};

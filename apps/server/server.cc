@@ -175,7 +175,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // formats the core imports (docs/formats.md); the core decides the format by content.
 bool IsTraceName(std::string_view name) {
   for (std::string_view ext : {".prv", ".prv.gz", ".json", ".json.gz", ".trace", ".paje", ".trf",
-                               ".picl"})
+                               ".picl", ".otf2"})
     if (EndsWith(name, ext)) return true;
   return false;
 }

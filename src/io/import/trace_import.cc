@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "src/base/input_buffer.h"
+#include "src/io/otf2/otf2_trace.h"
 #include "src/io/paje/paje_reader.h"
 #include "src/io/picl/picl_reader.h"
 
@@ -16,12 +17,16 @@ std::string_view TraceFormatName(TraceFormat f) {
     case TraceFormat::kJson: return "json";
     case TraceFormat::kPaje: return "paje";
     case TraceFormat::kPicl: return "picl";
+    case TraceFormat::kOtf2: return "otf2";
     case TraceFormat::kUnknown: break;
   }
   return "unknown";
 }
 
 TraceFormat DetectTraceFormat(std::string_view head) {
+  // OTF2 anchor file: a binary header with the magic "OTF2" after a chunk byte and the byte
+  // order ('B' or 'L').
+  if (head.size() >= 6 && (head[1] == 'B' || head[1] == 'L') && head.substr(2, 4) == "OTF2") return TraceFormat::kOtf2;
   if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
   for (;;) {
     size_t p = head.find_first_not_of(" \t\r\n");
@@ -40,6 +45,8 @@ TraceFormat DetectTraceFormat(std::string_view head) {
 }
 
 TraceFormat DetectTraceFormatOfFile(const std::string& path) {
+  // An OTF2 archive may be named by its folder.
+  if (std::string anchor = Otf2AnchorOf(path); anchor != path) return DetectTraceFormatOfFile(anchor);
   char head[4096];
   int n = 0;
   // gzread reads plain files unchanged, so one call covers both cases.
@@ -56,25 +63,28 @@ Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
     case TraceFormat::kJson: return ReadJsonTrace(path);
     case TraceFormat::kPaje: return ReadPajeTrace(path);
     case TraceFormat::kPicl: return ReadPiclTrace(path);
+    case TraceFormat::kOtf2: return ReadOtf2Trace(path);
     default: break;
   }
   return Status::Error("no reader for this trace format", Location{path, 0, 0},
-                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé and PICL traces");
+                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé, PICL and OTF2 traces");
 }
 
 TraceFormat OutputFormatOf(std::string_view path) {
   if (base::EndsWith(path, ".prv") || base::EndsWith(path, ".prv.gz")) return TraceFormat::kPrv;
   if (base::EndsWith(path, ".json")) return TraceFormat::kJson;
+  if (base::EndsWith(path, ".otf2")) return TraceFormat::kOtf2;
   return TraceFormat::kUnknown;
 }
 
 Status ExportTrace(const TraceView& trace, const std::string& path, bool overwrite) {
   switch (OutputFormatOf(path)) {
     case TraceFormat::kJson: return WriteJsonTrace(trace, path, overwrite);
+    case TraceFormat::kOtf2: return WriteOtf2Trace(trace, path, overwrite);
     default: break;
   }
   return Status::Error("unknown output format", Location{path, 0, 0},
-                       "name the output .prv, .prv.gz (Paraver) or .json (Chrome/Perfetto trace events)");
+                       "name the output .prv, .prv.gz (Paraver), .json (Chrome/Perfetto trace events) or .otf2 (OTF2 anchor)");
 }
 
 }  // namespace parallax::io

@@ -11,12 +11,12 @@
 
 namespace parallax::io {
 
-enum class TraceFormat { kPrv, kJson, kPaje, kPicl, kUnknown };
+enum class TraceFormat { kPrv, kJson, kPaje, kPicl, kOtf2, kUnknown };
 
 std::string_view TraceFormatName(TraceFormat f);  // "prv", "json", "paje", "unknown"
 
 // Decides from the start of a file's content (first 4 KB): "#Paraver" -> prv, '[' or '{' ->
-// json, a '%' header line (%EventDef) after any '#' comment lines -> paje, a line starting
+// json, the binary OTF2 anchor header -> otf2, a '%' header line (%EventDef) after any '#' comment lines -> paje, a line starting
 // with a negative integer (a PICL record type) -> picl. Unreadable or unrecognised files give kUnknown; the .prv
 // reader then reports the precise problem.
 TraceFormat DetectTraceFormat(std::string_view head);
@@ -25,7 +25,8 @@ TraceFormat DetectTraceFormatOfFile(const std::string& path);
 // Reads a trace of a non-.prv format into the Paraver model.
 Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format);
 
-// Output format from the file name: ".prv"/".prv.gz" -> prv, ".json" -> json.
+// Output format from the file name: ".prv"/".prv.gz" -> prv, ".json" -> json, ".otf2" -> otf2
+// (the anchor file of an archive).
 TraceFormat OutputFormatOf(std::string_view path);
 // Writes a trace in a non-.prv format chosen by OutputFormatOf.
 Status ExportTrace(const TraceView& trace, const std::string& path, bool overwrite);
