@@ -480,9 +480,11 @@ class RewriteEngine {
   }
 
   uint64_t Map(uint32_t thread, uint64_t t) const {
-    const Real v = clocks_[ids_.task_of(thread)].At(t) + shift_;
+    // A thread the first pass did not see (the file changed in between) keeps its clock.
+    const uint32_t task = ids_.task_of(thread);
+    const Real v = (task < clocks_.size() ? clocks_[task].At(t) : static_cast<Real>(t)) + shift_;
     const uint64_t lin = v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v));
-    return lin + ShiftAt(steps_[thread], lin);
+    return thread < steps_.size() ? lin + ShiftAt(steps_[thread], lin) : lin;
   }
 
   ClockTally tally;
