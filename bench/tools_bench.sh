@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trace-processing tools benchmark: throughput and peak memory of `parallax cut`, `filter` and
-# `softcounters` on a generated trace.
+# `softcounters` (and `clocks --correct`) on a generated trace.
 #
 #   bash bench/tools_bench.sh [BUILD_DIR] [SIZE]        (defaults: build 100M)
 #
@@ -55,5 +55,6 @@ run "filter MPI events, no comms" filter "$base.prv" --types 50000001,50000002,5
 run "filter states >= 10 us only" filter "$base.prv" --no-events --no-comms --min-state-time 10000
 run "softcounters MPI per 1 ms" softcounters "$base.prv" --interval 1000000 --count 50000001,50000002,50000003
 run "softcounters MPI per burst" softcounters "$base.prv" --bursts 10000 --count 50000001,50000002,50000003
+run "clocks --correct (two passes)" clocks "$base.prv" --correct
 
 rm -f "$out_dir/out.prv" "$out_dir/out.pcf" "$out_dir/out.row" "$out_dir/time" "$out_dir/stderr"

@@ -44,6 +44,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddCutCommand(app),
       parallax::cli::AddFilterCommand(app),
       parallax::cli::AddSoftCountersCommand(app),
+      parallax::cli::AddClocksCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);

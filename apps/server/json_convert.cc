@@ -38,6 +38,7 @@ json ToJson(const TraceInfo& i) {
             {"nodes", i.nodes}, {"cpus", i.cpus}, {"appls", i.appls}, {"tasks", i.tasks},
             {"threads", i.threads}, {"communicators", i.communicators}, {"states", i.states},
             {"events", i.events}, {"event_pairs", i.event_pairs}, {"comms", i.comms},
+            {"backward_physical", i.backward_physical}, {"backward_logical", i.backward_logical},
             {"global_comms", i.global_comms}, {"records", i.records}, {"file_bytes", i.file_bytes},
             {"store_bytes", i.store_bytes}, {"load_seconds", i.load_seconds}, {"has_pcf", i.has_pcf},
             {"has_row", i.has_row}};

@@ -108,6 +108,58 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options);
 Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options);
 Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersOptions& options);
 
+// Clock coherence (parallax clocks, docs/tools.md): messages received before they are sent.
+// A communication is physically backward when its physical receive time is before its physical
+// send time, logically backward when its logical receive is before its logical send.
+struct ClockPair {
+  uint32_t send_appl = 0, send_task = 0, recv_appl = 0, recv_task = 0;  // 1-based
+  uint64_t messages = 0;                                  // communications of the pair
+  uint64_t physical = 0, physical_max = 0, physical_total = 0;  // count; send - receive
+  uint64_t logical = 0, logical_max = 0, logical_total = 0;
+};
+
+struct ClockReport {
+  uint64_t messages = 0;             // communication records
+  uint64_t physical = 0, logical = 0;  // backward ones
+  std::vector<ClockPair> pairs;      // pairs with a backward message, by (sender, receiver)
+};
+
+// Reads `trace` once (streamed, memory bounded by the number of task pairs).
+Result<ClockReport> CheckClocks(const std::string& trace,
+                                std::function<void(uint64_t, uint64_t)> progress = {});
+
+struct ClockCorrectOptions {
+  uint64_t min_latency = 0;   // trace units: a receive is at least this long after its send
+  double max_drift = 1e-3;    // bound of the drift search (1e-3 = 1000 ppm)
+  bool logical_clock = true;  // fix what the linear model leaves backward
+};
+
+// The linear clock model of one task: corrected(t) = t + offset + drift * t + shift, where
+// shift is the global shift of the whole trace (ClockCorrection::shift).
+struct TaskClock {
+  uint32_t appl = 0, task = 0;
+  double offset = 0, drift = 0;
+  uint64_t messages = 0;  // messages with already fitted tasks used by the fit
+  bool fitted = false;    // false: no message, or the reference task (offset and drift 0)
+  double margin = 0;      // half the width of the feasible band (< 0: the model cannot fit)
+};
+
+struct ClockCorrection {
+  ClockReport before, after;
+  std::vector<TaskClock> tasks;  // by (appl, task)
+  uint32_t reference_appl = 0, reference_task = 0;
+  uint64_t shift = 0;            // added to every time so that none is negative
+  uint64_t receives_moved = 0;   // receives moved by the logical clock
+  uint64_t max_move = 0;         // the largest move of a thread by the logical clock
+  uint64_t unresolved = 0;       // receives in a causal cycle, left as they are
+  ToolReport io;
+};
+
+// Two passes: collects the message pairs, fits each task's offset and drift to the one-way
+// delay constraints, applies a logical clock where the linear model is not enough, and writes
+// the corrected trace (run.output with its .pcf and .row).
+Result<ClockCorrection> CorrectClocks(const ToolRun& run, const ClockCorrectOptions& options);
+
 // The companion file of a trace: "x.prv" or "x.prv.gz" -> "x" + ext (ext = ".pcf", ".row").
 std::string TraceCompanion(const std::string& trace, const std::string& ext);
 

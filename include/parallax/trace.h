@@ -56,6 +56,9 @@ struct TraceInfo {
   uint64_t event_pairs = 0;  // type:value pairs (event records)
   uint64_t comms = 0;        // communication records
   uint64_t global_comms = 0;  // type-4 lines, skipped
+  // Messages received before they are sent (physical receive < physical send; logical
+  // receive < logical send): parallax clocks reports them by pair of tasks.
+  uint64_t backward_physical = 0, backward_logical = 0;
   uint64_t records = 0;      // states + event_pairs + comms
   uint64_t file_bytes = 0;   // uncompressed .prv size
   uint64_t store_bytes = 0;  // memory held by the columnar store

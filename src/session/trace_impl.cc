@@ -121,6 +121,10 @@ TraceInfo TraceImpl::Info() const {
   info.event_pairs = st.event_records();
   info.comms = st.comms().rows();
   info.global_comms = prv_.global_comm_lines;
+  for (size_t c = 0; c < st.comms().rows(); ++c) {
+    info.backward_physical += st.comms().phy_recv[c] < st.comms().phy_send[c];
+    info.backward_logical += st.comms().log_recv[c] < st.comms().log_send[c];
+  }
   info.records = info.states + info.event_pairs + info.comms;
   info.file_bytes = prv_.file_bytes;
   info.store_bytes = st.MemoryBytes();

@@ -21,6 +21,7 @@ def count(path):
     if tail.startswith(','):
         ncomm = int(tail[1:])
     out = dict(states=0, events=0, event_pairs=0, comms=0, global_comms=0,
+               backward_physical=0, backward_logical=0,
                blank_line=0, comment_line=0, state_end_before_begin=0, out_of_order=0)
     last = {}
     for line in lines[1 + ncomm:]:
@@ -52,6 +53,9 @@ def count(path):
             last[key] = t
         elif kind == '3':
             out['comms'] += 1
+            # lsend psend at 5, 6; lrecv precv at 11, 12: received before sent
+            out['backward_physical'] += int(f[12]) < int(f[6])
+            out['backward_logical'] += int(f[11]) < int(f[5])
         elif kind == '4':
             out['global_comms'] += 1
     out['records'] = out['states'] + out['event_pairs'] + out['comms']

@@ -17,7 +17,8 @@ import json, sys
 name, exp, act = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
 diag = {d['kind']: d['count'] for d in act['diagnostics']}
 bad = []
-for k in ('states', 'events', 'event_pairs', 'comms', 'global_comms', 'records'):
+for k in ('states', 'events', 'event_pairs', 'comms', 'global_comms', 'records',
+          'backward_physical', 'backward_logical'):
     if exp[k] != act[k]:
         bad.append(f'{k}: expected {exp[k]}, got {act[k]}')
 for k in ('blank_line', 'comment_line', 'state_end_before_begin', 'out_of_order'):
