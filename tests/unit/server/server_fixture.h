@@ -56,6 +56,9 @@ class ServerFixture : public ::testing::Test {
     ServerOptions o;
     o.root = root.string();
     o.token = kToken;
+    // No compute-time limit: a loaded machine only makes the tests slower (the limit has its
+    // own test, ServerTimeLimitTest).
+    o.request_time_limit = 0;
     if (configure) configure(o);
     std::string error;
     server_ = Server::Create(o, &error).release();
