@@ -137,10 +137,17 @@ py::dict Info(const PyTrace& t) {
   return d;
 }
 
+// A portion given as from_/to: refused (ValueError with the core's message) when empty or
+// outside the trace.
+void CheckRange(const PyTrace& t, std::optional<uint64_t> from, std::optional<uint64_t> to) {
+  if (from || to) Take(TraceRange(t.get(), from, to));
+}
+
 py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
                 const std::string& window, const std::string& function,
                 const std::vector<double>& parameters, std::optional<uint64_t> from,
                 std::optional<uint64_t> to) {
+  CheckRange(t, from, to);
   WindowRequest req{cfg, cfg_text, window, function, parameters, from, to, 0};
   Result<WindowIntervals> r = Status::Ok();
   {
@@ -164,8 +171,9 @@ py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg
 }
 
 py::list Analyze(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
-                 bool all, bool hide_empty) {
-  AnalyzeRequest req{cfg, cfg_text, all, hide_empty};
+                 bool all, bool hide_empty, std::optional<uint64_t> from,
+                 std::optional<uint64_t> to) {
+  AnalyzeRequest req{cfg, cfg_text, all, hide_empty, from, to};
   Result<std::vector<AnalyzeTable>> r = Status::Ok();
   {
     py::gil_scoped_release release;
@@ -339,7 +347,8 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("parameters") = std::vector<double>{}, py::arg("from_") = py::none(),
         py::arg("to") = py::none());
   m.def("analyze", &Analyze, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
-        py::arg("all") = true, py::arg("hide_empty") = false);
+        py::arg("all") = true, py::arg("hide_empty") = false, py::arg("from_") = py::none(),
+        py::arg("to") = py::none());
   m.def("timeline", &Timeline, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("function") = "", py::arg("width") = 1000u,
         py::arg("height") = 0u, py::arg("format") = "png", py::arg("from_") = py::none(),

@@ -11,6 +11,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/cli/range_options.h"
 #include "include/parallax/trace.h"
 
 namespace parallax::cli {
@@ -23,6 +24,7 @@ struct AnalyzeArgs {
   std::string format = "tsv";
   int precision = 2;
   bool last_only = false;
+  RangeArgs range;
 };
 
 std::string Number(double v, int precision) {
@@ -92,7 +94,9 @@ int Run(AnalyzeArgs& a) {
   auto trace = LoadTraceOrReport(a.trace);
   if (!trace) return 1;
   a.req.all_histograms = !a.last_only;
-  auto tables = Analyze(*trace, a.req);
+  AnalyzeRequest req = a.req;
+  if (!ApplyRange(a.range, *trace, a.trace, &req.from, &req.to)) return 1;
+  auto tables = Analyze(*trace, req);
   if (!tables.ok()) {
     std::fprintf(stderr, "%s\n", tables.status().ToString().c_str());
     return 1;
@@ -131,6 +135,7 @@ Command AddAnalyzeCommand(CLI::App& app) {
       ->check(CLI::Range(0, 17));
   sub->add_flag("--last", args->last_only, "only the last histogram (as paramedir)");
   sub->add_flag("-e,--hide-empty", args->req.hide_empty_columns, "hide columns whose total is 0");
+  AddRangeOptions(sub, &args->range);
   return {sub, [args] { return Run(*args); }};
 }
 

@@ -10,6 +10,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/cli/range_options.h"
 #include "apps/cli/trace_tools.h"
 #include "include/parallax/trace.h"
 
@@ -27,6 +28,7 @@ struct ParamedirArgs {
   bool force = false;
   std::string output_name;               // -o/--output-name: the processed trace
   std::vector<ToolStep::Kind> tools;     // -c/-f/-s in command-line order
+  RangeArgs range;                       // --from/--to/--records (a Parallax extension)
 };
 
 bool IsCfg(const std::string& s) { return s.size() > 4 && s.compare(s.size() - 4, 4, ".cfg") == 0; }
@@ -62,6 +64,7 @@ int Run(const ParamedirArgs& given) {
   ParamedirOptions po{a.trace_units, a.no_precision, a.one_file_per_object};
   po.hide_empty_columns = a.empty_columns;
   po.selected_plane_only = a.plane;
+  if (!ApplyRange(a.range, *trace, a.args[0], &po.from, &po.to)) return 1;
   int status = 0;
   for (size_t i = 1; i < a.args.size(); ++i) {
     if (!IsCfg(a.args[i])) {
@@ -97,6 +100,7 @@ Command AddParamedirCommand(CLI::App& app) {
   sub->add_flag("-e", args->empty_columns, "hide empty columns (histograms)");
   sub->add_flag("-p", args->plane, "print only the selected plane (3D histograms)");
   sub->add_flag("--force", args->force, "replace existing output files");
+  AddRangeOptions(sub, &args->range);
   CLI::Option* cut = sub->add_flag("-c,--cutter")->description("apply the cutter of the .xml parameter file");
   CLI::Option* filter = sub->add_flag("-f,--filter")->description("apply the filter of the .xml parameter file");
   CLI::Option* sc = sub->add_flag("-s,--software-counters")->description("apply the software counters of the .xml file");

@@ -8,6 +8,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/cli/range_options.h"
 #include "apps/server/json_convert.h"
 #include "include/parallax/trace.h"
 
@@ -18,7 +19,7 @@ namespace {
 struct TextArgs {
   std::string trace;
   TextRequest req;
-  uint64_t from = 0, to = 0;
+  RangeArgs range;
   bool json = false;
 };
 
@@ -43,7 +44,9 @@ void PrintText(const TextView& v) {
 int Run(TextArgs& a) {
   auto trace = LoadTraceOrReport(a.trace);
   if (!trace) return 1;
-  auto view = trace->Text(a.req);
+  TextRequest req = a.req;
+  if (!ApplyRange(a.range, *trace, a.trace, &req.from, &req.to)) return 1;
+  auto view = trace->Text(req);
   if (!view.ok()) {
     std::fprintf(stderr, "%s\n", view.status().ToString().c_str());
     return 1;
@@ -68,8 +71,7 @@ Command AddTextCommand(CLI::App& app) {
                              "a thread function, e.g. \"State As Is\", \"Last Evt Val\"")->excludes(cfg);
   sub->add_option("--param", args->req.parameters, "values of the function's first parameter")->needs(fn);
   sub->add_option("--object", args->req.object, "e.g. \"THREAD 1.2.1\", \"TASK 1.2\"")->default_val("THREAD 1.1.1");
-  sub->add_option_function<uint64_t>("--from", [args](uint64_t v) { args->req.from = v; }, "begin (trace units)");
-  sub->add_option_function<uint64_t>("--to", [args](uint64_t v) { args->req.to = v; }, "end (trace units)");
+  AddRangeOptions(sub, &args->range);
   sub->add_flag("--json", args->json, "print JSON for scripts");
   return {sub, [args] { return Run(*args); }};
 }

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/range_options.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
 
@@ -25,6 +26,7 @@ struct TimelineArgs {
   bool flags = false, no_flags = false, comms = false, no_comms = false;
   bool no_labels = false, no_axis = false, no_legend = false, no_title = false;
   TimelineRequest req;
+  RangeArgs range;
 };
 
 std::string FormatOf(const std::string& path) {
@@ -69,6 +71,7 @@ int Run(TimelineArgs& a) {
     std::fprintf(stderr, "%s\n", trace.status().ToString().c_str());
     return 1;
   }
+  if (!ApplyRange(a.range, *trace.value(), a.trace, &a.req.from, &a.req.to)) return 1;
   auto images = RenderTimeline(*trace.value(), a.req);
   if (!images.ok()) {
     std::fprintf(stderr, "%s\n", images.status().ToString().c_str());
@@ -97,10 +100,7 @@ void AddDisplayOptions(CLI::App* sub, const std::shared_ptr<TimelineArgs>& args)
   TimelineRequest& r = args->req;
   sub->add_option("--width", r.width, "image width in pixels")->default_val(1000);
   sub->add_option("--height", r.height, "image height in pixels (default: from the rows)");
-  sub->add_option_function<uint64_t>(
-      "--from", [args](uint64_t v) { args->req.from = v; }, "begin (trace units)");
-  sub->add_option_function<uint64_t>(
-      "--to", [args](uint64_t v) { args->req.to = v; }, "end (trace units)");
+  AddRangeOptions(sub, &args->range);
   sub->add_option("--objects", r.objects, "1-based objects of the window level, e.g. 1-4,7");
   sub->add_option(
       "--draw-mode", r.draw_mode,

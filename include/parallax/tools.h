@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "include/parallax/status.h"
@@ -159,6 +160,11 @@ struct ClockCorrection {
 // delay constraints, applies a logical clock where the linear model is not enough, and writes
 // the corrected trace (run.output with its .pcf and .row).
 Result<ClockCorrection> CorrectClocks(const ToolRun& run, const ClockCorrectOptions& options);
+
+// The times of body records first..last of a .prv (Pablo's record range, counted as
+// CutOptions::first_record/last_record), reading the file only up to record `last`.
+Result<std::pair<uint64_t, uint64_t>> RecordRangeTimes(const std::string& prv_path,
+                                                       uint64_t first, uint64_t last);
 
 // The companion file of a trace: "x.prv" or "x.prv.gz" -> "x" + ext (ext = ".pcf", ".row").
 std::string TraceCompanion(const std::string& trace, const std::string& ext);

@@ -122,6 +122,9 @@ struct ParamedirOptions {
   bool one_file_per_object = false;  // -m
   bool hide_empty_columns = false;   // -e: hide the columns whose total is 0 (histograms)
   bool selected_plane_only = false;  // -p: only the selected plane of 3D histograms
+  // A portion of the trace, trace units (see TraceRange): histograms use it in place of the
+  // cfg's Analyzer2D.AnalysisLimits, timeline dumps in place of the window's begin/end time.
+  std::optional<uint64_t> from = std::nullopt, to = std::nullopt;
 };
 struct ParamedirOutput {
   std::string file_name;  // relative name to write, as paramedir names it
@@ -139,6 +142,9 @@ struct AnalyzeRequest {
   bool all_histograms = true;       // false: only the last one (as paramedir)
   bool hide_empty_columns = false;  // besides the cfg's Analyzer2D.HideCols
   double time_limit = 0;            // seconds of computing allowed; 0 = no limit
+  // Analyse only [from, to), trace units (see TraceRange), in place of the cfg's
+  // Analyzer2D.AnalysisLimits; unset: the cfg's limits.
+  std::optional<uint64_t> from = std::nullopt, to = std::nullopt;
 };
 struct AnalyzePlane {
   std::string label;  // 3D plane label; empty for 2D histograms
@@ -186,6 +192,18 @@ class Trace {
   virtual Result<std::vector<ParamedirOutput>> Paramedir(const std::string& cfg_path, const std::string& output_name,
                                             const ParamedirOptions& options) const = 0;
 };
+
+// A portion of a trace: [from, to) in trace units. Histograms clip every interval to it
+// (Paraver's Analyzer2D.AnalysisLimits, analysis.md §4) and count communications whose time is
+// in [from, to].
+struct TimeSpan {
+  uint64_t from = 0, to = 0;
+};
+
+// The portion `from`..`to` of `trace` with its defaults filled (0 and the trace end), or an
+// error when from >= to or the range reaches beyond the trace end.
+Result<TimeSpan> TraceRange(const Trace& trace, std::optional<uint64_t> from,
+                            std::optional<uint64_t> to);
 
 // Computes the histograms of a cfg on a trace opened with Trace::Open.
 Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& request);

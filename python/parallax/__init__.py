@@ -213,10 +213,12 @@ class Trace:
                                        window=window or "", function=function or "",
                                        parameters=list(parameters or []), from_=from_, to=to))
 
-    def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False):
-        """Every histogram of a cfg (only the last one with all=False, as paramedir)."""
+    def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False, from_=None, to=None):
+        """Every histogram of a cfg (only the last one with all=False, as paramedir).
+        `from_`/`to` (trace units) analyse only that portion of the trace, in place of the cfg's
+        Analyzer2D.AnalysisLimits."""
         tables = _parallax.analyze(self._t, cfg=_path(cfg), cfg_text=cfg_text or "", all=all,
-                                   hide_empty=hide_empty)
+                                   hide_empty=hide_empty, from_=from_, to=to)
         return [Histogram(t) for t in tables]
 
     def timeline(self, cfg=None, width=1000, height=0, window=None, function=None,

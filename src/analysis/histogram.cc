@@ -398,9 +398,15 @@ Status Prepare(const HistogramInput& in, Setup& s, HistogramResult& out) {
   }
   s.data = s.owned.back().get();
   s.trace_end = s.control->trace_end();
-  s.b = h.limits == cfg::AnalysisLimits::kAllwindow ? s.control->begin_time() : 0;
-  s.e = std::min(h.limits == cfg::AnalysisLimits::kAllwindow ? s.control->end_time() : s.trace_end,
-                 s.trace_end);
+  if (in.range) {
+    s.b = in.range->first;
+    s.e = std::min(in.range->second, s.trace_end);
+  } else {
+    s.b = h.limits == cfg::AnalysisLimits::kAllwindow ? s.control->begin_time() : 0;
+    s.e = std::min(
+        h.limits == cfg::AnalysisLimits::kAllwindow ? s.control->end_time() : s.trace_end,
+        s.trace_end);
+  }
   s.trace_unit = in.trace.header->unit;
   s.control_unit = in.windows[static_cast<size_t>(h.control)].unit;
   s.data_unit = in.windows[static_cast<size_t>(data)].unit;

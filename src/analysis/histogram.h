@@ -31,6 +31,10 @@ struct HistogramInput {
   std::vector<HistogramWindowInfo> info;  // parallel to `windows`; missing entries: defaults
   cfg::HistogramSpec spec;
   unsigned threads = 0;  // 0: all cores
+  // A fixed analysis range [first, second) in trace units, in place of the cfg's
+  // Analyzer2D.AnalysisLimits (a portion of the trace, or a window's zoom); the end is still
+  // capped at the trace end. Intervals are clipped to it as for the cfg's limits (§4).
+  std::optional<std::pair<model::Time, model::Time>> range;
 };
 
 // Columns or planes: `count` bins over [min, max] (analysis.md §2.1).

@@ -27,7 +27,9 @@ void DumpRow(const semantic::WindowEvaluator& w, const model::TraceHeader& h, co
              uint32_t object, std::string& out) {
   const std::string label = opt.label_column ? DumpLabel(h, w.level(), object) + "\t" : std::string();
   auto to_window = [&](double t) { return model::ConvertTime(t, h.unit, w.spec().unit); };
-  ForEachDumpedInterval(w, object, w.begin_time(), w.end_time(), [&](const semantic::Interval& i) {
+  const model::Time from = opt.range ? opt.range->first : w.begin_time();
+  const model::Time to = opt.range ? opt.range->second : w.end_time();
+  ForEachDumpedInterval(w, object, from, to, [&](const semantic::Interval& i) {
     if (opt.trace_units) {
       fmt::format_to(std::back_inserter(out), "{}{}\t{}\t{:.{}f}\n", label, i.begin, i.end - i.begin, i.value,
                      opt.precision);

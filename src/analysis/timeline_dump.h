@@ -4,7 +4,9 @@
 // object of the window level, from the interval containing the window begin up to the first
 // interval reaching the window end; zero-length intervals included.
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/semantic/evaluator.h"
@@ -16,6 +18,8 @@ struct TimelineDumpOptions {
   int precision = 2;         // decimals of times (window units) and values
   unsigned threads = 0;      // rows evaluated in parallel; 0 = all cores
   bool label_column = true;  // false for paramedir -m (one file per object)
+  // [from, to] in trace units instead of the window's begin and end time (a portion).
+  std::optional<std::pair<model::Time, model::Time>> range;
 };
 
 // Calls f(interval) for every interval the dump lists for `object` over [from, to]: from the

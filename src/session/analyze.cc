@@ -2,6 +2,9 @@
 // paramedir batch mode shares.
 
 #include "src/session/analyze.h"
+
+#include <fmt/format.h>
+
 #include "src/session/guard.h"
 
 namespace parallax::session {
@@ -54,6 +57,29 @@ AnalyzePlane ToPlane(const analysis::HistogramTable::Plane& p) {
 
 }  // namespace
 
+Result<TimeSpan> TraceRange(const Trace& trace, std::optional<uint64_t> from,
+                            std::optional<uint64_t> to) {
+  const auto& impl = static_cast<const session::TraceImpl&>(trace);
+  const uint64_t end = impl.store().end_time();
+  const std::string unit(model::TimeUnitName(impl.header().unit));
+  TimeSpan span{from.value_or(0), to.value_or(end)};
+  Location where{session::PathOf(trace), 0, 0};
+  if (span.from >= end)
+    return Status::Error(fmt::format("the range begins at {} {}, at or after the trace end {} {}",
+                                     span.from, unit, end, unit),
+                         where, fmt::format("give a begin below {} (or a percentage)", end));
+  if (span.to > end)
+    return Status::Error(fmt::format("the range ends at {} {}, after the trace end {} {}", span.to,
+                                     unit, end, unit),
+                         where, fmt::format("give an end of at most {} (or 100%)", end));
+  if (span.from >= span.to)
+    return Status::Error(
+        fmt::format("empty range: begin {} {} is not before end {} {}", span.from, unit, span.to,
+                    unit),
+        where, "the begin must be smaller than the end");
+  return span;
+}
+
 static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
                                                           const AnalyzeRequest& req) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
@@ -67,11 +93,18 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
                          "a histogram starts with a '< NEW ANALYZER2D >' line");
   }
   const base::Deadline deadline(req.time_limit);
+  std::optional<std::pair<model::Time, model::Time>> range;
+  if (req.from || req.to) {
+    auto span = TraceRange(trace, req.from, req.to);
+    if (!span.ok()) return span.status();
+    range = std::pair<model::Time, model::Time>(span->from, span->to);
+  }
   std::vector<AnalyzeTable> out;
   size_t first = req.all_histograms ? 0 : file->histograms.size() - 1;
   for (size_t i = first; i < file->histograms.size(); ++i) {
     analysis::HistogramInput in = session::HistogramInputOf(impl, *file, i);
     in.trace.deadline = &deadline;
+    in.range = range;
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok()) {
       const Status& s = result.status();

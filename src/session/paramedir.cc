@@ -95,9 +95,16 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
     out.write = false;
     return std::vector<ParamedirOutput>{std::move(out)};
   }
+  std::optional<TimeSpan> span;
+  if (options.from || options.to) {
+    auto r = TraceRange(*this, options.from, options.to);
+    if (!r.ok()) return r.status();
+    span = r.value();
+  }
   if (!file->histograms.empty()) {
     // analysis.md §8.3: only the last histogram is computed and written.
     analysis::HistogramInput in = HistogramInputOf(*this, *file, file->histograms.size() - 1);
+    if (span) in.range = std::pair<model::Time, model::Time>(span->from, span->to);
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok())
       return Status::Error(result.status().message(), Location{cfg_path, 0, 0},
@@ -114,6 +121,7 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
     return Status::Error(ev.status().message(), Location{cfg_path, 0, 0}, ev.status().hint());
   analysis::TimelineDumpOptions dump;
   dump.trace_units = options.trace_units;
+  if (span) dump.range = std::pair<model::Time, model::Time>(span->from, span->to);
   if (!options.one_file_per_object) {
     analysis::DumpTimeline(*ev.value(), header(), dump, out.content);
     return std::vector<ParamedirOutput>{std::move(out)};

@@ -403,20 +403,24 @@ Result<CutLimits> RecordTimes(const CutOptions& o, const std::string& file) {
                        {file}, "give a last record within 1.." + std::to_string(n));
 }
 
+// The record range of CutOptions, checked: first < last in time.
+Result<CutLimits> CheckedRecordTimes(const CutOptions& o, const std::string& file) {
+  auto r = RecordTimes(o, file);
+  if (!r.ok()) return r.status();
+  if (r->tmin >= r->tmax) {
+    return Status::Error("records " + std::to_string(o.first_record) + ".." +
+                             std::to_string(o.last_record) + " span no time (both at " +
+                             std::to_string(r->tmin) + ")",
+                         {file}, "widen the record range");
+  }
+  return r;
+}
+
 Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h,
                          const std::string& file) {
   CutLimits l;
   if (o.last_record > 0) {
-    auto r = RecordTimes(o, file);
-    if (!r.ok()) return r.status();
-    l = r.value();
-    if (l.tmin >= l.tmax) {
-      return Status::Error("records " + std::to_string(o.first_record) + ".." +
-                               std::to_string(o.last_record) + " span no time (both at " +
-                               std::to_string(l.tmin) + ")",
-                           {file}, "widen the record range");
-    }
-    return l;
+    return CheckedRecordTimes(o, file);
   }
   if (o.by_time) {
     l.tmin = o.begin;
@@ -535,6 +539,16 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   s = tools::CopyPcfAndRow(run);
   if (!s.ok()) return s;
   return report;
+}
+
+Result<std::pair<uint64_t, uint64_t>> RecordRangeTimes(const std::string& prv_path,
+                                                       uint64_t first, uint64_t last) {
+  CutOptions o;
+  o.first_record = first;
+  o.last_record = last;
+  auto r = CheckedRecordTimes(o, prv_path);
+  if (!r.ok()) return r.status();
+  return std::pair<uint64_t, uint64_t>(r->tmin, r->tmax);
 }
 
 }  // namespace parallax

@@ -163,3 +163,60 @@ def test_progress_is_reported_without_holding_the_gil():
 def test_functions_lists_the_descriptor_table():
     names = {f["name"] for f in parallax.functions()}
     assert {"State As Is", "Last Evt Val", "Adding", "divide"} <= names
+
+
+STATES_CFG = """#ParaverCFG
+ConfigFile.Version: 3.4
+ConfigFile.NumWindows: 1
+
+window_name states
+window_type single
+window_level thread
+window_units Nanoseconds
+window_selected_functions { 1, { {thread, State As Is} } }
+< NEW ANALYZER2D >
+Analyzer2D.Name: profile
+Analyzer2D.ControlWindow: 1
+Analyzer2D.Statistic: Time
+Analyzer2D.ComputeYScale: False
+Analyzer2D.Minimum: 0
+Analyzer2D.Maximum: 20
+Analyzer2D.Delta: 1
+Analyzer2D.UseFixedDelta: True
+"""
+
+
+def test_analyze_a_portion_clips_the_intervals(tmp_path, epoch2):
+    # The time per state over [a, b) equals the window's intervals clipped to [a, b) by hand.
+    end = epoch2.info()["trace_end"]
+    a, b = end // 3, 2 * end // 3
+    h = epoch2.analyze(cfg_text=STATES_CFG, from_=a, to=b)[0]
+    w = epoch2.window(function="State As Is", from_=a, to=b)
+    expected = {}
+    for o, begin, stop, value in zip(w.object, w.begin, w.end, w.value):
+        d = min(int(stop), b) - max(int(begin), a)
+        if d > 0:
+            key = (w.object_names[o], int(value))
+            expected[key] = expected.get(key, 0) + d
+    assert expected
+    for row, name in enumerate(h.frame.index):
+        for col in range(21):
+            got = h.frame.iloc[row, col]
+            assert got == expected.get((name, col), 0), (name, col)
+    assert h.frame.to_numpy().sum() == 2 * (b - a)
+    # The same numbers through the command line (`parallax paramedir --from --to`).
+    cfg = tmp_path / "states.cfg"
+    cfg.write_text(STATES_CFG)
+    head, rows, values, _ = read_table(run_paramedir(tmp_path, EPOCH2, str(cfg), "-npr",
+                                                     "--from", str(a), "--to", str(b)))
+    np.testing.assert_allclose(h.frame.to_numpy(), np.array(values), rtol=1e-12)
+
+
+def test_a_bad_portion_raises(epoch2):
+    end = epoch2.info()["trace_end"]
+    with pytest.raises(parallax.Error, match="empty range"):
+        epoch2.analyze(cfg_text=STATES_CFG, from_=500, to=500)
+    with pytest.raises(parallax.Error, match="after the trace end"):
+        epoch2.analyze(cfg_text=STATES_CFG, to=end + 1)
+    with pytest.raises(parallax.Error, match="at or after the trace end"):
+        epoch2.window(function="State As Is", from_=end)

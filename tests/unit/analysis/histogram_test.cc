@@ -123,6 +123,46 @@ TEST_F(HistogramTest, CommunicationsOfSection7) {
   EXPECT_EQ(At(r, 1, 0, "#Receives"), 1);
 }
 
+// A portion [250, 650) of trace T, worked by hand. Thread 1.1: 250-300 in state 3, 300-650 in
+// state 1; thread 1.2: 250-400 in state 1, 400-600 in state 3, 600-650 in state 1.
+TEST_F(HistogramTest, FixedRangeClipsIntervals) {
+  input_.range = std::pair<model::Time, model::Time>(250, 650);
+  HistogramResult r = Compute();
+  EXPECT_EQ(r.begin, 250u);
+  EXPECT_EQ(r.end, 650u);
+  EXPECT_EQ(At(r, 0, 1, "Time"), 350);
+  EXPECT_EQ(At(r, 0, 1, "# Bursts"), 1);
+  EXPECT_EQ(At(r, 0, 1, "% Time"), 87.5);
+  EXPECT_EQ(At(r, 0, 3, "Time"), 50);
+  EXPECT_TRUE(std::isnan(At(r, 0, 0, "Time")));  // the idle gap 700-800 is outside
+  EXPECT_EQ(At(r, 1, 1, "Time"), 200);
+  EXPECT_EQ(At(r, 1, 1, "# Bursts"), 2);
+  EXPECT_EQ(At(r, 1, 3, "Time"), 200);
+  EXPECT_EQ(At(r, 1, 3, "% Time"), 50);
+  // The range replaces the cfg's limits, even Allwindow.
+  input_.spec.limits = cfg::AnalysisLimits::kAllwindow;
+  input_.windows[0].range = {false, 0, 1000};
+  HistogramResult again = Compute();
+  EXPECT_EQ(At(again, 0, 1, "Time"), 350);
+  // An end beyond the trace is capped at its end.
+  input_.range = std::pair<model::Time, model::Time>(900, 5000);
+  r = Compute();
+  EXPECT_EQ(r.end, 1000u);
+  EXPECT_EQ(At(r, 0, 1, "Time"), 100);
+}
+
+TEST_F(HistogramTest, FixedRangeCountsCommunicationsInTheClosedRange) {
+  input_.spec.statistic = "Bytes sent";
+  input_.range = std::pair<model::Time, model::Time>(250, 600);
+  HistogramResult r = Compute();
+  EXPECT_TRUE(std::isnan(At(r, 0, 1, "#Sends")));  // sent at 210 / 215
+  EXPECT_EQ(At(r, 1, 0, "#Receives"), 1);          // received at 600: [B, E] is closed
+  input_.range = std::pair<model::Time, model::Time>(210, 599);
+  r = Compute();
+  EXPECT_EQ(At(r, 0, 1, "#Sends"), 1);
+  EXPECT_TRUE(std::isnan(At(r, 1, 0, "#Receives")));
+}
+
 TEST(HistogramTotals, OperationOrderOfSection81) {
   Totals t = ComputeTotals(std::vector<double>(20, 1616378951));
   EXPECT_EQ(fmt::format("{:.10f}", t[4]), "20.2385770251");
