@@ -72,6 +72,25 @@ class TraceBuilder {
   uint64_t event_records_ = 0;
 };
 
+// Turns begin/end pairs nested on each thread into Paraver states: call Boundary before every
+// push or pop with the state that was innermost until then (none when nothing was open); each
+// interval becomes a state, adjacent intervals of one state merge. Flush each thread at the end.
+class StateNester {
+ public:
+  StateNester(TraceBuilder& builder, uint32_t threads) : b_(builder), tracks_(threads) {}
+  void Boundary(uint32_t thread, int64_t t, std::optional<uint32_t> innermost);
+  void Flush(uint32_t thread);
+
+ private:
+  struct Track {
+    int64_t since = 0;
+    int64_t pending_begin = 0, pending_end = -1;
+    uint32_t pending_state = 0;
+  };
+  TraceBuilder& b_;
+  std::vector<Track> tracks_;
+};
+
 // Gives stable small integers to names, in order of first appearance (state and event value
 // labels of the .pcf).
 class NameTable {

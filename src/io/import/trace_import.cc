@@ -5,8 +5,10 @@
 #include <cstdio>
 
 #include "src/base/input_buffer.h"
+#include "src/io/ksr/ksr_reader.h"
 #include "src/io/paje/paje_reader.h"
 #include "src/io/picl/picl_reader.h"
+#include "src/io/sddf/sddf_trace.h"
 
 namespace parallax::io {
 
@@ -16,13 +18,18 @@ std::string_view TraceFormatName(TraceFormat f) {
     case TraceFormat::kJson: return "json";
     case TraceFormat::kPaje: return "paje";
     case TraceFormat::kPicl: return "picl";
+    case TraceFormat::kSddf: return "sddf";
+    case TraceFormat::kKsr: return "ksr";
     case TraceFormat::kUnknown: break;
   }
   return "unknown";
 }
 
 TraceFormat DetectTraceFormat(std::string_view head) {
+  if (head.substr(0, 4) == "SDDF" && head.size() > 4 && (head[4] == 'A' || head[4] == 'B' || head[4] == 'b'))
+    return TraceFormat::kSddf;
   if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+  if (LooksLikeKsrLog(head)) return TraceFormat::kKsr;
   for (;;) {
     size_t p = head.find_first_not_of(" \t\r\n");
     if (p == std::string_view::npos) return TraceFormat::kUnknown;
@@ -56,25 +63,31 @@ Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
     case TraceFormat::kJson: return ReadJsonTrace(path);
     case TraceFormat::kPaje: return ReadPajeTrace(path);
     case TraceFormat::kPicl: return ReadPiclTrace(path);
+    case TraceFormat::kSddf: return ReadSddfTrace(path);
+    case TraceFormat::kKsr: return ReadKsrTrace(path);
     default: break;
   }
   return Status::Error("no reader for this trace format", Location{path, 0, 0},
-                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé and PICL traces");
+                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé, PICL, SDDF and KSR gist/brief traces");
 }
 
 TraceFormat OutputFormatOf(std::string_view path) {
   if (base::EndsWith(path, ".prv") || base::EndsWith(path, ".prv.gz")) return TraceFormat::kPrv;
   if (base::EndsWith(path, ".json")) return TraceFormat::kJson;
+  if (base::EndsWith(path, ".sddf")) return TraceFormat::kSddf;
+  if (base::EndsWith(path, ".trf")) return TraceFormat::kPicl;
   return TraceFormat::kUnknown;
 }
 
 Status ExportTrace(const TraceView& trace, const std::string& path, bool overwrite) {
   switch (OutputFormatOf(path)) {
     case TraceFormat::kJson: return WriteJsonTrace(trace, path, overwrite);
+    case TraceFormat::kSddf: return WriteSddfTrace(trace, path, false, overwrite);
+    case TraceFormat::kPicl: return WritePiclTrace(trace, path, overwrite);
     default: break;
   }
   return Status::Error("unknown output format", Location{path, 0, 0},
-                       "name the output .prv, .prv.gz (Paraver) or .json (Chrome/Perfetto trace events)");
+                       "name the output .prv, .prv.gz (Paraver), .json (Chrome/Perfetto trace events), .sddf (Pablo SDDF) or .trf (PICL)");
 }
 
 }  // namespace parallax::io
