@@ -102,6 +102,17 @@ void StateNester::Flush(uint32_t thread) {
   s.pending_end = -1;
 }
 
+void SplitBlankFields(std::string_view line, std::vector<std::string_view>* out) {
+  out->clear();
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  for (size_t i = 0; i < line.size();) {
+    while (i < line.size() && blank(line[i])) ++i;
+    size_t b = i;
+    while (i < line.size() && !blank(line[i])) ++i;
+    if (i > b) out->push_back(line.substr(b, i - b));
+  }
+}
+
 int64_t NameTable::Id(std::string_view name) {
   auto it = ids_.find(name);
   if (it != ids_.end()) return it->second;

@@ -115,6 +115,9 @@ class NameTable {
 void AddEventTypeLabel(model::PcfCatalog& pcf, uint32_t type, std::string label,
                        const std::vector<std::pair<int64_t, std::string>>& values = {});
 
+// Splits a line into its fields separated by blanks (spaces, tabs, a carriage return).
+void SplitBlankFields(std::string_view line, std::vector<std::string_view>* out);
+
 // 1-based line of byte `offset` in `text`, counted incrementally (offsets must not decrease
 // between calls), so locating every diagnostic costs one pass over the file in total.
 class LineCounter {

@@ -39,20 +39,8 @@ bool Int(std::string_view s, int64_t* v) {
   return !s.empty() && ec == std::errc() && e == s.data() + s.size();
 }
 
-struct Tok {
-  std::string_view text;
-  size_t begin;
-};
-
-void Split(std::string_view line, std::vector<Tok>* out) {
-  out->clear();
-  for (size_t i = 0; i < line.size();) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    size_t b = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > b) out->push_back(Tok{line.substr(b, i - b), b});
-  }
-}
+// 1-based column of a field of `line`.
+uint64_t Column(std::string_view line, std::string_view field) { return static_cast<uint64_t>(field.data() - line.data()) + 1; }
 
 std::string_view FirstLine(std::string_view head) {
   size_t p = head.find_first_not_of(" \t\r\n");
@@ -65,16 +53,16 @@ std::string_view FirstLine(std::string_view head) {
 
 bool LooksLikeKsrLog(std::string_view head) {
   std::string_view line = FirstLine(head);
-  std::vector<Tok> t;
-  Split(line, &t);
+  std::vector<std::string_view> t;
+  SplitBlankFields(line, &t);
   int64_t v = 0;
-  if (t.size() >= 6 && t[0].text == "E") return Int(t[1].text, &v) && Int(t[2].text, &v) && Int(t[4].text, &v);
-  return t.size() == 4 && t[0].text[0] != '-' && Int(t[0].text, &v) && Int(t[1].text, &v) && Int(t[2].text, &v) && Int(t[3].text, &v);
+  if (t.size() >= 6 && t[0] == "E") return Int(t[1], &v) && Int(t[2], &v) && Int(t[4], &v);
+  return t.size() == 4 && t[0][0] != '-' && Int(t[0], &v) && Int(t[1], &v) && Int(t[2], &v) && Int(t[3], &v);
 }
 
 Result<uint64_t> ParseKsrLog(std::string_view text, const std::string& file, Diagnostics& diags,
                              const std::function<Status(const KsrEvent&)>& fn) {
-  std::vector<Tok> t;
+  std::vector<std::string_view> t;
   uint64_t line_no = 0, events = 0;
   int64_t prev_time = 0;
   std::string brief_name;
@@ -84,31 +72,31 @@ Result<uint64_t> ParseKsrLog(std::string_view text, const std::string& file, Dia
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
-    Split(line, &t);
+    SplitBlankFields(line, &t);
     if (t.empty()) {
       diags.Count(DiagKind::kBlankLine);
       continue;
     }
     KsrEvent e;
     e.line = line_no;
-    if (t[0].text == "E") {
+    if (t[0] == "E") {
       if (t.size() < 6) {
         diags.Add(DiagKind::kTooFewFields, line_no, 0, "expected E TRACE_ID TIME DELTA EVENT NAME... DATA");
         continue;
       }
       size_t bad = 0;
-      if (!Int(t[1].text, &e.thread)) bad = 1;
-      else if (!Int(t[2].text, &e.time)) bad = 2;
-      else if (!Int(t[3].text, &e.delta)) bad = 3;
-      else if (!Int(t[4].text, &e.code)) bad = 4;
-      else if (!Int(t.back().text, &e.data)) bad = t.size() - 1;
+      if (!Int(t[1], &e.thread)) bad = 1;
+      else if (!Int(t[2], &e.time)) bad = 2;
+      else if (!Int(t[3], &e.delta)) bad = 3;
+      else if (!Int(t[4], &e.code)) bad = 4;
+      else if (!Int(t.back(), &e.data)) bad = t.size() - 1;
       if (bad) {
         static const char* kWhat[] = {"", "trace id", "time", "delta time", "event code"};
-        diags.Add(DiagKind::kSyntax, line_no, t[bad].begin + 1,
-                  fmt::format("expected an integer {}, got \"{}\"", bad < 5 ? kWhat[bad] : "data (the last field)", t[bad].text));
+        diags.Add(DiagKind::kSyntax, line_no, Column(line, t[bad]),
+                  fmt::format("expected an integer {}, got \"{}\"", bad < 5 ? kWhat[bad] : "data (the last field)", t[bad]));
         continue;
       }
-      size_t nb = t[5].begin, ne = t.back().begin;
+      size_t nb = Column(line, t[5]) - 1, ne = Column(line, t.back()) - 1;
       e.name = t.size() > 6 ? line.substr(nb, ne - nb) : std::string_view();
       while (!e.name.empty() && (e.name.back() == ' ' || e.name.back() == '\t')) e.name.remove_suffix(1);
       if (e.name.empty()) {
@@ -125,9 +113,9 @@ Result<uint64_t> ParseKsrLog(std::string_view text, const std::string& file, Dia
       int64_t* dst[] = {&e.thread, &e.time, &e.code, &e.data};
       size_t bad = 4;
       for (size_t i = 0; i < 4 && bad == 4; ++i)
-        if (!Int(t[i].text, dst[i])) bad = i;
+        if (!Int(t[i], dst[i])) bad = i;
       if (bad < 4) {
-        diags.Add(DiagKind::kSyntax, line_no, t[bad].begin + 1, fmt::format("expected an integer {}, got \"{}\"", kWhat[bad], t[bad].text));
+        diags.Add(DiagKind::kSyntax, line_no, Column(line, t[bad]), fmt::format("expected an integer {}, got \"{}\"", kWhat[bad], t[bad]));
         continue;
       }
       e.delta = e.time - prev_time;
@@ -138,7 +126,7 @@ Result<uint64_t> ParseKsrLog(std::string_view text, const std::string& file, Dia
       }
     }
     if (e.thread < 0 || e.thread > INT32_MAX) {
-      diags.Add(DiagKind::kUnknownObject, line_no, t[0].begin + 1, fmt::format("trace id {} out of range", e.thread));
+      diags.Add(DiagKind::kUnknownObject, line_no, Column(line, t[0]), fmt::format("trace id {} out of range", e.thread));
       continue;
     }
     if (e.time < 0) {

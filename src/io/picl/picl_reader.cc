@@ -63,13 +63,7 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
-    f.clear();
-    for (size_t i = 0; i < line.size();) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-      size_t b = i;
-      while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-      if (i > b) f.push_back(line.substr(b, i - b));
-    }
+    SplitBlankFields(line, &f);
     if (f.empty()) {
       diags.Count(DiagKind::kBlankLine);
       continue;
