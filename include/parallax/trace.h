@@ -208,6 +208,14 @@ Result<TimeSpan> TraceRange(const Trace& trace, std::optional<uint64_t> from,
 // Computes the histograms of a cfg on a trace opened with Trace::Open.
 Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& request);
 
+// Writes `trace` as Pablo SDDF (ASCII, or binary in this machine's byte order), which Parallax
+// reads back without loss (docs/formats.md).
+Status WriteSddf(const Trace& trace, const std::string& path, bool binary, bool overwrite);
+// Whether `path` holds a KSR gist or brief event log, and Pablo's ksr2sddf conversion of one:
+// one record descriptor per event name, one data record per event.
+bool IsKsrLog(const std::string& path);
+Status ConvertKsrLogToSddf(const std::string& log, const std::string& sddf, bool binary, bool overwrite);
+
 // The .pcf and .row names Paraver derives from a trace name (strip "prv" or "prv.gz").
 std::string CompanionPath(const std::string& prv_path, const std::string& extension);
 

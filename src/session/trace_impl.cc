@@ -9,11 +9,13 @@
 
 #include "src/base/input_buffer.h"
 #include "src/base/parallel.h"
+#include "src/io/ksr/ksr_reader.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/pcf/pcf_writer.h"
 #include "src/io/prv/prv_writer.h"
 #include "src/io/row/row_reader.h"
 #include "src/io/row/row_writer.h"
+#include "src/io/sddf/sddf_trace.h"
 #include "src/io/text_file.h"
 #include "src/semantic/evaluator.h"
 #include "src/session/guard.h"
@@ -185,6 +187,13 @@ Status TraceImpl::WriteUnguarded(const std::string& prv_path, bool overwrite) co
   return Status::Ok();
 }
 
+Status TraceImpl::WriteSddf(const std::string& path, bool binary, bool overwrite) const {
+  return session::Guarded(path, [&] {
+    return io::WriteSddfTrace(io::TraceView{&prv_.header, &prv_.store, pcf(), row(), &prv_.unsigned_value_types}, path,
+                              binary, overwrite);
+  });
+}
+
 Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
   return session::Guarded(prv_path, [&] { return WriteUnguarded(prv_path, overwrite); });
 }
@@ -286,4 +295,17 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
 }
 
 }  // namespace session
+
+Status WriteSddf(const Trace& trace, const std::string& path, bool binary, bool overwrite) {
+  const auto* impl = dynamic_cast<const session::TraceImpl*>(&trace);
+  if (!impl) return Status::Error("not a loaded trace", Location{path, 0, 0});
+  return impl->WriteSddf(path, binary, overwrite);
+}
+
+bool IsKsrLog(const std::string& path) { return io::DetectTraceFormatOfFile(path) == io::TraceFormat::kKsr; }
+
+Status ConvertKsrLogToSddf(const std::string& log, const std::string& sddf, bool binary, bool overwrite) {
+  return session::Guarded(sddf, [&] { return io::ConvertKsrToSddf(log, sddf, binary, overwrite); });
+}
+
 }  // namespace parallax

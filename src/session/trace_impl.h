@@ -26,6 +26,7 @@ class TraceImpl : public Trace {
 
   TraceInfo Info() const override;
   Status Write(const std::string& prv_path, bool overwrite) const override;
+  Status WriteSddf(const std::string& path, bool binary, bool overwrite) const;
   Result<TextView> Text(const TextRequest& request) const override;
   Result<std::vector<ParamedirOutput>> Paramedir(const std::string& cfg_path, const std::string& output_name,
                                                  const ParamedirOptions& options) const override;

@@ -82,6 +82,37 @@ PrvTrace TraceBuilder::Finish(Diagnostics diagnostics, uint64_t file_bytes, uint
   return out;
 }
 
+void StateNester::Boundary(uint32_t thread, int64_t t, std::optional<uint32_t> innermost) {
+  Track& s = tracks_[thread];
+  if (innermost && t > s.since) {
+    if (s.pending_end == s.since && s.pending_state == *innermost) {
+      s.pending_end = t;
+    } else {
+      Flush(thread);
+      s.pending_begin = s.since, s.pending_end = t, s.pending_state = *innermost;
+    }
+  }
+  s.since = t;
+}
+
+void StateNester::Flush(uint32_t thread) {
+  Track& s = tracks_[thread];
+  if (s.pending_end > s.pending_begin)
+    b_.AddState(thread, static_cast<model::Time>(s.pending_begin), static_cast<model::Time>(s.pending_end), s.pending_state);
+  s.pending_end = -1;
+}
+
+void SplitBlankFields(std::string_view line, std::vector<std::string_view>* out) {
+  out->clear();
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  for (size_t i = 0; i < line.size();) {
+    while (i < line.size() && blank(line[i])) ++i;
+    size_t b = i;
+    while (i < line.size() && !blank(line[i])) ++i;
+    if (i > b) out->push_back(line.substr(b, i - b));
+  }
+}
+
 int64_t NameTable::Id(std::string_view name) {
   auto it = ids_.find(name);
   if (it != ids_.end()) return it->second;

@@ -72,6 +72,25 @@ class TraceBuilder {
   uint64_t event_records_ = 0;
 };
 
+// Turns begin/end pairs nested on each thread into Paraver states: call Boundary before every
+// push or pop with the state that was innermost until then (none when nothing was open); each
+// interval becomes a state, adjacent intervals of one state merge. Flush each thread at the end.
+class StateNester {
+ public:
+  StateNester(TraceBuilder& builder, uint32_t threads) : b_(builder), tracks_(threads) {}
+  void Boundary(uint32_t thread, int64_t t, std::optional<uint32_t> innermost);
+  void Flush(uint32_t thread);
+
+ private:
+  struct Track {
+    int64_t since = 0;
+    int64_t pending_begin = 0, pending_end = -1;
+    uint32_t pending_state = 0;
+  };
+  TraceBuilder& b_;
+  std::vector<Track> tracks_;
+};
+
 // Gives stable small integers to names, in order of first appearance (state and event value
 // labels of the .pcf).
 class NameTable {
@@ -95,6 +114,9 @@ class NameTable {
 // Appends an EVENT_TYPE block for one type with optional value labels.
 void AddEventTypeLabel(model::PcfCatalog& pcf, uint32_t type, std::string label,
                        const std::vector<std::pair<int64_t, std::string>>& values = {});
+
+// Splits a line into its fields separated by blanks (spaces, tabs, a carriage return).
+void SplitBlankFields(std::string_view line, std::vector<std::string_view>* out);
 
 // 1-based line of byte `offset` in `text`, counted incrementally (offsets must not decrease
 // between calls), so locating every diagnostic costs one pass over the file in total.

@@ -6,8 +6,10 @@
 
 #include "src/base/input_buffer.h"
 #include "src/io/otf2/otf2_trace.h"
+#include "src/io/ksr/ksr_reader.h"
 #include "src/io/paje/paje_reader.h"
 #include "src/io/picl/picl_reader.h"
+#include "src/io/sddf/sddf_trace.h"
 
 namespace parallax::io {
 
@@ -18,6 +20,8 @@ std::string_view TraceFormatName(TraceFormat f) {
     case TraceFormat::kPaje: return "paje";
     case TraceFormat::kPicl: return "picl";
     case TraceFormat::kOtf2: return "otf2";
+    case TraceFormat::kSddf: return "sddf";
+    case TraceFormat::kKsr: return "ksr";
     case TraceFormat::kUnknown: break;
   }
   return "unknown";
@@ -27,7 +31,10 @@ TraceFormat DetectTraceFormat(std::string_view head) {
   // OTF2 anchor file: a binary header with the magic "OTF2" after a chunk byte and the byte
   // order ('B' or 'L').
   if (head.size() >= 6 && (head[1] == 'B' || head[1] == 'L') && head.substr(2, 4) == "OTF2") return TraceFormat::kOtf2;
+  if (head.substr(0, 4) == "SDDF" && head.size() > 4 && (head[4] == 'A' || head[4] == 'B' || head[4] == 'b'))
+    return TraceFormat::kSddf;
   if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);
+  if (LooksLikeKsrLog(head)) return TraceFormat::kKsr;
   for (;;) {
     size_t p = head.find_first_not_of(" \t\r\n");
     if (p == std::string_view::npos) return TraceFormat::kUnknown;
@@ -64,16 +71,20 @@ Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
     case TraceFormat::kPaje: return ReadPajeTrace(path);
     case TraceFormat::kPicl: return ReadPiclTrace(path);
     case TraceFormat::kOtf2: return ReadOtf2Trace(path);
+    case TraceFormat::kSddf: return ReadSddfTrace(path);
+    case TraceFormat::kKsr: return ReadKsrTrace(path);
     default: break;
   }
   return Status::Error("no reader for this trace format", Location{path, 0, 0},
-                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé, PICL and OTF2 traces");
+                       "Parallax reads .prv, Chrome/Perfetto trace-event JSON, Pajé, PICL, OTF2, SDDF and KSR gist/brief traces");
 }
 
 TraceFormat OutputFormatOf(std::string_view path) {
   if (base::EndsWith(path, ".prv") || base::EndsWith(path, ".prv.gz")) return TraceFormat::kPrv;
   if (base::EndsWith(path, ".json")) return TraceFormat::kJson;
   if (base::EndsWith(path, ".otf2")) return TraceFormat::kOtf2;
+  if (base::EndsWith(path, ".sddf")) return TraceFormat::kSddf;
+  if (base::EndsWith(path, ".trf")) return TraceFormat::kPicl;
   return TraceFormat::kUnknown;
 }
 
@@ -81,10 +92,12 @@ Status ExportTrace(const TraceView& trace, const std::string& path, bool overwri
   switch (OutputFormatOf(path)) {
     case TraceFormat::kJson: return WriteJsonTrace(trace, path, overwrite);
     case TraceFormat::kOtf2: return WriteOtf2Trace(trace, path, overwrite);
+    case TraceFormat::kSddf: return WriteSddfTrace(trace, path, false, overwrite);
+    case TraceFormat::kPicl: return WritePiclTrace(trace, path, overwrite);
     default: break;
   }
   return Status::Error("unknown output format", Location{path, 0, 0},
-                       "name the output .prv, .prv.gz (Paraver), .json (Chrome/Perfetto trace events) or .otf2 (OTF2 anchor)");
+                       "name the output .prv, .prv.gz (Paraver), .json (Chrome/Perfetto trace events), .otf2 (OTF2 anchor), .sddf (Pablo SDDF) or .trf (PICL)");
 }
 
 }  // namespace parallax::io

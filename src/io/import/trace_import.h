@@ -11,13 +11,15 @@
 
 namespace parallax::io {
 
-enum class TraceFormat { kPrv, kJson, kPaje, kPicl, kOtf2, kUnknown };
+enum class TraceFormat { kPrv, kJson, kPaje, kPicl, kOtf2, kSddf, kKsr, kUnknown };
 
 std::string_view TraceFormatName(TraceFormat f);  // "prv", "json", "paje", "unknown"
 
 // Decides from the start of a file's content (first 4 KB): "#Paraver" -> prv, '[' or '{' ->
-// json, the binary OTF2 anchor header -> otf2, a '%' header line (%EventDef) after any '#' comment lines -> paje, a line starting
-// with a negative integer (a PICL record type) -> picl. Unreadable or unrecognised files give kUnknown; the .prv
+// json, the binary OTF2 anchor header -> otf2, a '%' header line (%EventDef) after any '#'
+// comment lines -> paje, a line starting with a negative integer (a PICL record type) -> picl,
+// "SDDFA"/"SDDFB"/"SDDFb" -> sddf, a first line `E 0x...` (gist) or of four integers (brief) ->
+// ksr. Unreadable or unrecognised files give kUnknown; the .prv
 // reader then reports the precise problem.
 TraceFormat DetectTraceFormat(std::string_view head);
 TraceFormat DetectTraceFormatOfFile(const std::string& path);
@@ -26,7 +28,8 @@ TraceFormat DetectTraceFormatOfFile(const std::string& path);
 Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format);
 
 // Output format from the file name: ".prv"/".prv.gz" -> prv, ".json" -> json, ".otf2" -> otf2
-// (the anchor file of an archive).
+// (the anchor file of an archive), ".sddf" -> sddf (ASCII; WriteSddfTrace writes the binary
+// form), ".trf" -> picl.
 TraceFormat OutputFormatOf(std::string_view path);
 // Writes a trace in a non-.prv format chosen by OutputFormatOf.
 Status ExportTrace(const TraceView& trace, const std::string& path, bool overwrite);

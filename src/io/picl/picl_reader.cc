@@ -16,8 +16,8 @@ namespace parallax::io {
 
 namespace {
 
-constexpr int64_t kOpen = -3;
-constexpr int64_t kClose = -4;
+constexpr int64_t kOpen = kPiclOpen;
+constexpr int64_t kClose = kPiclClose;
 constexpr int64_t kSend = -21;
 constexpr int64_t kRecv = -52;
 
@@ -63,13 +63,7 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
     std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
-    f.clear();
-    for (size_t i = 0; i < line.size();) {
-      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-      size_t b = i;
-      while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-      if (i > b) f.push_back(line.substr(b, i - b));
-    }
+    SplitBlankFields(line, &f);
     if (f.empty()) {
       diags.Count(DiagKind::kBlankLine);
       continue;
@@ -141,11 +135,9 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
   };
   struct Stack {
     std::vector<Open> open;
-    int64_t since = 0;
-    int64_t pending_begin = 0, pending_end = -1;  // the last state, extended while it repeats
-    uint32_t pending_state = 0;
   };
   std::vector<Stack> stacks(next);
+  StateNester nester(b, next);
   struct Send {
     int64_t log, phy;
     uint32_t thread;
@@ -160,26 +152,12 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
     *out = p->second;
     return true;
   };
-  auto flush = [&](uint32_t th) {
-    Stack& s = stacks[th];
-    if (s.pending_end > s.pending_begin)
-      b.AddState(th, static_cast<model::Time>(s.pending_begin), static_cast<model::Time>(s.pending_end), s.pending_state);
-    s.pending_end = -1;
-  };
   // Ends the current state at t; adjacent intervals of one event (split by an inner event of
   // zero duration) become one state.
   auto boundary = [&](uint32_t th, int64_t t) {
-    Stack& s = stacks[th];
-    if (!s.open.empty() && t > s.since) {
-      auto state = static_cast<uint32_t>(states.Id(EventLabel(s.open.back().event)));
-      if (s.pending_end == s.since && s.pending_state == state) {
-        s.pending_end = t;
-      } else {
-        flush(th);
-        s.pending_begin = s.since, s.pending_end = t, s.pending_state = state;
-      }
-    }
-    s.since = t;
+    const Stack& s = stacks[th];
+    nester.Boundary(th, t, s.open.empty() ? std::nullopt
+                                          : std::optional<uint32_t>(static_cast<uint32_t>(states.Id(EventLabel(s.open.back().event)))));
   };
   int64_t end = 0;
   for (const Rec& r : recs) end = std::max(end, r.time);
@@ -233,6 +211,8 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
           b.AddComm(c);
         }
       }
+    } else if (r.record == kPiclParaverEvent && r.nitems >= 1 && r.event >= 0 && r.event <= UINT32_MAX) {
+      b.AddEvent(th, t, static_cast<uint32_t>(r.event), r.items[0]);
     } else {
       b.AddEvent(th, t, kPiclInstantType, r.event);
     }
@@ -241,7 +221,7 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
     for (const Open& o : stacks[th].open)
       diags.Add(DiagKind::kUnclosedBegin, o.line, 0, fmt::format("event {} opened here is never closed", o.event));
     boundary(th, end);
-    flush(th);
+    nester.Flush(th);
   }
   for (const auto& [key, q] : sends)
     if (!q.empty()) diags.Add(DiagKind::kUnmatchedFlow, 0, 0, fmt::format("{} send(s) never received", q.size()));

@@ -19,18 +19,32 @@
 // physical receive = receive close).
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "include/parallax/status.h"
 #include "src/io/builder/trace_builder.h"
+#include "src/io/json/json_trace.h"
 
 namespace parallax::io {
 
 inline constexpr uint32_t kPiclEventType = 60004000;
 inline constexpr uint32_t kPiclInstantType = 60004001;
+inline constexpr int kPiclOpen = -3;
+inline constexpr int kPiclClose = -4;
+// Parallax's record type for a Paraver event: EVENT is the event type, the one data item its
+// value (read back as that type and value; any other instant record gives kPiclInstantType).
+inline constexpr int kPiclParaverEvent = -10;
 
 Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& file);
 Result<ImportedTrace> ReadPiclTrace(const std::string& path);
+
+// Writes PICL that ReadPiclTrace reads (docs/formats.md says what PICL cannot hold): each
+// state as an open/close of event number = state value, each event as a kPiclParaverEvent
+// record, each communication as a send (-21) open/close at the logical send and a receive
+// (-52) opened at the logical receive and closed at the physical receive.
+bool WritePicl(const TraceView& trace, const std::function<bool(std::string_view)>& sink);
+Status WritePiclTrace(const TraceView& trace, const std::string& path, bool overwrite);
 
 }  // namespace parallax::io
