@@ -185,12 +185,10 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
 
 render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& set, size_t index) {
   render::TimelineContext ctx{&t.header(), &t.store(), t.pcf(), t.row()};
-  ctx.info = semantic::WindowInfoType(set.specs, index);
-  const auto& spec = set.specs[index];
-  ctx.unit = spec.unit;
-  if (ctx.info == semantic::InfoType::kEventValue && !spec.filter.event_type.values.empty())
-    for (uint32_t type : t.EventTypes())
-      if (filter::Passes(spec.filter.event_type, type)) ctx.label_types.push_back(type);
+  semantic::ValueLabels labels = semantic::WindowValueLabels(set.specs, index, t.pcf());
+  ctx.info = labels.info;
+  ctx.label_types = std::move(labels.event_types);
+  ctx.unit = set.specs[index].unit;
   return ctx;
 }
 
