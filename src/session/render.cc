@@ -192,6 +192,23 @@ render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& se
   return ctx;
 }
 
+}  // namespace
+
+std::vector<model::Rgb> session::TraceImpl::Palette(model::Rgb background) const {
+  constexpr size_t kKept = 4;  // backgrounds come from requests: keep memory bounded
+  {
+    std::lock_guard<std::mutex> lock(palettes_mutex_);
+    for (const auto& [bg, palette] : palettes_)
+      if (bg == background) return palette;
+  }
+  std::vector<model::Rgb> palette = render::TracePalette(background, pcf());
+  std::lock_guard<std::mutex> lock(palettes_mutex_);
+  if (palettes_.size() < kKept) palettes_.emplace_back(background, palette);
+  return palette;
+}
+
+namespace {
+
 Result<std::string> Encode(const render::DrawList& list, const std::string& format) {
   if (format == "svg") return render::EncodeSvg(list);
   if (format == "json") return render::EncodeJson(list);
@@ -215,8 +232,10 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
     auto window =
         semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf()}, set->specs, index);
     if (!window.ok()) return window.status();
-    auto list =
-        render::RenderWindow(*window.value(), Context(t, set.value(), index), options.value());
+    render::TimelineContext ctx = Context(t, set.value(), index);
+    const std::vector<model::Rgb> palette = t.Palette(options.value().prefs.background);
+    ctx.palette = &palette;
+    auto list = render::RenderWindow(*window.value(), ctx, options.value());
     if (!list.ok()) return list.status();
     auto bytes = Encode(list.value(), req.format);
     if (!bytes.ok()) return bytes.status();
