@@ -2,6 +2,7 @@
 // Serves the files under the root (default: the current directory) to whoever has the printed
 // URL.
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +29,17 @@ struct ServeArgs {
   bool open = false;
 };
 
+// $BROWSER, else xdg-open when there is a display to open a window on; empty: none to start.
+std::string BrowserProgram() {
+  const char* browser = std::getenv("BROWSER");
+  if (browser != nullptr && *browser != '\0') return browser;
+  for (const char* var : {"DISPLAY", "WAYLAND_DISPLAY"}) {
+    const char* v = std::getenv(var);
+    if (v != nullptr && *v != '\0') return "xdg-open";
+  }
+  return {};
+}
+
 // Starts the desktop's browser ($BROWSER, else xdg-open) on the URL. The URL goes through a
 // private file that redirects to it, as notebook servers do, so that the token does not show
 // in the process list of a shared machine. Returns false when no browser could be started.
@@ -41,12 +53,20 @@ bool OpenBrowser(const std::string& url) {
   bool written = write(fd, page.data(), page.size()) == static_cast<ssize_t>(page.size());
   close(fd);
   if (!written) return false;
-  const char* browser = std::getenv("BROWSER");
-  std::string program = browser != nullptr && *browser != '\0' ? browser : "xdg-open";
+  std::string program = BrowserProgram();
+  if (program.empty()) return false;
   std::string file_url = "file://" + path;
   char* argv[] = {program.data(), file_url.data(), nullptr};
+  // The browser's own chatter (xdg-open lists every method it tried) stays off the terminal,
+  // which shows the URL.
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
-  if (posix_spawnp(&pid, program.c_str(), nullptr, nullptr, argv, environ) != 0) return false;
+  int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return false;
   std::thread([pid] {  // reap it, whenever it ends
     int status = 0;
     waitpid(pid, &status, 0);
@@ -81,7 +101,7 @@ int Run(ServeArgs& a) {
   std::printf("Parallax is serving %s\nOpen %s\n(Ctrl-C stops it)\n", srv->root().c_str(), srv->Url().c_str());
   std::fflush(stdout);
   if (a.open && !OpenBrowser(srv->Url()))
-    std::fprintf(stderr, "note: no browser could be started (set BROWSER or install xdg-utils); open the URL above\n");
+    std::fprintf(stderr, "note: no browser was started (no display, or none found: set BROWSER); open the URL above\n");
   std::thread waiter([&srv, signals] {
     int sig = 0;
     sigwait(&signals, &sig);

@@ -103,6 +103,14 @@ const std::string* PcfCatalog::EventValueLabel(uint32_t type, int64_t value) con
   return nullptr;
 }
 
+bool PcfCatalog::HasValueLabels(uint32_t type) const {
+  auto it = types_.find(type);
+  if (it == types_.end()) return false;
+  for (uint32_t b : it->second.value_blocks)
+    if (!block_values_[b].empty()) return true;
+  return false;
+}
+
 int PcfCatalog::Precision(uint32_t type) const {
   auto it = types_.find(type);
   return it == types_.end() ? 0 : it->second.precision;

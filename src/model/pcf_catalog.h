@@ -151,6 +151,8 @@ class PcfCatalog {
   const std::string* EventTypeLabel(uint32_t type) const;
   const std::string* EventValueLabel(uint32_t type, int64_t value) const;
   int Precision(uint32_t type) const;  // 0 when the type has none
+  // Whether some value of the type has a label.
+  bool HasValueLabels(uint32_t type) const;
   // Every type that has a label, sorted.
   std::vector<uint32_t> EventTypes() const;
   // Exact label: the largest type with that label (0 or 1 element). A label containing '*' is

@@ -42,11 +42,9 @@ uint32_t Index(double v) {
 std::string EventValueLabel(const TimelineContext& ctx, double v) {
   int64_t value = Whole(v);
   if (ctx.pcf == nullptr) return fmt::format("value {}", Number(v));
+  // Only the window's own event types: another type's label for the same number is wrong.
   for (uint32_t type : ctx.label_types)
     if (const std::string* l = ctx.pcf->EventValueLabel(type, value)) return *l;
-  if (ctx.label_types.empty())
-    for (uint32_t type : ctx.pcf->EventTypes())
-      if (const std::string* l = ctx.pcf->EventValueLabel(type, value)) return *l;
   return fmt::format("value {}", Number(v));
 }
 

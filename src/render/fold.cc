@@ -125,8 +125,11 @@ FoldedRow Fold(RowT& row, const Columns& columns, const FoldOptions& options, ui
   if (n == 0) return std::move(out);
   folder.Start(columns.p0[0]);
   for (uint32_t j = 0; j < n; ++j) {
-    // Only the last column can start before the previous one ended (moved to the trace end).
-    if (j > 0 && columns.p0[j] < columns.p1[j - 1]) folder.Start(columns.p0[j]);
+    // Only the last column can start before the previous one ended (moved back to the trace
+    // end). Elsewhere p0[j] may sit one ulp below p1[j - 1] (j·step vs (j-1)·step + step): the
+    // walk goes on, since re-positioning a stateful row re-walks it from time 0 (O(records)
+    // per column).
+    if (j > 0 && j + 1 == n && columns.p0[j] < columns.p1[j - 1]) folder.Start(columns.p0[j]);
     folder.Collect(columns.p0[j], columns.p1[j]);
     double r = PixelRandom(row_id, j);
     // Only a highlight range leaves a column without values.

@@ -1,5 +1,7 @@
 #include "src/semantic/info_type.h"
 
+#include "src/filter/filter.h"
+
 namespace parallax::semantic {
 
 namespace {
@@ -66,16 +68,15 @@ InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots) {
   return InfoType::kSameAsBelow;
 }
 
-}  // namespace
-
-InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index) {
+// The info type and the window whose chain decided it.
+std::pair<InfoType, size_t> InfoTypeAndSource(const std::vector<WindowSpec>& ws, size_t index) {
   const WindowSpec& w = ws[index];
   std::vector<Slot> slots = {Slot::kTopCompose1, Slot::kTopCompose2};
   if (!w.derived) {
     std::vector<Slot> chain = ChainSlots(w.level, Level::kThread, true);
     slots.insert(slots.end(), chain.begin(), chain.end());
     InfoType t = FirstType(w, slots);
-    return t == InfoType::kSameAsBelow ? InfoType::kNone : t;
+    return {t == InfoType::kSameAsBelow ? InfoType::kNone : t, index};
   }
   Level low = w.level;
   for (int p : {w.parent0, w.parent1})
@@ -86,9 +87,28 @@ InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index) {
   slots.insert(slots.end(), chain.begin(), chain.end());
   slots.push_back(Slot::kDerived);
   InfoType t = FirstType(w, slots);
-  if (t != InfoType::kSameAsBelow) return t;
-  if (w.parent0 < 0) return InfoType::kNone;
-  return WindowInfoType(ws, static_cast<size_t>(w.parent0));
+  if (t != InfoType::kSameAsBelow) return {t, index};
+  if (w.parent0 < 0) return {InfoType::kNone, index};
+  return InfoTypeAndSource(ws, static_cast<size_t>(w.parent0));
+}
+
+}  // namespace
+
+InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index) {
+  return InfoTypeAndSource(ws, index).first;
+}
+
+ValueLabels WindowValueLabels(const std::vector<WindowSpec>& ws, size_t index,
+                              const model::PcfCatalog* pcf) {
+  auto [info, source] = InfoTypeAndSource(ws, index);
+  ValueLabels out{info, {}};
+  if (info != InfoType::kEventValue) return out;
+  if (pcf != nullptr)
+    for (uint32_t type : pcf->EventTypes())
+      if (filter::Passes(ws[source].filter.event_type, type) && pcf->HasValueLabels(type))
+        out.event_types.push_back(type);
+  if (out.event_types.empty()) out.info = InfoType::kNone;
+  return out;
 }
 
 }  // namespace parallax::semantic

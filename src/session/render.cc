@@ -185,14 +185,29 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
 
 render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& set, size_t index) {
   render::TimelineContext ctx{&t.header(), &t.store(), t.pcf(), t.row()};
-  ctx.info = semantic::WindowInfoType(set.specs, index);
-  const auto& spec = set.specs[index];
-  ctx.unit = spec.unit;
-  if (ctx.info == semantic::InfoType::kEventValue && !spec.filter.event_type.values.empty())
-    for (uint32_t type : t.EventTypes())
-      if (filter::Passes(spec.filter.event_type, type)) ctx.label_types.push_back(type);
+  semantic::ValueLabels labels = semantic::WindowValueLabels(set.specs, index, t.pcf());
+  ctx.info = labels.info;
+  ctx.label_types = std::move(labels.event_types);
+  ctx.unit = set.specs[index].unit;
   return ctx;
 }
+
+}  // namespace
+
+std::vector<model::Rgb> session::TraceImpl::Palette(model::Rgb background) const {
+  constexpr size_t kKept = 4;  // backgrounds come from requests: keep memory bounded
+  {
+    std::lock_guard<std::mutex> lock(palettes_mutex_);
+    for (const auto& [bg, palette] : palettes_)
+      if (bg == background) return palette;
+  }
+  std::vector<model::Rgb> palette = render::TracePalette(background, pcf());
+  std::lock_guard<std::mutex> lock(palettes_mutex_);
+  if (palettes_.size() < kKept) palettes_.emplace_back(background, palette);
+  return palette;
+}
+
+namespace {
 
 Result<std::string> Encode(const render::DrawList& list, const std::string& format) {
   if (format == "svg") return render::EncodeSvg(list);
@@ -218,8 +233,10 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
     auto window =
         semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf(), &deadline}, set->specs, index);
     if (!window.ok()) return window.status();
-    auto list =
-        render::RenderWindow(*window.value(), Context(t, set.value(), index), options.value());
+    render::TimelineContext ctx = Context(t, set.value(), index);
+    const std::vector<model::Rgb> palette = t.Palette(options.value().prefs.background);
+    ctx.palette = &palette;
+    auto list = render::RenderWindow(*window.value(), ctx, options.value());
     if (!list.ok()) return list.status();
     auto bytes = Encode(list.value(), req.format);
     if (!bytes.ok()) return bytes.status();

@@ -95,7 +95,8 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
       return Status::Error(fmt::format("object '{}' is not at the window's level {}", req.object,
                                        model::LevelName(specs[index].level)));
   }
-  semantic::InfoType info = semantic::WindowInfoType(specs, index);
+  semantic::ValueLabels labels = semantic::WindowValueLabels(specs, index, pcf());
+  const semantic::InfoType info = labels.info;
   const base::Deadline deadline(req.time_limit);
   auto ev = semantic::WindowEvaluator::Create({&header(), &store(), pcf(), &deadline}, specs, index);
   if (!ev.ok()) return ev.status();
@@ -105,10 +106,6 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
   view.time_unit = std::string(model::TimeUnitName(header().unit));
   view.object = semantic::ObjectName(header(), level, object);
   view.function = semantic::SlotFunction(specs[index], semantic::Slot::kThread).name;
-  std::vector<uint32_t> label_types;
-  if (pcf() && info == semantic::InfoType::kEventValue)
-    for (uint32_t type : pcf()->EventTypes())
-      if (filter::Passes(specs[index].filter.event_type, type)) label_types.push_back(type);
   auto row = w.MakeRow(object);
   row->Init(view.from);
   for (int guard = 0; guard < 10000000; ++guard) {
@@ -120,7 +117,7 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
       if (const std::string* l = pcf()->EventTypeLabel(semantic::SaturateCast<uint32_t>(i.value))) ti.label = *l;
     } else if (pcf() && info == semantic::InfoType::kEventValue) {
       // The value label of the first event type passing the window's filter that has one.
-      for (uint32_t type : label_types) {
+      for (uint32_t type : labels.event_types) {
         if (const std::string* l = pcf()->EventValueLabel(type, semantic::SaturateCast<int64_t>(i.value))) {
           ti.label = *l;
           break;

@@ -45,6 +45,10 @@ class TraceImpl : public Trace {
   // it shows: `window` names it, else the cfg's last.
   Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TextWindows(const TextRequest& req) const;
 
+  // TracePalette(background, pcf()): the expansion costs tens of ms, and every frame of a trace
+  // needs the same one. Kept for the first few backgrounds asked for (defined in render.cc).
+  std::vector<model::Rgb> Palette(model::Rgb background) const;
+
   const std::string& path() const { return path_; }
   const io::PrvTrace& prv() const { return prv_; }
   const model::TraceHeader& header() const { return prv_.header; }
@@ -75,6 +79,8 @@ class TraceImpl : public Trace {
   double load_seconds_ = 0;
   mutable std::once_flag event_types_once_;
   mutable std::vector<uint32_t> event_types_;
+  mutable std::mutex palettes_mutex_;
+  mutable std::vector<std::pair<model::Rgb, std::vector<model::Rgb>>> palettes_;
 };
 
 // Loads a trace without going through the public facade.

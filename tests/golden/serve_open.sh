@@ -29,6 +29,25 @@ kill %1; wait %1 2>/dev/null || true
 # No browser: the server still runs and says so.
 BROWSER="$tmp/no-such-browser" "$bin" serve --root "$data/epoch" --open > "$tmp/out2" 2>&1 &
 for _ in $(seq 100); do grep -q "no browser" "$tmp/out2" && break; sleep 0.1; done
-grep -q "note: no browser could be started" "$tmp/out2" || { echo "FAIL: no note"; cat "$tmp/out2"; exit 1; }
+grep -q "note: no browser was started" "$tmp/out2" || { echo "FAIL: no note"; cat "$tmp/out2"; exit 1; }
 grep -q "^Open http" "$tmp/out2" || { echo "FAIL: no URL"; exit 1; }
+kill %1; wait %1 2>/dev/null || true
+
+# No display and no $BROWSER (a server over ssh, the README's demo in a container): xdg-open is
+# not started (it would print its errors for every browser it tries), the URL and one line.
+mkdir "$tmp/bin"
+cat > "$tmp/bin/xdg-open" <<SH
+#!/bin/sh
+touch "$tmp/xdg-started"
+for i in 1 2 3 4 5; do echo "xdg-open: no method available for opening '\$1'" >&2; done
+exit 3
+SH
+chmod +x "$tmp/bin/xdg-open"
+env -u DISPLAY -u WAYLAND_DISPLAY -u BROWSER PATH="$tmp/bin:$PATH" \
+  "$bin" serve --root "$data/epoch" --open > "$tmp/out3" 2>&1 &
+for _ in $(seq 100); do grep -q "no browser" "$tmp/out3" && break; sleep 0.1; done
+[ ! -e "$tmp/xdg-started" ] || { echo "FAIL: xdg-open started without a display"; cat "$tmp/out3"; exit 1; }
+grep -q "^Open http" "$tmp/out3" || { echo "FAIL: no URL"; cat "$tmp/out3"; exit 1; }
+[ "$(grep -c "no browser" "$tmp/out3")" = 1 ] || { echo "FAIL: not one note"; cat "$tmp/out3"; exit 1; }
+if grep -q "xdg-open:" "$tmp/out3"; then echo "FAIL: xdg-open's errors shown"; cat "$tmp/out3"; exit 1; fi
 echo "serve --open: ok"

@@ -2,6 +2,8 @@
 // bad requests. The served root is a temporary directory holding a copy of tests/data/omp and
 // two cfgs, next to an "outside" directory the server must never open.
 
+#include <gtest/gtest-spi.h>
+
 #include "tests/unit/server/server_fixture.h"
 
 namespace parallax::server {
@@ -15,25 +17,25 @@ class ServerApiTest : public ServerFixture {
 
 TEST_F(ServerApiTest, TokenIsRequiredEverywhere) {
   for (const char* p : {"/", "/api/functions", "/api/files", "/api/info?trace=traces/omp2.prv.gz", "/app.js"}) {
-    auto r = Client()->Get(p);
+    auto r = Checked(Client()->Get(p), "direct request");
     ASSERT_TRUE(r) << p;
     EXPECT_EQ(r->status, 403) << p;
     EXPECT_TRUE(json::parse(r->body).contains("error"));
-    auto wrong = Client()->Get(p, {{"X-Parallax-Token", "nope"}});
+    auto wrong = Checked(Client()->Get(p, {{"X-Parallax-Token", "nope"}}), "direct request");
     EXPECT_EQ(wrong->status, 403) << p;
   }
-  EXPECT_EQ(Client()->Get("/api/functions?token=0123456789abcdef0123456789abcdee")->status, 403);
+  EXPECT_EQ(Checked(Client()->Get("/api/functions?token=0123456789abcdef0123456789abcdee"), "direct request")->status, 403);
 }
 
 TEST_F(ServerApiTest, QueryTokenSetsACookieThatAuthenticates) {
-  auto r = Client()->Get((std::string("/?token=") + kToken).c_str());
+  auto r = Checked(Client()->Get((std::string("/?token=") + kToken).c_str()), "direct request");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 200);
   std::string cookie = r->get_header_value("Set-Cookie");
   ASSERT_NE(cookie.find(kToken), std::string::npos) << cookie;
   EXPECT_NE(cookie.find("HttpOnly"), std::string::npos);
   std::string pair = cookie.substr(0, cookie.find(';'));
-  auto again = Client()->Get("/api/functions", {{"Cookie", "other=1; " + pair}});
+  auto again = Checked(Client()->Get("/api/functions", {{"Cookie", "other=1; " + pair}}), "direct request");
   EXPECT_EQ(again->status, 200);
 }
 
@@ -77,8 +79,8 @@ TEST_F(ServerApiTest, ListsTracesCfgsAndDirectoriesButNotEscapes) {
 }
 
 TEST_F(ServerApiTest, OpensATraceAndReportsItsInfo) {
-  auto r = Client()->Post((std::string("/api/open?path=") + kTrace).c_str(), {{"X-Parallax-Token", kToken}}, "",
-                          "text/plain");
+  auto r = Checked(Client()->Post((std::string("/api/open?path=") + kTrace).c_str(), {{"X-Parallax-Token", kToken}}, "",
+                          "text/plain"), "direct request");
   ASSERT_TRUE(r);
   ASSERT_EQ(r->status, 200) << r->body;
   json info = Json(r);
@@ -122,7 +124,7 @@ TEST_F(ServerApiTest, RejectsBadRequestsWithJsonErrors) {
   ExpectError("/api/timeline?trace=traces/omp2.prv.gz&cfg=traces/omp2.pcf", 400);
   ExpectError("/api/text?trace=traces/omp2.prv.gz&function=State%20As%20Is&object=THREAD%209.9.9", 422);
   ExpectError("/api/analyze?trace=traces/omp2.prv.gz", 400);
-  auto big = Client()->Post("/api/open", {{"X-Parallax-Token", kToken}}, std::string((1 << 20) + 1, 'x'), "text/plain");
+  auto big = Checked(Client()->Post("/api/open", {{"X-Parallax-Token", kToken}}, std::string((1 << 20) + 1, 'x'), "text/plain"), "direct request");
   ASSERT_TRUE(big);
   EXPECT_EQ(big->status, 413);
 }
@@ -190,6 +192,25 @@ TEST_F(ServerApiTest, ConcurrentRequestsShareOneLoad) {
     });
   for (auto& t : threads) t.join();
   for (int s : status) EXPECT_EQ(s, 200);
+}
+
+}  // namespace
+}  // namespace parallax::server
+
+namespace parallax::server {
+namespace {
+
+// A request that timed out (no response) is reported as a failure with the reason, and the
+// test reads a stand-in response instead of dereferencing null (a UBSan crash under load).
+TEST_F(ServerApiTest, NoResponseIsAFailureNotACrash) {
+  // EXPECT_NONFATAL_FAILURE's statement may only use statics.
+  static httplib::Result checked(nullptr, httplib::Error::Success);
+  EXPECT_NONFATAL_FAILURE(
+      checked = Checked(httplib::Result(nullptr, httplib::Error::Read), "GET /slow"),
+      "GET /slow: no response");
+  ASSERT_TRUE(checked);
+  EXPECT_EQ(checked->status, -1);
+  EXPECT_NE(checked->body.find("no response"), std::string::npos);
 }
 
 }  // namespace

@@ -401,12 +401,12 @@ TEST_F(ServerCfgTest, PostNeedsTheToken) {
   json body = {{"trace", kTrace}, {"function", "State As Is"}, {"format", "json"}};
   for (const char* route : {"/api/timeline", "/api/text", "/api/analyze", "/api/cfg/function", "/api/cfg/edit",
                             "/api/cfg/save", "/api/no-such-route"}) {
-    auto r = Client()->Post(route, body.dump(), "application/json");
+    auto r = Checked(Client()->Post(route, body.dump(), "application/json"), "direct request");
     ExpectErrorResponse(r, 403, route);
-    auto wrong = Client()->Post(route, {{"X-Parallax-Token", "nope"}}, body.dump(), "application/json");
+    auto wrong = Checked(Client()->Post(route, {{"X-Parallax-Token", "nope"}}, body.dump(), "application/json"), "direct request");
     ExpectErrorResponse(wrong, 403, route);
   }
-  auto save = Client()->Post("/api/cfg/save", json{{"path", "saved/token.cfg"}, {"text", "x"}}.dump(), "application/json");
+  auto save = Checked(Client()->Post("/api/cfg/save", json{{"path", "saved/token.cfg"}, {"text", "x"}}.dump(), "application/json"), "direct request");
   EXPECT_EQ(save->status, 403);
   EXPECT_FALSE(fs::exists(Root() / "saved/token.cfg"));
   ExpectErrorResponse(Post("/api/no-such-route", json::object()), 404, "unknown POST route");

@@ -84,18 +84,42 @@ class ServerFixture : public ::testing::Test {
     return c;
   }
 
+  // A request that got no response (timeout on a loaded machine, connection refused) is a test
+  // failure, not a null response for the test to dereference: it becomes a response with
+  // status -1 whose body says what happened, so `r->status` fails the test's expectations.
+  static httplib::Result Checked(httplib::Result r, const std::string& what) {
+    if (r) return r;
+    const httplib::Error error = r.error();
+    ADD_FAILURE() << what << ": no response (" << httplib::to_string(error) << ")";
+    auto stand_in = std::make_unique<httplib::Response>();
+    stand_in->status = -1;
+    stand_in->body = "no response: " + httplib::to_string(error);
+    return httplib::Result(std::move(stand_in), error);
+  }
+
   // GET with the token header; `query` is already URL-encoded.
   static httplib::Result Get(const std::string& path_and_query) {
-    return Client()->Get(path_and_query.c_str(), {{"X-Parallax-Token", kToken}});
+    return Checked(Client()->Get(path_and_query.c_str(), {{"X-Parallax-Token", kToken}}),
+                   "GET " + path_and_query);
   }
 
   // POST of a JSON body with the token header.
   static httplib::Result Post(const std::string& path, const std::string& body) {
-    return Client()->Post(path.c_str(), {{"X-Parallax-Token", kToken}}, body, "application/json");
+    return Checked(
+        Client()->Post(path.c_str(), {{"X-Parallax-Token", kToken}}, body, "application/json"),
+        "POST " + path);
   }
   static httplib::Result Post(const std::string& path, const json& body) { return Post(path, body.dump()); }
 
-  static json Json(const httplib::Result& r) { return json::parse(r->body); }
+  // The JSON body; null (and a failure) when it is not JSON.
+  static json Json(const httplib::Result& r) {
+    json j = json::parse(r->body, nullptr, false);
+    if (j.is_discarded()) {
+      ADD_FAILURE() << "not JSON: " << r->body.substr(0, 200);
+      return {};
+    }
+    return j;
+  }
 
   // A JSON error with `status`; returns the error object.
   static json ExpectErrorResponse(const httplib::Result& r, int status, const std::string& what) {
