@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
 
@@ -64,12 +65,9 @@ void FinishRequest(TimelineArgs& a) {
 
 int Run(TimelineArgs& a) {
   FinishRequest(a);
-  auto trace = Trace::Open(a.trace);
-  if (!trace.ok()) {
-    std::fprintf(stderr, "%s\n", trace.status().ToString().c_str());
-    return 1;
-  }
-  auto images = RenderTimeline(*trace.value(), a.req);
+  auto trace = LoadTraceOrReport(a.trace);
+  if (!trace) return 1;
+  auto images = RenderTimeline(*trace, a.req);
   if (!images.ok()) {
     std::fprintf(stderr, "%s\n", images.status().ToString().c_str());
     return 1;

@@ -11,6 +11,7 @@
 #include "include/parallax/status.h"
 #include "src/model/pcf_catalog.h"
 #include "src/model/trace_header.h"
+#include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
 #include "src/store/trace_store.h"
 
@@ -45,6 +46,7 @@ struct TraceView {
   const model::TraceHeader* header = nullptr;
   const store::TraceStore* store = nullptr;
   const model::PcfCatalog* pcf = nullptr;  // may be null
+  const FunctionRegistry* functions = nullptr;  // null: the built-in functions
 };
 
 class WindowEvaluator {

@@ -53,13 +53,13 @@ std::vector<Slot> ChainSlots(Level top, Level low, bool include_low) {
 }
 
 // The first type in the list that is not "same as below"; kSameAsBelow when all are.
-InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots) {
+InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots, const FunctionRegistry& reg) {
   for (auto it = w.extra_composes.rbegin(); it != w.extra_composes.rend(); ++it) {
-    const auto* d = FindFunctionAnyGroup(it->name);
+    const auto* d = reg.FindAnyGroup(it->name);
     if (d && d->info != InfoType::kSameAsBelow) return d->info;
   }
   for (Slot s : slots) {
-    const auto* d = FindFunction(SlotFunction(w, s).name, s);
+    const auto* d = reg.Find(SlotFunction(w, s).name, s);
     if (!d) return InfoType::kNone;
     if (d->info != InfoType::kSameAsBelow) return d->info;
   }
@@ -68,13 +68,14 @@ InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots) {
 
 }  // namespace
 
-InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index) {
+InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index, const FunctionRegistry* functions) {
+  const FunctionRegistry& reg = RegistryOr(functions);
   const WindowSpec& w = ws[index];
   std::vector<Slot> slots = {Slot::kTopCompose1, Slot::kTopCompose2};
   if (!w.derived) {
     std::vector<Slot> chain = ChainSlots(w.level, Level::kThread, true);
     slots.insert(slots.end(), chain.begin(), chain.end());
-    InfoType t = FirstType(w, slots);
+    InfoType t = FirstType(w, slots, reg);
     return t == InfoType::kSameAsBelow ? InfoType::kNone : t;
   }
   Level low = w.level;
@@ -85,10 +86,10 @@ InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index) {
   std::vector<Slot> chain = ChainSlots(w.level, low, false);
   slots.insert(slots.end(), chain.begin(), chain.end());
   slots.push_back(Slot::kDerived);
-  InfoType t = FirstType(w, slots);
+  InfoType t = FirstType(w, slots, reg);
   if (t != InfoType::kSameAsBelow) return t;
   if (w.parent0 < 0) return InfoType::kNone;
-  return WindowInfoType(ws, static_cast<size_t>(w.parent0));
+  return WindowInfoType(ws, static_cast<size_t>(w.parent0), functions);
 }
 
 }  // namespace parallax::semantic

@@ -6,11 +6,13 @@
 
 #include <vector>
 
-#include "src/semantic/function_table.h"
+#include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
 
 namespace parallax::semantic {
 
-InfoType WindowInfoType(const std::vector<WindowSpec>& windows, size_t index);
+// `functions`: the registry the window's functions come from (null: the built-in ones).
+InfoType WindowInfoType(const std::vector<WindowSpec>& windows, size_t index,
+                        const FunctionRegistry* functions = nullptr);
 
 }  // namespace parallax::semantic

@@ -36,7 +36,7 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
     w.unit = t.header().unit;
     semantic::FunctionSpec f{w.name, {}};
     if (!req.parameters.empty()) f.params.push_back(req.parameters);
-    if (semantic::FindFunction(f.name, semantic::Slot::kThread) == nullptr)
+    if (t.functions().Find(f.name, semantic::Slot::kThread) == nullptr)
       return Status::Error(fmt::format("unknown thread function '{}'", f.name), {},
                            "see docs/functions.md for the names (as Paraver spells them)");
     w.functions[static_cast<size_t>(semantic::Slot::kThread)] = std::move(f);
@@ -185,7 +185,7 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
 
 render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& set, size_t index) {
   render::TimelineContext ctx{&t.header(), &t.store(), t.pcf(), t.row()};
-  ctx.info = semantic::WindowInfoType(set.specs, index);
+  ctx.info = semantic::WindowInfoType(set.specs, index, &t.functions());
   const auto& spec = set.specs[index];
   ctx.unit = spec.unit;
   if (ctx.info == semantic::InfoType::kEventValue && !spec.filter.event_type.values.empty())
@@ -215,7 +215,7 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
     auto options = Options(t, req, set.value(), index);
     if (!options.ok()) return options.status();
     auto window =
-        semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf()}, set->specs, index);
+        semantic::WindowEvaluator::Create(t.View(), set->specs, index);
     if (!window.ok()) return window.status();
     auto list =
         render::RenderWindow(*window.value(), Context(t, set.value(), index), options.value());

@@ -33,8 +33,8 @@ Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const Window
   auto windows = impl.TextWindows(text);
   if (!windows.ok()) return windows.status();
   auto& [specs, index] = windows.value();
-  semantic::InfoType info = semantic::WindowInfoType(specs, index);
-  auto ev = semantic::WindowEvaluator::Create({&impl.header(), &impl.store(), impl.pcf()}, specs,
+  semantic::InfoType info = semantic::WindowInfoType(specs, index, &impl.functions());
+  auto ev = semantic::WindowEvaluator::Create(impl.View(), specs,
                                               index);
   if (!ev.ok()) return ev.status();
   const semantic::WindowEvaluator& w = *ev.value();
