@@ -260,8 +260,8 @@ py::dict Info(const PyTrace& t) {
 py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
                 const std::string& window, const std::string& function,
                 const std::vector<double>& parameters, std::optional<uint64_t> from,
-                std::optional<uint64_t> to) {
-  WindowRequest req{cfg, cfg_text, window, function, parameters, from, to, 0};
+                std::optional<uint64_t> to, const std::string& level) {
+  WindowRequest req{cfg, cfg_text, window, function, parameters, from, to, 0, level};
   Result<WindowIntervals> r = Status::Ok();
   {
     py::gil_scoped_release release;
@@ -458,7 +458,7 @@ PYBIND11_MODULE(_parallax, m) {
   m.def("window", &Window, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("function") = "",
         py::arg("parameters") = std::vector<double>{}, py::arg("from_") = py::none(),
-        py::arg("to") = py::none());
+        py::arg("to") = py::none(), py::arg("level") = "");
   m.def("analyze", &Analyze, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("all") = true, py::arg("hide_empty") = false);
   m.def("timeline", &Timeline, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",

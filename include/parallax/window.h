@@ -24,6 +24,10 @@ struct WindowRequest {
   // Trace units; default: the window's own range (the whole trace for most cfgs).
   std::optional<uint64_t> from, to;
   unsigned threads = 0;  // objects evaluated in parallel; 0 = all cores
+  // Evaluate at another level than the window's own (a cfg's `window_level` name: thread,
+  // task, appl, workload, cpu, node, system; case-insensitive); empty: the window's level.
+  // Not for derived windows.
+  std::string level;
 };
 
 // Every interval of every object of the window's level, in object order then time order:

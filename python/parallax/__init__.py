@@ -205,13 +205,16 @@ class Trace:
         return _parallax.info(self._t)
 
     def window(self, cfg=None, window=None, function=None, parameters=None, from_=None, to=None,
-               cfg_text=None):
+               cfg_text=None, level=None):
         """A window's intervals for every object: a cfg's last window (or the one named
         `window`), or one thread function (`function`, default "State As Is", `parameters` its
-        first parameter). `from_`/`to` in trace units; default: the window's range."""
+        first parameter). `from_`/`to` in trace units; default: the window's range. `level`
+        ("thread", "task", "appl", "workload", "cpu", "node", "system") evaluates it at another
+        level than its own (not for derived windows)."""
         return Window(_parallax.window(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
                                        window=window or "", function=function or "",
-                                       parameters=list(parameters or []), from_=from_, to=to))
+                                       parameters=list(parameters or []), from_=from_, to=to,
+                                       level=level or ""))
 
     def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False):
         """Every histogram of a cfg (only the last one with all=False, as paramedir)."""

@@ -128,3 +128,14 @@ def test_bad_registrations():
         parallax.register_function("Py bad records", "thread", lambda r, p: p, records="flags")
     with pytest.raises(parallax.Error, match="invalid ELF header"):
         parallax.load_plugin(__file__)
+
+
+def test_window_level(prv):
+    # State As Is added over the task's two threads: 1+3, 2+3, 1+3, 1+1.
+    t = parallax.open(prv)
+    w = t.window(function="State As Is", level="task")
+    assert w.level == "TASK" and w.object_names == ["TASK 1.1"]
+    assert intervals(w, 0) == [(0, 100, 4.0), (100, 300, 5.0), (300, 500, 4.0), (500, 1000, 2.0)]
+    assert len(t.window(function="State As Is", level="THREAD").object_names) == 2
+    with pytest.raises(parallax.Error, match="unknown level 'rank'"):
+        t.window(function="State As Is", level="rank")
