@@ -46,6 +46,16 @@ check listed-derived "derived        Weighted sum                 weight a × a 
 check env-listed "1" "$(PARALLAX_PLUGINS="$EX" "$BIN" functions --json | grep -c '"name": "Value squared"')"
 check not-listed-without "0" "$("$BIN" functions | grep -c 'Value squared' || true)"
 
+# The server lists them for the properties dialog (/api/functions), with their origin.
+"$BIN" --plugin "$EX" serve --root "$TMP" > "$TMP/serve.out" 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q 'token=' "$TMP/serve.out" && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*token=[0-9a-f]*' "$TMP/serve.out")
+got=$(curl -s "${url%%/\?*}/api/functions?token=${url##*token=}" |
+      python3 -c 'import json,sys; print(",".join(f["name"] for f in json.load(sys.stdin)["functions"] if f.get("origin")))')
+kill $server; wait $server 2>/dev/null || true
+check serve-functions "Value squared,Events so far,Weighted sum" "$got"
+
 # Value squared over State As Is: 1, 2, 1 -> 1, 4, 1 and 3, 1 -> 9, 1.
 cfg "$TMP/sq.cfg" "window_name squared" "window_type single" "window_level thread" \
   "window_selected_functions { 1, { {thread, State As Is} } }" \
