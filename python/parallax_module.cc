@@ -8,6 +8,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <new>
@@ -74,9 +77,126 @@ class PyTrace {
   std::unique_ptr<Trace> trace_;
 };
 
+// A set of semantic functions (the built-in ones, plug-ins, Python callables). Python code
+// never changes one that a trace uses: adding returns a new registry (parallax/__init__.py).
+using Registry = std::shared_ptr<FunctionRegistry>;
+
+Registry NewRegistry() { return std::make_shared<FunctionRegistry>(); }
+
+Registry LoadPlugin(const Registry& base, const std::string& path) {
+  auto next = std::make_shared<FunctionRegistry>(*base);
+  Status s = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    s = next->LoadPlugin(path);
+  }
+  if (!s.ok()) Raise(s);
+  return next;
+}
+
+// The arguments of a Python kernel: `first`, then one NumPy array per declared parameter.
+py::tuple KernelArgs(std::initializer_list<py::object> first, const FunctionParams& params) {
+  py::tuple t(first.size() + params.size());
+  size_t i = 0;
+  for (const py::object& o : first) t[i++] = o;
+  for (const auto& p : params) t[i++] = py::array_t<double>(static_cast<py::ssize_t>(p.size()), p.data());
+  return t;
+}
+
+// Calls a Python kernel and copies its n results to `out`; a Python exception, or a result of
+// the wrong length, becomes a FunctionError naming the function (the error of the request).
+void CallPython(const std::string& name, const py::function& fn, py::tuple args, size_t n, double* out) {
+  try {
+    py::object result = fn(*args);
+    auto r = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
+    if (!r) {
+      PyErr_Clear();
+      throw FunctionError(fmt::format("Python function '{}' returned {}, not numbers", name,
+                                      std::string(py::str(result.get_type()))));
+    }
+    if (static_cast<size_t>(r.size()) != n)
+      throw FunctionError(fmt::format("Python function '{}' returned {} values for {} intervals", name,
+                                      r.size(), n));
+    std::copy(r.data(), r.data() + n, out);
+  } catch (py::error_already_set& e) {
+    throw FunctionError(fmt::format("Python function '{}' raised {}", name, e.what()));
+  }
+}
+
+template <typename T>
+py::array_t<T> Copy(size_t n, const T* p) { return py::array_t<T>(static_cast<py::ssize_t>(n), p); }
+
+Registry AddFunction(const Registry& base, const std::string& name, const std::string& kind, py::function fn,
+                     const std::vector<std::pair<std::string, std::vector<double>>>& params,
+                     const std::string& info, const std::string& doc, unsigned records, bool stateful) {
+  CustomFunction f;
+  f.name = name;
+  f.kind = kind;
+  f.info = info;
+  f.doc = doc;
+  f.origin = "python";
+  f.records = records;
+  f.stateful = stateful;
+  for (const auto& [n, d] : params) f.params.push_back({n, d});
+  // The kernels hold the callable; they run on the core's worker threads, so each takes the GIL
+  // (the bindings release it while the core works) and releases its reference under it.
+  auto holder = std::shared_ptr<py::function>(new py::function(std::move(fn)), [](py::function* p) {
+    py::gil_scoped_acquire gil;
+    delete p;
+  });
+  if (kind == "compose") {
+    f.compose = [holder, name](size_t n, const double* v, const uint64_t* b, const uint64_t* e,
+                               const FunctionParams& params, double* out) {
+      py::gil_scoped_acquire gil;
+      py::tuple args = KernelArgs({Copy(n, v), Copy(n, b), Copy(n, e)}, params);
+      CallPython(name, *holder, args, n, out);
+    };
+  } else if (kind == "derived") {
+    f.derived = [holder, name](size_t n, const double* a, const double* b, const FunctionParams& params,
+                               double* out) {
+      py::gil_scoped_acquire gil;
+      py::tuple args = KernelArgs({Copy(n, a), Copy(n, b)}, params);
+      CallPython(name, *holder, args, n, out);
+    };
+  } else if (kind == "thread") {
+    f.thread = [holder, name](size_t n, const FunctionRecord* r, const double* prev, const FunctionParams& params,
+                              double* out) {
+      py::gil_scoped_acquire gil;
+      std::vector<int> kind(n);
+      std::vector<uint64_t> time(n);
+      std::vector<uint32_t> thread(n), type(n), partner(n);
+      std::vector<int64_t> state(n), size(n), tag(n);
+      std::vector<double> value(n);
+      for (size_t i = 0; i < n; ++i) {
+        kind[i] = r[i].kind;
+        time[i] = r[i].time;
+        thread[i] = r[i].thread;
+        type[i] = r[i].event_type;
+        partner[i] = r[i].partner;
+        state[i] = r[i].state;
+        size[i] = r[i].size;
+        tag[i] = r[i].tag;
+        value[i] = r[i].event_value;
+      }
+      py::dict rec(py::arg("kind") = Array(std::move(kind)), py::arg("time") = Array(std::move(time)),
+                   py::arg("thread") = Array(std::move(thread)), py::arg("state") = Array(std::move(state)),
+                   py::arg("event_type") = Array(std::move(type)), py::arg("event_value") = Array(std::move(value)),
+                   py::arg("size") = Array(std::move(size)), py::arg("tag") = Array(std::move(tag)),
+                   py::arg("partner") = Array(std::move(partner)));
+      py::tuple args = KernelArgs({rec, Copy(n, prev)}, params);
+      CallPython(name, *holder, args, n, out);
+    };
+  }
+  auto next = std::make_shared<FunctionRegistry>(*base);
+  Status s = next->Add(std::move(f));
+  if (!s.ok()) Raise(s);
+  return next;
+}
+
 std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned threads,
-                              std::function<void(uint64_t, uint64_t)> progress) {
+                              std::function<void(uint64_t, uint64_t)> progress, const Registry& functions) {
   LoadOptions options;
+  options.functions = functions;
   options.strict = strict;
   options.threads = threads;
   if (progress) {
@@ -146,9 +266,10 @@ void CheckRange(const PyTrace& t, std::optional<uint64_t> from, std::optional<ui
 py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
                 const std::string& window, const std::string& function,
                 const std::vector<double>& parameters, std::optional<uint64_t> from,
-                std::optional<uint64_t> to) {
+                std::optional<uint64_t> to, const std::string& level) {
   CheckRange(t, from, to);
   WindowRequest req{cfg, cfg_text, window, function, parameters, from, to, 0};
+  req.level = level;
   Result<WindowIntervals> r = Status::Ok();
   {
     py::gil_scoped_release release;
@@ -309,14 +430,15 @@ py::dict Pop(const std::vector<std::string>& traces, const std::string& scaling)
                   py::arg("text") = FormatPopText(rep));
 }
 
-py::list Functions() {
+py::list Functions(const Registry& functions) {
   py::list out;
-  for (const FunctionInfo& f : ListFunctions()) {
+  for (const FunctionInfo& f : ListFunctions(functions.get())) {
     py::list params;
     for (const FunctionParamInfo& p : f.params) params.append(p.name);
     out.append(py::dict(py::arg("name") = f.name, py::arg("group") = f.group,
                         py::arg("params") = params, py::arg("info") = f.info,
-                        py::arg("stateful") = f.stateful, py::arg("doc") = f.doc));
+                        py::arg("stateful") = f.stateful, py::arg("doc") = f.doc,
+                        py::arg("origin") = f.origin));
   }
   return out;
 }
@@ -340,12 +462,12 @@ PYBIND11_MODULE(_parallax, m) {
   });
   py::class_<PyTrace, std::shared_ptr<PyTrace>>(m, "Trace");
   m.def("open", &Open, py::arg("path"), py::arg("strict") = false, py::arg("threads") = 0u,
-        py::arg("progress") = nullptr);
+        py::arg("progress") = nullptr, py::arg("functions") = nullptr);
   m.def("info", &Info);
   m.def("window", &Window, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("function") = "",
         py::arg("parameters") = std::vector<double>{}, py::arg("from_") = py::none(),
-        py::arg("to") = py::none());
+        py::arg("to") = py::none(), py::arg("level") = "");
   m.def("analyze", &Analyze, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("all") = true, py::arg("hide_empty") = false, py::arg("from_") = py::none(),
         py::arg("to") = py::none());
@@ -357,5 +479,10 @@ PYBIND11_MODULE(_parallax, m) {
   m.def("paramedir", &Paramedir, py::arg("trace"), py::arg("cfg"), py::arg("output_name") = "",
         py::arg("trace_units") = false, py::arg("no_precision_limit") = false);
   m.def("pop", &Pop, py::arg("traces"), py::arg("scaling") = "auto");
-  m.def("functions", &Functions);
+  m.def("functions", &Functions, py::arg("functions") = nullptr);
+  py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
+  m.def("new_registry", &NewRegistry);
+  m.def("load_plugin", &LoadPlugin, py::arg("registry"), py::arg("path"));
+  m.def("add_function", &AddFunction, py::arg("registry"), py::arg("name"), py::arg("kind"), py::arg("fn"),
+        py::arg("params"), py::arg("info"), py::arg("doc"), py::arg("records"), py::arg("stateful"));
 }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
 #include "apps/server/json_convert.h"
 #include "include/parallax/functions.h"
 
@@ -19,16 +20,22 @@ struct FunctionsArgs {
 };
 
 int Run(const FunctionsArgs& a) {
+  std::shared_ptr<const FunctionRegistry> functions;
+  if (!LoadFunctionsOrReport(&functions)) return 1;
   if (a.markdown) {
     std::fputs(FunctionsMarkdown().c_str(), stdout);
     return 0;
   }
-  auto list = ListFunctions();
+  auto list = ListFunctions(functions.get());
   if (a.json) {
     std::puts(server::ToJson(list).dump(2).c_str());
     return 0;
   }
-  for (const auto& f : list) std::printf("%-14s %-28s %s\n", f.group.c_str(), f.name.c_str(), f.doc.c_str());
+  for (const auto& f : list) {
+    std::printf("%-14s %-28s %s", f.group.c_str(), f.name.c_str(), f.doc.c_str());
+    if (!f.origin.empty()) std::printf(" [%s]", f.origin.c_str());
+    std::printf("\n");
+  }
   return 0;
 }
 

@@ -28,6 +28,12 @@ int Run(int argc, char** argv) {
   app.add_option("--memory-limit", memory_limit,
                  "most memory a trace load may use (e.g. 8G, 512M; default: 3/4 of the physical "
                  "memory or of ulimit -v); also PARALLAX_MEMORY_LIMIT");
+  // Plug-ins (docs/plugins.md): appended to PARALLAX_PLUGINS, which every command reads
+  // (apps/cli/progress.cc); all are loaded once here so that a bad one stops any command.
+  std::vector<std::string> plugins;
+  app.add_option("--plugin", plugins,
+                 "load semantic functions from a plug-in library (repeatable); also "
+                 "PARALLAX_PLUGINS (colon-separated)");
   app.fallthrough();
   std::vector<parallax::cli::Command> commands = {
       parallax::cli::AddInfoCommand(app),
@@ -83,6 +89,13 @@ int Run(int argc, char** argv) {
     }
     setenv("PARALLAX_MEMORY_LIMIT", memory_limit.c_str(), 1);
   }
+  if (!plugins.empty()) {
+    std::string list = std::getenv("PARALLAX_PLUGINS") ? std::getenv("PARALLAX_PLUGINS") : "";
+    for (const auto& p : plugins) list += (list.empty() ? "" : ":") + p;
+    setenv("PARALLAX_PLUGINS", list.c_str(), 1);
+  }
+  std::shared_ptr<const parallax::FunctionRegistry> functions;
+  if (!parallax::cli::LoadFunctionsOrReport(&functions)) return 1;
   for (auto& c : commands)
     if (c.sub->parsed()) return c.run();
   return 2;

@@ -61,8 +61,25 @@ void ProgressBar::Update(uint64_t done, uint64_t total) {
 
 namespace parallax::cli {
 
+bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out) {
+  const char* list = std::getenv("PARALLAX_PLUGINS");
+  if (list == nullptr || *list == '\0') {
+    out->reset();
+    return true;
+  }
+  auto registry = std::make_shared<FunctionRegistry>();
+  Status s = registry->LoadPlugins(list);
+  if (!s.ok()) {
+    std::fprintf(stderr, "parallax: %s\n", s.ToString().c_str());
+    return false;
+  }
+  *out = std::move(registry);
+  return true;
+}
+
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads) {
   LoadOptions opts;
+  if (!LoadFunctionsOrReport(&opts.functions)) return nullptr;
   opts.strict = strict;
   opts.threads = threads;
   if (const char* limit = std::getenv("PARALLAX_MEMORY_LIMIT")) {

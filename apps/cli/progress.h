@@ -30,9 +30,14 @@ class ProgressBar {
 
 #include <memory>
 
+#include "include/parallax/functions.h"
 #include "include/parallax/trace.h"
 
 namespace parallax::cli {
+
+// The functions of the plug-ins named by PARALLAX_PLUGINS (main.cc adds the --plugin options to
+// it): false, after printing why, when one cannot be loaded.
+bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out);
 
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0);

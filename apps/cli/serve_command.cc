@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
 #include "apps/server/server.h"
 
 namespace parallax::cli {
@@ -83,6 +84,7 @@ int Run(ServeArgs& a) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  if (!LoadFunctionsOrReport(&a.options.functions)) return 1;
   std::string error;
   auto srv = server::Server::Create(a.options, &error);
   if (!srv) {

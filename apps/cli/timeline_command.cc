@@ -12,6 +12,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/range_options.h"
+#include "apps/cli/progress.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
 
@@ -66,13 +67,10 @@ void FinishRequest(TimelineArgs& a) {
 
 int Run(TimelineArgs& a) {
   FinishRequest(a);
-  auto trace = Trace::Open(a.trace);
-  if (!trace.ok()) {
-    std::fprintf(stderr, "%s\n", trace.status().ToString().c_str());
-    return 1;
-  }
-  if (!ApplyRange(a.range, *trace.value(), a.trace, &a.req.from, &a.req.to)) return 1;
-  auto images = RenderTimeline(*trace.value(), a.req);
+  auto trace = LoadTraceOrReport(a.trace);
+  if (!trace) return 1;
+  if (!ApplyRange(a.range, *trace, a.trace, &a.req.from, &a.req.to)) return 1;
+  auto images = RenderTimeline(*trace, a.req);
   if (!images.ok()) {
     std::fprintf(stderr, "%s\n", images.status().ToString().c_str());
     return 1;

@@ -94,8 +94,10 @@ json ToJson(const std::vector<FunctionInfo>& functions) {
   for (const auto& f : functions) {
     json params = json::array();
     for (const auto& p : f.params) params.push_back({{"name", p.name}, {"defaults", p.defaults}});
-    out.push_back({{"name", f.name}, {"group", f.group}, {"params", std::move(params)}, {"info", f.info},
-                   {"stateful", f.stateful}, {"implemented", f.implemented}, {"doc", f.doc}});
+    json j = {{"name", f.name}, {"group", f.group}, {"params", std::move(params)}, {"info", f.info},
+              {"stateful", f.stateful}, {"implemented", f.implemented}, {"doc", f.doc}};
+    if (!f.origin.empty()) j["origin"] = f.origin;  // the plug-in library, or "python"
+    out.push_back(std::move(j));
   }
   return out;
 }

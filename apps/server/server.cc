@@ -193,7 +193,8 @@ const char* ContentType(std::string_view path) {
 class ServerImpl final : public Server {
  public:
   ServerImpl(ServerOptions options, RootDir root)
-      : options_(std::move(options)), root_(std::move(root)), http_(Limits(options_)) {}
+      : options_(std::move(options)), root_(std::move(root)), cache_(options_.functions),
+        http_(Limits(options_)) {}
 
   bool Bind(std::string* error) {
     Routes();
@@ -838,7 +839,7 @@ class ServerImpl final : public Server {
   }
 
   void Functions(const httplib::Request&, httplib::Response& res) {
-    SendJson(res, {{"functions", ToJson(ListFunctions())}});
+    SendJson(res, {{"functions", ToJson(ListFunctions(options_.functions.get()))}});
   }
 
   void NoRoute(const httplib::Request& req, httplib::Response&) {

@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "include/parallax/functions.h"
+
 namespace parallax::server {
 
 struct ServerOptions {
@@ -31,6 +33,9 @@ struct ServerOptions {
   // Tests only: called with the path of every request that reaches a route, before the route
   // runs (a test throws from it to check that no exception escapes). Empty in `parallax serve`.
   std::function<void(const std::string& path)> test_hook;
+  // The semantic functions of the loaded plug-ins (null: the built-in ones): traces are opened
+  // with them and /api/functions lists them.
+  std::shared_ptr<const FunctionRegistry> functions;
 };
 
 // 32 hex digits from /dev/urandom.

@@ -12,8 +12,9 @@ std::shared_ptr<TraceCache::Entry> TraceCache::Find(const std::string& path, boo
   return entry;
 }
 
-Result<std::unique_ptr<Trace>> TraceCache::Load(const std::string& path, Entry* e) {
+Result<std::unique_ptr<Trace>> TraceCache::Load(const std::string& path, Entry* e) const {
   LoadOptions options;
+  options.functions = functions_;
   options.progress = [e](uint64_t done, uint64_t total) {
     e->done = done;
     e->total = total;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "include/parallax/functions.h"
 #include "include/parallax/status.h"
 #include "include/parallax/trace.h"
 
@@ -24,6 +25,10 @@ struct LoadProgress {
 
 class TraceCache {
  public:
+  // Traces are opened with these functions (null: the built-in ones).
+  explicit TraceCache(std::shared_ptr<const FunctionRegistry> functions = nullptr)
+      : functions_(std::move(functions)) {}
+
   // The trace at `canonical_path`, loading it on first use. A load that throws fails like any
   // other (its message says so); a failed load is retried by the next Get.
   Result<std::shared_ptr<const Trace>> Get(const std::string& canonical_path);
@@ -40,9 +45,10 @@ class TraceCache {
     mutable std::mutex error_mutex;  // guards error (read by Progress during a load)
     Status error;
   };
-  static Result<std::unique_ptr<Trace>> Load(const std::string& path, Entry* e);
+  Result<std::unique_ptr<Trace>> Load(const std::string& path, Entry* e) const;
   std::shared_ptr<Entry> Find(const std::string& path, bool create) const;
 
+  std::shared_ptr<const FunctionRegistry> functions_;
   mutable std::mutex mutex_;  // guards entries_ (the map, not the traces)
   mutable std::map<std::string, std::shared_ptr<Entry>> entries_;
 };

@@ -14,6 +14,8 @@
 
 namespace parallax {
 
+class FunctionRegistry;  // include/parallax/functions.h
+
 struct LoadOptions {
   bool strict = false;     // a malformed or out-of-order record is fatal
   unsigned threads = 0;    // worker threads, 0 = all cores
@@ -22,6 +24,9 @@ struct LoadOptions {
   // the address-space limit. A trace that needs more is refused with an error naming the limit.
   uint64_t memory_limit = 0;
   std::function<void(uint64_t done, uint64_t total)> progress;  // called from the loading thread
+  // The semantic functions cfgs may name: null for the built-in ones; a registry with plug-in
+  // or Python functions (docs/plugins.md) is shared by the trace, read-only.
+  std::shared_ptr<const FunctionRegistry> functions;
 };
 
 // A state value or event type seen in the trace, with its .pcf label and how often it occurs.

@@ -20,7 +20,7 @@ from . import _parallax
 from ._parallax import Error
 
 __all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "open", "pop",
-           "functions"]
+           "functions", "register_function", "load_plugin"]
 
 
 def _pandas():
@@ -205,13 +205,16 @@ class Trace:
         return _parallax.info(self._t)
 
     def window(self, cfg=None, window=None, function=None, parameters=None, from_=None, to=None,
-               cfg_text=None):
+               cfg_text=None, level=None):
         """A window's intervals for every object: a cfg's last window (or the one named
         `window`), or one thread function (`function`, default "State As Is", `parameters` its
-        first parameter). `from_`/`to` in trace units; default: the window's range."""
+        first parameter). `from_`/`to` in trace units; default: the window's range. `level`
+        ("thread", "task", "appl", "workload", "cpu", "node", "system") evaluates it at another
+        level than its own (not for derived windows)."""
         return Window(_parallax.window(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
                                        window=window or "", function=function or "",
-                                       parameters=list(parameters or []), from_=from_, to=to))
+                                       parameters=list(parameters or []), from_=from_, to=to,
+                                       level=level or ""))
 
     def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False, from_=None, to=None):
         """Every histogram of a cfg (only the last one with all=False, as paramedir).
@@ -267,12 +270,67 @@ def _path(p):
     return _os.fspath(p) if p is not None else ""
 
 
+# The semantic functions that traces opened from now on can use: the built-in ones, the plug-ins
+# of PARALLAX_PLUGINS (loaded on first use), load_plugin() and register_function(). Each call
+# makes a new registry, so a trace keeps the functions it was opened with.
+_functions = None
+
+
+def _registry():
+    global _functions
+    if _functions is None:
+        reg = _parallax.new_registry()
+        for lib in _os.environ.get("PARALLAX_PLUGINS", "").split(":"):
+            if lib:
+                reg = _parallax.load_plugin(reg, lib)
+        _functions = reg
+    return _functions
+
+
+def load_plugin(path):
+    """Loads the semantic functions of a plug-in library (docs/plugins.md) for the traces
+    opened afterwards."""
+    global _functions
+    _functions = _parallax.load_plugin(_registry(), _os.fspath(path))
+
+
+_RECORDS = {"states": 1, "events": 2, "sends": 4, "receives": 8}
+
+
+def register_function(name, kind, fn, params=(), info="same as below", doc="",
+                      records=("states",), stateful=False):
+    """Adds a semantic function written in Python, for the traces opened afterwards; cfgs name
+    it like a built-in one (docs/python.md, "Functions of your own"). `fn` is vectorised: it gets
+    NumPy arrays of n intervals and returns n values. By `kind`:
+
+      compose: fn(values, begins, ends, *params)
+      derived: fn(a, b, *params)
+      thread:  fn(records, previous, *params); records is a dict of arrays (kind, time, thread,
+               state, event_type, event_value, size, tag, partner); `records` says which records
+               start an interval (states, events, sends, receives)
+
+    `params` is a list of (name, defaults) pairs; each parameter reaches `fn` as an array. An
+    exception in `fn` fails the request with parallax.Error naming the function."""
+    global _functions
+    if isinstance(records, str):
+        records = (records,)
+    try:
+        mask = sum(_RECORDS[r] for r in records)
+    except KeyError as e:
+        raise ValueError(f"unknown record kind {e}; use {sorted(_RECORDS)}") from None
+    plist = [(str(n), [float(x) for x in d]) for n, d in params]
+    _functions = _parallax.add_function(_registry(), name, kind, fn, plist, info, doc, mask,
+                                        bool(stateful))
+
+
 def open(path, strict=False, threads=0, progress=None):  # noqa: A001 - the module's verb
     """Loads a .prv/.prv.gz trace with its .pcf and .row. `progress`: a callable(done, total)
-    or True for a tqdm bar (when tqdm is installed). The GIL is released while loading."""
+    or True for a tqdm bar (when tqdm is installed). The GIL is released while loading. Cfgs
+    may name the functions of load_plugin() and register_function() called before."""
     path = _os.fspath(path)
     return Trace(_parallax.open(path, strict=strict, threads=threads,
-                                progress=_progress_callback(progress)), path)
+                                progress=_progress_callback(progress), functions=_registry()),
+                 path)
 
 
 def pop(traces, scaling="auto"):
@@ -282,5 +340,6 @@ def pop(traces, scaling="auto"):
 
 
 def functions():
-    """The semantic functions Parallax knows (name, group, params, info, stateful, doc)."""
-    return _parallax.functions()
+    """The semantic functions Parallax knows (name, group, params, info, stateful, doc, origin),
+    the plug-in and Python ones included."""
+    return _parallax.functions(_registry())

@@ -1,4 +1,4 @@
-"""pypop's MPI metrics from Parallax DataFrames, without running paramedir.
+"""pypop's MPI and OpenMP metrics from Parallax DataFrames, without running paramedir.
 
 pypop (numericalalgorithmsgroup/pypop) computes its statistics by running paramedir on a set of
 cfgs and reading the histogram files back. The same statistics come from `Trace.analyze`:
@@ -7,6 +7,7 @@ cfgs and reading the histogram files back. The same statistics come from `Trace.
     stats = {n: pypop.statistics(parallax.open(f"epoch_{n}proc.prv.gz"), cfg_dir)
              for n in (1, 2, 4)}
     table = pypop.mpi_metrics(stats)      # rows: process counts; columns: pypop's metrics
+    omp = pypop.openmp_metrics(stats)     # pypop's OpenMP table from the same statistics
 
 `cfg_dir` is the folder of pypop's cfgs (pypop/cfgs in its sources; tests/data/cfg/pypop here).
 """
@@ -126,5 +127,43 @@ def mpi_metrics(stats_by_processes, reference=None):
         ranks = s.index.get_level_values("rank")
         m["Number of Processes"] = len(set(ranks))
         m["Total Threads"] = len(s)
+        rows[key] = m
+    return pd.DataFrame(rows).T
+
+
+def openmp_metrics(stats_by_threads, reference=None):
+    """pypop's OpenMP metric table from {key: statistics(...)} (a key per run, e.g. the number
+    of threads; the smallest is the reference unless `reference` names one): one row per key.
+    Ranks' first threads carry the serial and OpenMP region times, as in pypop."""
+    pd = __import__("pandas")
+    keys = sorted(stats_by_threads)
+    ref = stats_by_threads[reference if reference is not None else keys[0]]
+    rows = {}
+    for key in keys:
+        s = stats_by_threads[key]
+        main = s.xs(1, level="thread")  # the first thread of every rank
+        runtime = s["Total Runtime"].max()
+        threads = int((s.index.get_level_values("rank") == s.index.get_level_values("rank")[0]).sum())
+        omp_useful_per_rank = s["OpenMP Useful Computation"].groupby(level="rank").mean()
+        m = {}
+        m["Parallel Efficiency"] = s["Total Useful Computation"].mean() / runtime
+        # Time of the OpenMP regions (on each rank's first thread) not spent computing by the
+        # average thread of the rank.
+        m["OpenMP Region Efficiency"] = 1 - ((main["OpenMP Total Runtime"] - omp_useful_per_rank).mean()
+                                             / runtime)
+        # Serial computation could have been spread over all the threads of the rank.
+        m["Serial Region Efficiency"] = 1 - (main["Serial Useful Computation"].mean() / runtime
+                                             * (1 - 1 / threads))
+        m["Computational Scaling"] = (ref["Total Useful Computation"].sum()
+                                      / s["Total Useful Computation"].sum())
+        m["Global Efficiency"] = m["Computational Scaling"] * m["Parallel Efficiency"]
+        m["Instruction Scaling"] = (ref["Useful Instructions"].sum()
+                                    / s["Useful Instructions"].sum())
+        m["IPC Scaling"] = s["IPC"].mean() / ref["IPC"].mean()
+        m["Frequency Scaling"] = s["Frequency"].mean() / ref["Frequency"].mean()
+        m["Speedup"] = ref["Total Runtime"].max() / runtime
+        m["Runtime"] = runtime
+        m["Number of Processes"] = len(main)
+        m["Threads per Process"] = threads
         rows[key] = m
     return pd.DataFrame(rows).T

@@ -99,7 +99,7 @@ std::string ObjectLabel(const LabelContext& ctx, Level level, uint32_t o) {
 
 std::string ValueLabel(const LabelContext& ctx, const std::vector<semantic::WindowSpec>& ws,
                        size_t index, double v, bool short_labels) {
-  InfoType info = WindowInfoType(ws, index);
+  InfoType info = WindowInfoType(ws, index, ctx.functions);
   int64_t iv = semantic::SaturateCast<int64_t>(v);
   const model::TraceHeader& h = *ctx.header;
   switch (info) {

@@ -22,6 +22,7 @@ struct LabelContext {
   const model::PcfCatalog* pcf = nullptr;                    // may be null
   const model::RowNames* row = nullptr;                      // may be null
   const std::vector<uint32_t>* trace_event_types = nullptr;  // sorted types of the body
+  const semantic::FunctionRegistry* functions = nullptr;     // null: the built-in functions
 };
 
 using semantic::WindowInfoType;  // semantics.md §10, src/semantic/info_type.h

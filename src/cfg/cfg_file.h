@@ -14,6 +14,7 @@
 #include "src/model/objects.h"
 #include "src/cfg/histogram_spec.h"
 #include "src/model/pcf_catalog.h"
+#include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
 
 namespace parallax::cfg {
@@ -28,6 +29,7 @@ struct CfgContext {
   const model::ResourceModel* resources = nullptr;
   const model::PcfCatalog* pcf = nullptr;
   const std::vector<uint32_t>* trace_event_types = nullptr;  // sorted types found in the trace
+  const semantic::FunctionRegistry* functions = nullptr;     // null: the built-in functions
 };
 
 // `window_color_mode` (cfg-format.md §3.6); kFunctionLine is `window_noncolor_mode false`.

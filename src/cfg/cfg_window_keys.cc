@@ -135,7 +135,7 @@ Status CfgParser::OnShifts(Field v) {
 Status CfgParser::OnOperation(Field v) {
   if (!W().derived) return Status::Ok();
   std::string_view name = TrimRightBlanks(v.text);
-  if (!semantic::FindFunction(name, Slot::kDerived)) return Unsupported(name, v.column);
+  if (!semantic::RegistryOr(ctx_.functions).Find(name, Slot::kDerived)) return Unsupported(name, v.column);
   W().functions[static_cast<size_t>(Slot::kDerived)] =
       semantic::FunctionSpec{std::string(name), {}};
   return Status::Ok();
@@ -331,8 +331,9 @@ Status CfgParser::SetSlotFunction(Field level, Field fn, bool compose) {
   }
   Slot slot = ref->slot;
   if (compose && !ref->extra_compose) slot = *ComposeSlotOf(slot);
-  if (!semantic::FindFunction(fn.text, slot)) {
-    if (!semantic::FindFunctionAnyGroup(fn.text)) return Unsupported(fn.text, fn.column);
+  const semantic::FunctionRegistry& reg = semantic::RegistryOr(ctx_.functions);
+  if (!reg.Find(fn.text, slot)) {
+    if (!reg.FindAnyGroup(fn.text)) return Unsupported(fn.text, fn.column);
     return Status::Error(
         fmt::format("{}: function '{}' cannot be used at level {}", key_, fn.text, level.text),
         Location{file_, line_no_, fn.column},

@@ -142,9 +142,10 @@ struct WindowEvaluator::Impl {
   size_t index = 0;
 
   Status Bind(BoundFunction& out, const FunctionSpec& f, Slot slot) const {
-    const FunctionDesc* d = FindFunction(f.name, slot);
+    const FunctionRegistry& reg = RegistryOr(trace.functions);
+    const FunctionDesc* d = reg.Find(f.name, slot);
     if (d == nullptr) {
-      if (FindFunctionAnyGroup(f.name) != nullptr)
+      if (reg.FindAnyGroup(f.name) != nullptr)
         return Status::Error(fmt::format("function '{}' cannot be used in slot {}", f.name, SlotName(slot)));
       return Unsupported(f.name);
     }

@@ -12,6 +12,7 @@
 #include "src/base/deadline.h"
 #include "src/model/pcf_catalog.h"
 #include "src/model/trace_header.h"
+#include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
 #include "src/store/trace_store.h"
 
@@ -46,6 +47,7 @@ struct TraceView {
   const model::TraceHeader* header = nullptr;
   const store::TraceStore* store = nullptr;
   const model::PcfCatalog* pcf = nullptr;  // may be null
+  const FunctionRegistry* functions = nullptr;  // null: the built-in functions
   // When set, rows made by MakeRow check it as they move and throw base::DeadlineExceeded
   // once it has passed (the request's time limit).
   const base::Deadline* deadline = nullptr;

@@ -11,6 +11,10 @@
 
 #include "src/semantic/window_spec.h"
 
+namespace parallax {
+struct CustomFunction;  // include/parallax/functions.h
+}
+
 namespace parallax::semantic {
 
 enum class FunctionGroup : uint8_t {
@@ -85,6 +89,10 @@ struct FunctionDesc {
   AggregateKernel aggregate = nullptr;
   DerivedKernel derived = nullptr;
   std::string_view doc;  // one line for the generated reference
+  // Functions added to a FunctionRegistry (plug-ins, Python): the kernels above are the generic
+  // Custom* kernels, which call this; `origin` names the library or front end.
+  const CustomFunction* custom = nullptr;
+  std::string_view origin;
 };
 
 // Every function, in a stable order.

@@ -55,13 +55,13 @@ std::vector<Slot> ChainSlots(Level top, Level low, bool include_low) {
 }
 
 // The first type in the list that is not "same as below"; kSameAsBelow when all are.
-InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots) {
+InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots, const FunctionRegistry& reg) {
   for (auto it = w.extra_composes.rbegin(); it != w.extra_composes.rend(); ++it) {
-    const auto* d = FindFunctionAnyGroup(it->name);
+    const auto* d = reg.FindAnyGroup(it->name);
     if (d && d->info != InfoType::kSameAsBelow) return d->info;
   }
   for (Slot s : slots) {
-    const auto* d = FindFunction(SlotFunction(w, s).name, s);
+    const auto* d = reg.Find(SlotFunction(w, s).name, s);
     if (!d) return InfoType::kNone;
     if (d->info != InfoType::kSameAsBelow) return d->info;
   }
@@ -69,13 +69,14 @@ InfoType FirstType(const WindowSpec& w, const std::vector<Slot>& slots) {
 }
 
 // The info type and the window whose chain decided it.
-std::pair<InfoType, size_t> InfoTypeAndSource(const std::vector<WindowSpec>& ws, size_t index) {
+std::pair<InfoType, size_t> InfoTypeAndSource(const std::vector<WindowSpec>& ws, size_t index,
+                                              const FunctionRegistry& reg) {
   const WindowSpec& w = ws[index];
   std::vector<Slot> slots = {Slot::kTopCompose1, Slot::kTopCompose2};
   if (!w.derived) {
     std::vector<Slot> chain = ChainSlots(w.level, Level::kThread, true);
     slots.insert(slots.end(), chain.begin(), chain.end());
-    InfoType t = FirstType(w, slots);
+    InfoType t = FirstType(w, slots, reg);
     return {t == InfoType::kSameAsBelow ? InfoType::kNone : t, index};
   }
   Level low = w.level;
@@ -86,21 +87,22 @@ std::pair<InfoType, size_t> InfoTypeAndSource(const std::vector<WindowSpec>& ws,
   std::vector<Slot> chain = ChainSlots(w.level, low, false);
   slots.insert(slots.end(), chain.begin(), chain.end());
   slots.push_back(Slot::kDerived);
-  InfoType t = FirstType(w, slots);
+  InfoType t = FirstType(w, slots, reg);
   if (t != InfoType::kSameAsBelow) return {t, index};
   if (w.parent0 < 0) return {InfoType::kNone, index};
-  return InfoTypeAndSource(ws, static_cast<size_t>(w.parent0));
+  return InfoTypeAndSource(ws, static_cast<size_t>(w.parent0), reg);
 }
 
 }  // namespace
 
-InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index) {
-  return InfoTypeAndSource(ws, index).first;
+InfoType WindowInfoType(const std::vector<WindowSpec>& ws, size_t index,
+                        const FunctionRegistry* functions) {
+  return InfoTypeAndSource(ws, index, RegistryOr(functions)).first;
 }
 
 ValueLabels WindowValueLabels(const std::vector<WindowSpec>& ws, size_t index,
-                              const model::PcfCatalog* pcf) {
-  auto [info, source] = InfoTypeAndSource(ws, index);
+                              const model::PcfCatalog* pcf, const FunctionRegistry* functions) {
+  auto [info, source] = InfoTypeAndSource(ws, index, RegistryOr(functions));
   ValueLabels out{info, {}};
   if (info != InfoType::kEventValue) return out;
   if (pcf != nullptr)

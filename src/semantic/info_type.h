@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "src/model/pcf_catalog.h"
-#include "src/semantic/function_table.h"
+#include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
 
 namespace parallax::semantic {
 
-InfoType WindowInfoType(const std::vector<WindowSpec>& windows, size_t index);
+// `functions`: the registry the window's functions come from (null: the built-in ones).
+InfoType WindowInfoType(const std::vector<WindowSpec>& windows, size_t index,
+                        const FunctionRegistry* functions = nullptr);
 
 // How the values of a window are labelled (renderer, textual view). The info type, except that
 // an event-value window is numeric (kNone) when none of its event types has a value label in
@@ -26,6 +28,7 @@ struct ValueLabels {
   std::vector<uint32_t> event_types;  // event value windows: the types that label values
 };
 ValueLabels WindowValueLabels(const std::vector<WindowSpec>& windows, size_t index,
-                              const model::PcfCatalog* pcf);
+                              const model::PcfCatalog* pcf,
+                              const FunctionRegistry* functions = nullptr);
 
 }  // namespace parallax::semantic

@@ -38,6 +38,7 @@ struct ThreadCall {
   const RecordCursor& at;  // positioned on the record that starts the interval
   const Params& params;
   ThreadState& state;
+  const CustomFunction* custom = nullptr;  // added functions only (function_registry.h)
   const RecordRef& rec() const { return at.current(); }
 };
 
@@ -58,6 +59,7 @@ struct ComposeCall {
   ComposeState& state;
   double x = 0;
   Time begin = 0, end = 0;
+  const CustomFunction* custom = nullptr;
 };
 
 struct AggregateCall {
@@ -79,6 +81,8 @@ struct DerivedCall {
   DerivedState& state;
   double a = 0, b = 0;
   Time a_begin = 0;
+  const Params* params = nullptr;          // added functions only
+  const CustomFunction* custom = nullptr;
 };
 
 namespace kernels {
@@ -199,6 +203,10 @@ double DerivedMinimum(DerivedCall&);
 double DerivedDifferent(DerivedCall&);
 double ControlledClearBy(DerivedCall&);
 double ControlledEnumerate(DerivedCall&);
+// Added functions (custom_kernels.cc): call the descriptor's CustomFunction.
+double CustomThread(const ThreadCall&);
+double CustomCompose(ComposeCall&);
+double CustomDerived(DerivedCall&);
 }  // namespace kernels
 
 }  // namespace parallax::semantic

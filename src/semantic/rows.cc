@@ -63,7 +63,7 @@ bool ThreadRow::Valid(const RecordCursor& c) const {
 }
 
 void ThreadRow::Compute() {
-  ThreadCall call{env_, start_, f_.params, state_};
+  ThreadCall call{env_, start_, f_.params, state_, f_.desc->custom};
   double value = f_.desc->thread(call);
   next_ = start_;
   if (!next_.at_end()) {
@@ -131,7 +131,7 @@ void ComposeRow::TimerStep() {
 
 void ComposeRow::Compute() {
   const Interval& c = child_->current();
-  ComposeCall call{env_, f_.params, state_, c.value, c.begin, c.end};
+  ComposeCall call{env_, f_.params, state_, c.value, c.begin, c.end, f_.desc->custom};
   cur_ = Interval{c.begin, c.end, f_.desc->compose(call), c.cpu};
 }
 
@@ -251,7 +251,7 @@ DerivedRow::DerivedRow(const BoundFunction& f, std::unique_ptr<Row> a, std::uniq
 
 void DerivedRow::Evaluate() {
   DerivedCall call{state_, ApplyFactor(a_->current().value, fa_), ApplyFactor(b_->current().value, fb_),
-                   a_->current().begin};
+                   a_->current().begin, &f_.params, f_.desc->custom};
   cur_.value = f_.desc->derived(call);
 }
 

@@ -21,7 +21,7 @@ analysis::HistogramInput HistogramInputOf(const TraceImpl& trace, const cfg::Cfg
 }
 
 analysis::LabelContext HistogramLabels(const TraceImpl& trace) {
-  return analysis::LabelContext{&trace.header(), trace.pcf(), trace.row(), &trace.EventTypes()};
+  return analysis::LabelContext{&trace.header(), trace.pcf(), trace.row(), &trace.EventTypes(), &trace.functions()};
 }
 
 Status HistogramFailure(const Status& failure) {

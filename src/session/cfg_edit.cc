@@ -123,10 +123,10 @@ std::vector<Slot> WindowSlots(const std::vector<semantic::WindowSpec>& ws, size_
   return out;
 }
 
-CfgFunction DescribeFunction(const semantic::WindowSpec& w, Slot slot) {
+CfgFunction DescribeFunction(const semantic::FunctionRegistry& reg, const semantic::WindowSpec& w, Slot slot) {
   const semantic::FunctionSpec& f = semantic::SlotFunction(w, slot);
   CfgFunction out{std::string(SlotText(slot)), f.name, f.params};
-  if (const semantic::FunctionDesc* d = semantic::FindFunction(f.name, slot))
+  if (const semantic::FunctionDesc* d = reg.Find(f.name, slot))
     for (size_t k = out.params.size(); k < d->params.size(); ++k)
       out.params.push_back(d->params[k].defaults);
   return out;
@@ -153,7 +153,7 @@ CfgFilter DescribeFilter(const filter::FilterSpec& f) {
   return out;
 }
 
-CfgWindowSettings DescribeWindow(const std::vector<semantic::WindowSpec>& ws,
+CfgWindowSettings DescribeWindow(const semantic::FunctionRegistry& reg, const std::vector<semantic::WindowSpec>& ws,
                                  const cfg::CfgWindow& info, size_t index) {
   const semantic::WindowSpec& w = ws[index];
   const cfg::WindowDisplay& d = info.display;
@@ -161,7 +161,7 @@ CfgWindowSettings DescribeWindow(const std::vector<semantic::WindowSpec>& ws,
   out.name = w.name;
   out.level = std::string(cfg::CfgLevelName(w.level));
   out.unit = std::string(model::TimeUnitName(w.unit));
-  for (Slot s : WindowSlots(ws, index)) out.functions.push_back(DescribeFunction(w, s));
+  for (Slot s : WindowSlots(ws, index)) out.functions.push_back(DescribeFunction(reg, w, s));
   out.filter = DescribeFilter(w.filter);
   out.derived = w.derived;
   out.parent0 = w.parent0;
@@ -202,11 +202,11 @@ CfgHistogramSettings DescribeHistogram(const cfg::HistogramSpec& h) {
   return out;
 }
 
-CfgDocument Describe(const cfg::CfgFile& file) {
+CfgDocument Describe(const semantic::FunctionRegistry& reg, const cfg::CfgFile& file) {
   CfgDocument doc;
   doc.description = file.description;
   for (size_t i = 0; i < file.windows.size(); ++i)
-    doc.windows.push_back(DescribeWindow(file.windows, file.window_info[i], i));
+    doc.windows.push_back(DescribeWindow(reg, file.windows, file.window_info[i], i));
   for (const cfg::CfgHistogram& h : file.histograms)
     doc.histograms.push_back(DescribeHistogram(h.spec));
   for (const cfg::CfgNotice& n : file.notices)
@@ -230,7 +230,7 @@ Status CheckName(const std::string& what, const std::string& name) {
   return Status::Ok();
 }
 
-Status ApplyFunction(const std::string& what, const std::vector<CfgFunction>& before,
+Status ApplyFunction(const semantic::FunctionRegistry& reg, const std::string& what, const std::vector<CfgFunction>& before,
                      const CfgFunction& f, semantic::WindowSpec& w) {
   auto slot = ParseSlot(f.slot);
   if (!slot)
@@ -243,9 +243,9 @@ Status ApplyFunction(const std::string& what, const std::vector<CfgFunction>& be
   auto old = std::find_if(before.begin(), before.end(),
                           [&](const CfgFunction& b) { return b.slot == f.slot; });
   if (old != before.end() && old->name == f.name && old->params == f.params) return Status::Ok();
-  const semantic::FunctionDesc* d = semantic::FindFunction(f.name, *slot);
+  const semantic::FunctionDesc* d = reg.Find(f.name, *slot);
   if (d == nullptr) {
-    bool elsewhere = semantic::FindFunctionAnyGroup(f.name) != nullptr;
+    bool elsewhere = reg.FindAnyGroup(f.name) != nullptr;
     std::string message =
         elsewhere ? fmt::format("function '{}' cannot be used in slot {}", f.name, f.slot)
                   : fmt::format("unknown function '{}' (slot {})", f.name, f.slot);
@@ -406,14 +406,14 @@ Status ApplyWindow(const session::TraceImpl& t, const CfgWindowSettings& s, size
   semantic::WindowSpec& w = file.windows[index];
   cfg::CfgWindow& info = file.window_info[index];
   const std::string what = fmt::format("window {} '{}'", index, s.name);
-  const CfgWindowSettings before = DescribeWindow(file.windows, info, index);
+  const CfgWindowSettings before = DescribeWindow(t.functions(), file.windows, info, index);
   if (s.name != before.name) {
     if (Status st = CheckName(what, s.name); !st.ok()) return st;
     w.name = s.name;
   }
   if (Status st = ApplyShape(t, what, before, s, index, w); !st.ok()) return st;
   for (const CfgFunction& f : s.functions)
-    if (Status st = ApplyFunction(what, before.functions, f, w); !st.ok()) return st;
+    if (Status st = ApplyFunction(t.functions(), what, before.functions, f, w); !st.ok()) return st;
   if (Status st = ApplyFilter(what, before.filter, s.filter, w, info.events); !st.ok()) return st;
   return ApplyDisplay(what, before, s, info.display);
 }
@@ -493,7 +493,7 @@ Status ApplyHistogram(const CfgHistogramSettings& s, size_t index, size_t window
 Status CheckWindows(const session::TraceImpl& t, const cfg::CfgFile& file) {
   for (size_t i = 0; i < file.windows.size(); ++i) {
     auto ev =
-        semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf()}, file.windows, i);
+        semantic::WindowEvaluator::Create(t.View(), file.windows, i);
     if (!ev.ok())
       return Status::Error(
           fmt::format("window {} '{}': {}", i, file.windows[i].name, ev.status().message()), {},
@@ -512,7 +512,7 @@ static Result<CfgDocument> DescribeCfgUnguarded(const Trace& trace, const std::s
                                                 const std::string& name) {
   auto file = Impl(trace).LoadCfgText(cfg_text, name);
   if (!file.ok()) return file.status();
-  return Describe(file.value());
+  return Describe(Impl(trace).functions(), file.value());
 }
 
 Result<CfgDocument> DescribeCfg(const Trace& trace, const std::string& cfg_text,
@@ -560,7 +560,7 @@ Result<std::string> EditCfg(const Trace& trace, const std::string& cfg_text,
 static Result<std::string> FunctionCfgUnguarded(const Trace& trace, const std::string& function,
                                                 const std::vector<double>& params) {
   const session::TraceImpl& t = Impl(trace);
-  if (semantic::FindFunction(function, Slot::kThread) == nullptr)
+  if (t.functions().Find(function, Slot::kThread) == nullptr)
     return Status::Error(fmt::format("unknown thread function '{}'", function), {},
                          "see docs/functions.md for the names (as Paraver spells them)");
   semantic::WindowSpec w;

@@ -2,13 +2,57 @@
 
 #include <fmt/format.h>
 
-#include "src/semantic/function_table.h"
+#include "src/plugin/plugin_loader.h"
+#include "src/session/functions_impl.h"
 
 namespace parallax {
 
-std::vector<FunctionInfo> ListFunctions() {
+FunctionRegistry::FunctionRegistry() : impl_(std::make_unique<Impl>()) {}
+FunctionRegistry::FunctionRegistry(const FunctionRegistry& o) : impl_(std::make_unique<Impl>(*o.impl_)) {}
+FunctionRegistry& FunctionRegistry::operator=(const FunctionRegistry& o) {
+  if (this != &o) impl_ = std::make_unique<Impl>(*o.impl_);
+  return *this;
+}
+FunctionRegistry::~FunctionRegistry() = default;
+
+Status FunctionRegistry::Add(CustomFunction f) { return impl_->functions.Add(std::move(f)); }
+
+Status FunctionRegistry::LoadPlugin(const std::string& path) {
+  auto fns = plugin::LoadPluginFunctions(path);
+  if (!fns.ok()) return fns.status();
+  // All or nothing: a plug-in with one refused function adds none.
+  Impl next = *impl_;
+  for (CustomFunction& f : fns.value()) {
+    Status s = next.functions.Add(std::move(f));
+    if (!s.ok())
+      return Status::Error(fmt::format("cannot load plug-in {}: {}", path, s.message()), {},
+                           "rename the function in the plug-in, or load only one of the libraries "
+                           "that define it");
+  }
+  *impl_ = std::move(next);
+  return Status::Ok();
+}
+
+Status FunctionRegistry::LoadPlugins(const std::string& colon_list) {
+  size_t start = 0;
+  while (start <= colon_list.size()) {
+    size_t end = colon_list.find(':', start);
+    if (end == std::string::npos) end = colon_list.size();
+    std::string path = colon_list.substr(start, end - start);
+    if (!path.empty()) {
+      Status s = LoadPlugin(path);
+      if (!s.ok()) return s;
+    }
+    start = end + 1;
+  }
+  return Status::Ok();
+}
+
+std::vector<FunctionInfo> ListFunctions(const FunctionRegistry* registry) {
   std::vector<FunctionInfo> out;
-  for (const semantic::FunctionDesc& d : semantic::FunctionTable()) {
+  const auto& reg = semantic::RegistryOr(session::SemanticRegistry(registry));
+  for (const semantic::FunctionDesc* dp : reg.All()) {
+    const semantic::FunctionDesc& d = *dp;
     FunctionInfo f;
     f.name = std::string(d.name);
     f.group = std::string(semantic::FunctionGroupName(d.group));
@@ -17,6 +61,7 @@ std::vector<FunctionInfo> ListFunctions() {
     f.stateful = d.stateful;
     f.implemented = true;
     f.doc = std::string(d.doc);
+    f.origin = std::string(d.origin);
     out.push_back(std::move(f));
   }
   return out;

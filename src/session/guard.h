@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "include/parallax/functions.h"
 #include "include/parallax/status.h"
 #include "src/base/deadline.h"
 
@@ -17,6 +18,10 @@ template <typename F>
 auto Guarded(const std::string& file, F&& body) -> decltype(body()) {
   try {
     return body();
+  } catch (const FunctionError& e) {
+    return Status::Error(e.what(), Location{file, 0, 0},
+                         "the error comes from a user-defined function (a plug-in or a Python "
+                         "callable): fix the function, or leave it out of the cfg");
   } catch (const std::bad_alloc&) {
     return Status::Limit("out of memory", Location{file, 0, 0},
                          "use a machine with more memory, or cut the trace to a time range or a "

@@ -38,6 +38,7 @@ cfg::CfgContext TraceImpl::CfgContextOf() const {
   ctx.resources = header().resources.empty() ? nullptr : &header().resources;
   ctx.pcf = pcf();
   ctx.trace_event_types = &EventTypes();
+  ctx.functions = &functions();
   return ctx;
 }
 
@@ -115,7 +116,7 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
         options.no_precision_limit ? 10 : 2);
     return std::vector<ParamedirOutput>{std::move(out)};
   }
-  auto ev = semantic::WindowEvaluator::Create({&header(), &store(), pcf()}, file->windows,
+  auto ev = semantic::WindowEvaluator::Create(View(), file->windows,
                                               file->windows.size() - 1);
   if (!ev.ok())
     return Status::Error(ev.status().message(), Location{cfg_path, 0, 0}, ev.status().hint());

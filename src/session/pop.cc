@@ -23,7 +23,7 @@ Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load,
   const session::TraceImpl& t = *trace.value();
   if (t.header().processes.threads() == 0)
     return Status::Error("the trace declares no threads, so it has no POP metrics", Location{path});
-  auto raw = pop::ComputeRawData({&t.header(), &t.store(), t.pcf()}, t.EventTypes(), load.threads);
+  auto raw = pop::ComputeRawData(t.View(), t.EventTypes(), load.threads);
   if (!raw.ok())
     return Status::Error(fmt::format("{}: {}", path, raw.status().message()), Location{path});
   if (!replay) {

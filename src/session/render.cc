@@ -36,7 +36,7 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
     w.unit = t.header().unit;
     semantic::FunctionSpec f{w.name, {}};
     if (!req.parameters.empty()) f.params.push_back(req.parameters);
-    if (semantic::FindFunction(f.name, semantic::Slot::kThread) == nullptr)
+    if (t.functions().Find(f.name, semantic::Slot::kThread) == nullptr)
       return Status::Error(fmt::format("unknown thread function '{}'", f.name), {},
                            "see docs/functions.md for the names (as Paraver spells them)");
     w.functions[static_cast<size_t>(semantic::Slot::kThread)] = std::move(f);
@@ -185,7 +185,7 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
 
 render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& set, size_t index) {
   render::TimelineContext ctx{&t.header(), &t.store(), t.pcf(), t.row()};
-  semantic::ValueLabels labels = semantic::WindowValueLabels(set.specs, index, t.pcf());
+  semantic::ValueLabels labels = semantic::WindowValueLabels(set.specs, index, t.pcf(), &t.functions());
   ctx.info = labels.info;
   ctx.label_types = std::move(labels.event_types);
   ctx.unit = set.specs[index].unit;
@@ -226,12 +226,13 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
   auto set = ResolveWindows(t, req);
   if (!set.ok()) return set.status();
   const base::Deadline deadline(req.time_limit);
+  semantic::TraceView view = t.View();
+  view.deadline = &deadline;
   std::vector<TimelineImage> images;
   for (size_t index : set->draw) {
     auto options = Options(t, req, set.value(), index);
     if (!options.ok()) return options.status();
-    auto window =
-        semantic::WindowEvaluator::Create({&t.header(), &t.store(), t.pcf(), &deadline}, set->specs, index);
+    auto window = semantic::WindowEvaluator::Create(view, set->specs, index);
     if (!window.ok()) return window.status();
     render::TimelineContext ctx = Context(t, set.value(), index);
     const std::vector<model::Rgb> palette = t.Palette(options.value().prefs.background);

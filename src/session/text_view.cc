@@ -95,10 +95,12 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
       return Status::Error(fmt::format("object '{}' is not at the window's level {}", req.object,
                                        model::LevelName(specs[index].level)));
   }
-  semantic::ValueLabels labels = semantic::WindowValueLabels(specs, index, pcf());
+  semantic::ValueLabels labels = semantic::WindowValueLabels(specs, index, pcf(), &functions());
   const semantic::InfoType info = labels.info;
   const base::Deadline deadline(req.time_limit);
-  auto ev = semantic::WindowEvaluator::Create({&header(), &store(), pcf(), &deadline}, specs, index);
+  semantic::TraceView view = View();
+  view.deadline = &deadline;
+  auto ev = semantic::WindowEvaluator::Create(view, specs, index);
   if (!ev.ok()) return ev.status();
   const auto& w = *ev.value();
   view.from = req.from.value_or(0);
@@ -189,7 +191,7 @@ Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TraceImpl::TextWind
   w.unit = header().unit;
   semantic::FunctionSpec f{w.name, {}};
   if (!req.parameters.empty()) f.params.push_back(req.parameters);
-  if (semantic::FindFunction(f.name, semantic::Slot::kThread) == nullptr)
+  if (functions().Find(f.name, semantic::Slot::kThread) == nullptr)
     return Status::Error(fmt::format("unknown thread function '{}'", f.name), {},
                          "see docs/functions.md for the names (as Paraver spells them)");
   w.functions[static_cast<size_t>(semantic::Slot::kThread)] = std::move(f);

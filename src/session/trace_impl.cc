@@ -1,4 +1,5 @@
 #include "src/session/trace_impl.h"
+#include "src/session/functions_impl.h"
 
 #include <fmt/format.h>
 
@@ -265,6 +266,10 @@ void LoadCompanions(TraceImpl& t, const std::string& path) {
 
 }  // namespace
 
+const semantic::FunctionRegistry& TraceImpl::functions() const {
+  return semantic::RegistryOr(SemanticRegistry(functions_.get()));
+}
+
 Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const LoadOptions& options) {
   auto start = std::chrono::steady_clock::now();
   // Other formats are imported into the same model; their labels come from the file itself.
@@ -277,6 +282,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
     auto t = std::make_unique<TraceImpl>(path, std::move(imported->prv));
     t->set_pcf(std::move(imported->pcf));
     if (imported->row) t->set_row(std::move(*imported->row));
+    t->set_functions(options.functions);
     t->set_load_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return t;
   }
@@ -290,6 +296,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
   if (!prv.ok()) return prv.status();
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));
   LoadCompanions(*t, path);
+  t->set_functions(options.functions);
   t->set_load_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return t;
 }

@@ -2,6 +2,7 @@
 // The implementation behind parallax::Trace: the parsed .prv plus its .pcf and .row. Other
 // modules of the core (and tests) use it directly; front ends see only include/parallax.
 
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -11,6 +12,8 @@
 #include "include/parallax/trace.h"
 #include "src/cfg/cfg_file.h"
 #include "src/io/prv/prv_reader.h"
+#include "src/semantic/evaluator.h"
+#include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
 #include "src/model/pcf_catalog.h"
 #include "src/model/row_names.h"
@@ -56,6 +59,12 @@ class TraceImpl : public Trace {
   const model::PcfCatalog* pcf() const { return pcf_ ? &*pcf_ : nullptr; }
   const model::RowNames* row() const { return row_ ? &*row_ : nullptr; }
 
+  // The functions cfgs may name (LoadOptions::functions; never null).
+  const semantic::FunctionRegistry& functions() const;
+  // What the evaluator needs of this trace.
+  semantic::TraceView View() const { return {&header(), &store(), pcf(), &functions()}; }
+  void set_functions(std::shared_ptr<const FunctionRegistry> f) { functions_ = std::move(f); }
+
   void set_pcf(model::PcfCatalog pcf) { pcf_ = std::move(pcf); }
   void set_row(model::RowNames row) { row_ = std::move(row); }
   void set_load_seconds(double s) { load_seconds_ = s; }
@@ -67,6 +76,7 @@ class TraceImpl : public Trace {
   io::PrvTrace prv_;
   std::optional<model::PcfCatalog> pcf_;
   std::optional<model::RowNames> row_;
+  std::shared_ptr<const FunctionRegistry> functions_;
   // The bodies of the entry points of the same name (which run them through Guarded).
   Status WriteUnguarded(const std::string& prv_path, bool overwrite) const;
   Result<TextView> TextUnguarded(const TextRequest& request) const;

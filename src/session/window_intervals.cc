@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 #include "include/parallax/window.h"
 #include "src/analysis/timeline_dump.h"
 #include "src/base/parallel.h"
+#include "src/cfg/cfg_names.h"
 #include "src/semantic/evaluator.h"
 #include "src/semantic/info_type.h"
 #include "src/session/guard.h"
@@ -33,9 +36,24 @@ Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const Window
   auto windows = impl.TextWindows(text);
   if (!windows.ok()) return windows.status();
   auto& [specs, index] = windows.value();
-  semantic::InfoType info = semantic::WindowInfoType(specs, index);
+  if (!req.level.empty()) {
+    std::string name = req.level;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::optional<model::Level> level = cfg::ParseLevelName(name);
+    if (!level)
+      return Status::Error(fmt::format("unknown level '{}'", req.level), {},
+                           "use thread, task, appl, workload, cpu, node or system");
+    if (specs[index].derived)
+      return Status::Error(fmt::format("level '{}' cannot be applied to derived window '{}'", req.level,
+                                       specs[index].name),
+                           {}, "set the level of its parents in the cfg, or evaluate a non-derived window");
+    specs[index].level = *level;
+  }
+  semantic::InfoType info = semantic::WindowInfoType(specs, index, &impl.functions());
   const base::Deadline deadline(req.time_limit);
-  auto ev = semantic::WindowEvaluator::Create({&impl.header(), &impl.store(), impl.pcf(), &deadline}, specs,
+  semantic::TraceView view = impl.View();
+  view.deadline = &deadline;
+  auto ev = semantic::WindowEvaluator::Create(view, specs,
                                               index);
   if (!ev.ok()) return ev.status();
   const semantic::WindowEvaluator& w = *ev.value();
