@@ -27,5 +27,6 @@ Command AddAnalyzeCommand(CLI::App& app);
 Command AddCutCommand(CLI::App& app);
 Command AddFilterCommand(CLI::App& app);
 Command AddSoftCountersCommand(CLI::App& app);
+Command AddCacheCommand(CLI::App& app);
 
 }  // namespace parallax::cli

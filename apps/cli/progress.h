@@ -34,6 +34,10 @@ class ProgressBar {
 
 namespace parallax::cli {
 
+// Sets the cache fields of `opts` from PARALLAX_CACHE (off/0/no/false disable it; on by
+// default) and PARALLAX_CACHE_DIR, which --no-cache and --cache-dir set (apps/cli/main.cc).
+void ApplyCacheEnvironment(LoadOptions& opts);
+
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0);
 

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
 
@@ -64,7 +65,9 @@ void FinishRequest(TimelineArgs& a) {
 
 int Run(TimelineArgs& a) {
   FinishRequest(a);
-  auto trace = Trace::Open(a.trace);
+  LoadOptions load;
+  ApplyCacheEnvironment(load);
+  auto trace = Trace::Open(a.trace, load);
   if (!trace.ok()) {
     std::fprintf(stderr, "%s\n", trace.status().ToString().c_str());
     return 1;

@@ -22,6 +22,12 @@ struct LoadOptions {
   // the address-space limit. A trace that needs more is refused with an error naming the limit.
   uint64_t memory_limit = 0;
   std::function<void(uint64_t done, uint64_t total)> progress;  // called from the loading thread
+  // The on-disk cache of a .prv (docs/formats.md, "Trace cache"): when on, a valid cache is
+  // read instead of parsing the trace, and a missing, stale or damaged one is (re)built.
+  bool use_cache = false;
+  std::string cache_dir;  // "" = next to the trace, or $XDG_CACHE_HOME/parallax if read-only
+  // One line each time a cache is rebuilt or cannot be written; empty = printed on stderr.
+  std::function<void(const std::string&)> notice;
 };
 
 // A state value or event type seen in the trace, with its .pcf label and how often it occurs.
