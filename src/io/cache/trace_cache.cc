@@ -30,6 +30,7 @@ namespace {
 constexpr uint32_t kByteOrderMark = 0x01020304;
 constexpr size_t kHeaderBytes = 56;
 constexpr size_t kStampWindow = 64 * 1024;
+constexpr size_t kReleaseBytes = 1 << 20;
 
 enum Section : uint32_t { kMeta = 1, kThreads = 2, kComms = 3, kCpuView = 4 };
 
@@ -198,7 +199,8 @@ void PutHeader(std::FILE* f, uint64_t payload, uint32_t crc, const SourceStamp& 
 // Reads checked values from the payload; the first failure sticks and names the offset.
 class Reader {
  public:
-  Reader(std::string_view bytes, size_t base) : bytes_(bytes), base_(base) {}
+  Reader(std::string_view bytes, size_t base, const std::function<void(size_t, size_t)>* release = nullptr)
+      : bytes_(bytes), base_(base), release_(release) {}
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   size_t remaining() const { return bytes_.size() - pos_; }
@@ -234,6 +236,10 @@ class Reader {
     out.resize(static_cast<size_t>(n));
     if (bytes > 0) std::memcpy(out.data(), bytes_.data() + pos_, bytes);
     pos_ += bytes;
+    if (release_ != nullptr && *release_ && pos_ - released_ >= kReleaseBytes) {
+      (*release_)(base_ + released_, base_ + pos_);
+      released_ = pos_;
+    }
     Skip(Pad8(bytes));
   }
   std::string String() {
@@ -263,7 +269,9 @@ class Reader {
  private:
   std::string_view bytes_;
   size_t base_;
+  const std::function<void(size_t, size_t)>* release_;
   size_t pos_ = 0;
+  size_t released_ = 0;  // bytes before this were handed to release_
   std::string error_;
 };
 
@@ -541,8 +549,16 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
   if (options.expect != nullptr && !(header->source == *options.expect))
     return Invalid(path, "the trace changed since the cache was written (stale)");
   std::string_view payload = bytes.substr(kHeaderBytes);
-  if (options.verify_checksum && Crc(0, payload.data(), payload.size()) != header->payload_crc)
-    return Invalid(path, "checksum mismatch (corrupted)");
+  if (options.verify_checksum) {
+    uint32_t crc = 0;
+    constexpr size_t kStep = 16u << 20;
+    for (size_t at = 0; at < payload.size(); at += kStep) {
+      size_t n = std::min(kStep, payload.size() - at);
+      crc = Crc(crc, payload.data() + at, n);
+      if (options.release) options.release(kHeaderBytes + at, kHeaderBytes + at + n);
+    }
+    if (crc != header->payload_crc) return Invalid(path, "checksum mismatch (corrupted)");
+  }
   PrvTrace t;
   Reader outer(payload, kHeaderBytes);
   using Decoder = void (*)(Reader&, PrvTrace&);
@@ -556,7 +572,7 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
       outer.Fail(fmt::format("expected section {}, found {}", static_cast<uint32_t>(tag), got));
     std::string_view body = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
     if (!outer.ok()) return Invalid(path, outer.error());
-    Reader r(body, kHeaderBytes + at + 16);
+    Reader r(body, kHeaderBytes + at + 16, &options.release);
     decode(r, t);
     if (r.ok() && r.remaining() != 0) r.Fail("unexpected bytes at the end of a section");
     if (!r.ok()) return Invalid(path, r.error());
@@ -568,7 +584,10 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
 Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options) {
   auto buffer = base::InputBuffer::Open(path);
   if (!buffer.ok()) return buffer.status();
-  return DecodeCache(buffer->view(), path, options);
+  DecodeOptions o = options;
+  const base::InputBuffer& b = buffer.value();
+  o.release = [&b](size_t begin, size_t end) { b.Release(begin, end); };
+  return DecodeCache(b.view(), path, o);
 }
 
 }  // namespace parallax::io::cache

@@ -67,6 +67,9 @@ Result<CacheHeader> ReadHeader(std::string_view bytes, const std::string& path);
 struct DecodeOptions {
   bool verify_checksum = true;  // the fuzz target turns it off to reach the decoder
   const SourceStamp* expect = nullptr;  // the source must match, when given
+  // Called with byte ranges of `bytes` that were read and will not be read again (ReadCache
+  // lets the kernel drop those mapped pages, so the cache and its copy are not both resident).
+  std::function<void(size_t begin, size_t end)> release;
 };
 
 // Decodes a whole cache; every length and index is checked, so any bytes give a trace or an
