@@ -28,5 +28,6 @@ Command AddCutCommand(CLI::App& app);
 Command AddFilterCommand(CLI::App& app);
 Command AddSoftCountersCommand(CLI::App& app);
 Command AddClocksCommand(CLI::App& app);
+Command AddCacheCommand(CLI::App& app);
 
 }  // namespace parallax::cli

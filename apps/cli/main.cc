@@ -34,6 +34,12 @@ int Run(int argc, char** argv) {
   app.add_option("--plugin", plugins,
                  "load semantic functions from a plug-in library (repeatable); also "
                  "PARALLAX_PLUGINS (colon-separated)");
+  bool no_cache = false;
+  std::string cache_dir;
+  app.add_flag("--no-cache", no_cache,
+               "neither read nor write the trace cache (TRACE.pxc); also PARALLAX_CACHE=off");
+  app.add_option("--cache-dir", cache_dir,
+                 "keep trace caches in DIR instead of next to the trace; also PARALLAX_CACHE_DIR");
   app.fallthrough();
   std::vector<parallax::cli::Command> commands = {
       parallax::cli::AddInfoCommand(app),
@@ -51,6 +57,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddFilterCommand(app),
       parallax::cli::AddSoftCountersCommand(app),
       parallax::cli::AddClocksCommand(app),
+      parallax::cli::AddCacheCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);
@@ -96,6 +103,8 @@ int Run(int argc, char** argv) {
   }
   std::shared_ptr<const parallax::FunctionRegistry> functions;
   if (!parallax::cli::LoadFunctionsOrReport(&functions)) return 1;
+  if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
+  if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
   for (auto& c : commands)
     if (c.sub->parsed()) return c.run();
   return 2;

@@ -39,6 +39,7 @@ int Run(const PopArgs& a) {
   opts.replay = !a.no_replay;
   opts.load.strict = a.strict;
   opts.load.threads = a.threads;
+  ApplyCacheEnvironment(opts.load);
   ProgressBar bar("loading");
   opts.load.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
   auto report = ComputePop(a.traces, opts);

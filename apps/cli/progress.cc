@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace parallax::cli {
 
@@ -77,11 +78,23 @@ bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out) {
   return true;
 }
 
+void ApplyCacheEnvironment(LoadOptions& opts) {
+  opts.use_cache = true;
+  if (const char* mode = std::getenv("PARALLAX_CACHE")) {
+    std::string m(mode);
+    for (auto& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (m == "off" || m == "0" || m == "no" || m == "false") opts.use_cache = false;
+  }
+  if (const char* dir = std::getenv("PARALLAX_CACHE_DIR"); dir != nullptr && dir[0] != '\0')
+    opts.cache_dir = dir;
+}
+
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads) {
   LoadOptions opts;
   if (!LoadFunctionsOrReport(&opts.functions)) return nullptr;
   opts.strict = strict;
   opts.threads = threads;
+  ApplyCacheEnvironment(opts);
   if (const char* limit = std::getenv("PARALLAX_MEMORY_LIMIT")) {
     auto bytes = ParseByteSize(limit);
     if (!bytes) {

@@ -39,6 +39,10 @@ namespace parallax::cli {
 // it): false, after printing why, when one cannot be loaded.
 bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out);
 
+// Sets the cache fields of `opts` from PARALLAX_CACHE (off/0/no/false disable it; on by
+// default) and PARALLAX_CACHE_DIR, which --no-cache and --cache-dir set (apps/cli/main.cc).
+void ApplyCacheEnvironment(LoadOptions& opts);
+
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0);
 

@@ -40,6 +40,7 @@ int Run(ReplayArgs& a) {
   o.init_barrier = !a.no_init_barrier;
   o.load.strict = a.strict;
   o.load.threads = a.threads;
+  ApplyCacheEnvironment(o.load);
   ProgressBar bar("loading");
   o.load.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
   auto report = ReplayTrace(a.trace, o, a.output, a.force);

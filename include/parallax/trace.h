@@ -27,6 +27,12 @@ struct LoadOptions {
   // The semantic functions cfgs may name: null for the built-in ones; a registry with plug-in
   // or Python functions (docs/plugins.md) is shared by the trace, read-only.
   std::shared_ptr<const FunctionRegistry> functions;
+  // The on-disk cache of a .prv (docs/formats.md, "Trace cache"): when on, a valid cache is
+  // read instead of parsing the trace, and a missing, stale or damaged one is (re)built.
+  bool use_cache = false;
+  std::string cache_dir;  // "" = next to the trace, or $XDG_CACHE_HOME/parallax if read-only
+  // One line each time a cache is rebuilt or cannot be written; empty = printed on stderr.
+  std::function<void(const std::string&)> notice;
 };
 
 // A state value or event type seen in the trace, with its .pcf label and how often it occurs.

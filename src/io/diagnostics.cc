@@ -1,6 +1,7 @@
 #include "src/io/diagnostics.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "src/base/text_safety.h"
 
@@ -66,6 +67,13 @@ void Diagnostics::Add(DiagKind kind, uint64_t line, uint64_t column, std::string
   ++counts_[k];
   if (examples_[k].size() < kMaxExamples)
     examples_[k].push_back({line, column, base::EscapeControl(detail)});
+}
+
+void Diagnostics::Restore(DiagKind kind, uint64_t count, std::vector<DiagExample> examples) {
+  size_t k = static_cast<size_t>(kind);
+  if (examples.size() > kMaxExamples) examples.resize(kMaxExamples);
+  counts_[k] = count;
+  examples_[k] = std::move(examples);
 }
 
 void Diagnostics::Merge(const Diagnostics& other, uint64_t line_offset) {

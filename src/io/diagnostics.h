@@ -65,6 +65,9 @@ class Diagnostics {
   void Add(DiagKind kind, uint64_t line, uint64_t column, std::string_view detail);
   // Counts without recording an example (for bulk information such as blank lines).
   void Count(DiagKind kind, uint64_t n = 1) { counts_[static_cast<size_t>(kind)] += n; }
+  // Sets the count and the examples of a kind as saved earlier (the trace cache); examples
+  // beyond kMaxExamples are dropped.
+  void Restore(DiagKind kind, uint64_t count, std::vector<DiagExample> examples);
   // Adds `other`, shifting its line numbers by `line_offset`.
   void Merge(const Diagnostics& other, uint64_t line_offset);
 

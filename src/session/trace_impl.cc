@@ -5,10 +5,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <map>
 #include <unordered_map>
 
 #include "src/base/input_buffer.h"
+#include "src/base/memory_budget.h"
+#include "src/io/cache/trace_cache.h"
 #include "src/base/parallel.h"
 #include "src/io/ksr/ksr_reader.h"
 #include "src/io/pcf/pcf_reader.h"
@@ -264,6 +268,42 @@ void LoadCompanions(TraceImpl& t, const std::string& path) {
   AddCompanionIssues(rd, "row_lines_ignored", row_path, t.companion_diagnostics());
 }
 
+void Notice(const LoadOptions& options, const std::string& text) {
+  if (options.notice) {
+    options.notice(text);
+  } else {
+    std::fprintf(stderr, "%s\n", text.c_str());
+  }
+}
+
+// Reads the trace's cache when it is valid for the trace as it is now, else parses the trace
+// and writes the cache. A damaged or stale cache, or one that cannot be written, gives one
+// notice; the result is the same either way.
+Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& options,
+                                   const io::PrvReadOptions& ro) {
+  auto stamp = io::cache::StampOf(path);
+  if (!stamp.ok()) return io::ReadPrv(path, ro);  // the reader reports the problem
+  const std::string cache_path = io::cache::CachePathFor(path, options.cache_dir);
+  std::error_code ec;
+  const uint64_t cache_bytes = std::filesystem::file_size(cache_path, ec);
+  // A cache larger than the budget is not read: the parser then refuses the trace with the
+  // budget's message.
+  if (!ec && cache_bytes <= base::EffectiveMemoryBudget(options.memory_limit)) {
+    io::cache::DecodeOptions d;
+    d.expect = &stamp.value();
+    auto cached = io::cache::ReadCache(cache_path, d);
+    if (cached.ok() && !(options.strict && cached->diagnostics.problems() > 0)) return cached;
+    if (!cached.ok())
+      Notice(options, fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, cached.status().message()));
+  }
+  auto prv = io::ReadPrv(path, ro);
+  if (!prv.ok()) return prv;
+  if (Status w = io::cache::WriteCache(prv.value(), stamp.value(), cache_path); !w.ok())
+    Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
+                                cache_path, w.message()));
+  return prv;
+}
+
 }  // namespace
 
 const semantic::FunctionRegistry& TraceImpl::functions() const {
@@ -292,7 +332,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
   ro.memory_budget = options.memory_limit;
-  auto prv = io::ReadPrv(path, ro);
+  auto prv = options.use_cache ? ReadPrvCached(path, options, ro) : io::ReadPrv(path, ro);
   if (!prv.ok()) return prv.status();
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));
   LoadCompanions(*t, path);

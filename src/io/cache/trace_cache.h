@@ -1,0 +1,83 @@
+#pragma once
+// The on-disk cache of a loaded .prv trace (docs/formats.md, "Trace cache"): what the reader
+// built (header, columns, communication table and indices, cpu view, diagnostics), so that a
+// second open reads it back instead of parsing the text again.
+//
+// Layout (little-endian, every field 8-byte aligned):
+//   fixed header  magic "PXCACHE\n", format version u32, byte-order mark u32, payload bytes u64,
+//                 payload crc32 u32, pad u32, source size u64, source mtime (ns) i64,
+//                 source head/tail hash u64
+//   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8)
+// A cache whose magic, version, byte order, length, checksum or source stamp does not match is
+// never used: the caller rebuilds it. The .pcf/.row are not cached (they are small and may be
+// edited on their own); they are read again on every open.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "include/parallax/status.h"
+#include "src/io/prv/prv_reader.h"
+
+namespace parallax::io::cache {
+
+inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr std::string_view kMagic = "PXCACHE\n";
+
+// What identifies the source a cache was built from.
+struct SourceStamp {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  uint64_t hash = 0;  // crc32 of the first and of the last 64 KiB
+  bool operator==(const SourceStamp&) const = default;
+};
+
+Result<SourceStamp> StampOf(const std::string& path);
+
+// Where the cache of `trace_path` lives: in `cache_dir` when given, else next to the trace
+// (TRACE.pxc) when its folder is writable, else in $XDG_CACHE_HOME/parallax (default
+// ~/.cache/parallax). Outside the trace's folder the name carries a hash of the absolute path.
+std::string CachePathFor(const std::string& trace_path, const std::string& cache_dir);
+// The same with the writability test given (tests: a read-only folder when running as root).
+std::string CachePathFor(const std::string& trace_path, const std::string& cache_dir,
+                         const std::function<bool(const std::string& folder)>& folder_writable);
+
+struct WriteOptions {
+  // Tests: fail as a full disk would after this many bytes were written.
+  uint64_t fail_after_bytes = UINT64_MAX;
+};
+
+// Writes the cache of `trace` to `path` through a temporary name and a rename, so a reader
+// never sees a partial cache; creates the folder when needed. On failure nothing is left.
+Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::string& path,
+                  const WriteOptions& options = {});
+
+// What the fixed header of a cache says (for `parallax cache info`).
+struct CacheHeader {
+  uint32_t version = 0;
+  uint64_t payload_bytes = 0;
+  uint32_t payload_crc = 0;
+  SourceStamp source;
+};
+
+// Checks the fixed header of `bytes` (magic, version, byte order, length).
+Result<CacheHeader> ReadHeader(std::string_view bytes, const std::string& path);
+
+struct DecodeOptions {
+  bool verify_checksum = true;  // the fuzz target turns it off to reach the decoder
+  const SourceStamp* expect = nullptr;  // the source must match, when given
+  // Called with byte ranges of `bytes` that were read and will not be read again (ReadCache
+  // lets the kernel drop those mapped pages, so the cache and its copy are not both resident).
+  std::function<void(size_t begin, size_t end)> release;
+};
+
+// Decodes a whole cache; every length and index is checked, so any bytes give a trace or an
+// error, never a crash.
+Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path,
+                             const DecodeOptions& options);
+
+// Maps and decodes the cache file at `path`.
+Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options);
+
+}  // namespace parallax::io::cache

@@ -1,0 +1,295 @@
+// The on-disk trace cache (src/io/cache): a trace opened from its cache gives the same results
+// as a parse, and a stale, truncated, foreign-version, corrupted or unwritable cache gives one
+// notice and the parsed result.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/io/cache/trace_cache.h"
+#include "src/session/trace_impl.h"
+
+namespace parallax {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void Spit(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+// A trace with two malformed lines, so the diagnostics must come back from the cache too.
+constexpr const char* kTrace =
+    "#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:2(1:1,1:1),1\n"
+    "c:1:1:2:1:2\n"
+    "1:1:1:1:1:0:200:1\n"
+    "1:1:1:1:1:200:300:3\n"
+    "bogus line\n"
+    "2:1:1:1:1:0:50000001:31\n"
+    "2:1:1:1:1:500:50000002:7:50000003:9\n"
+    "1:2:1:2:1:0:400:1\n"
+    "1:2:1:2:1:400:600:3\n"
+    "1:2:1:2:1:300:1000:1\n"
+    "3:1:1:1:1:210:215:2:1:2:1:590:600:1024:77\n";
+
+class TraceCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("parallax-cache-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::permissions(dir_, fs::perms::owner_all, ec);
+    fs::remove_all(dir_, ec);
+  }
+
+  // Opens `path` with the cache on; the notices go to notices_.
+  std::unique_ptr<session::TraceImpl> Open(const fs::path& path, bool cache = true, const std::string& cache_dir = "") {
+    LoadOptions o;
+    o.threads = 2;
+    o.use_cache = cache;
+    o.cache_dir = cache_dir;
+    o.notice = [this](const std::string& n) { notices_.push_back(n); };
+    auto t = session::OpenTrace(path.string(), o);
+    EXPECT_TRUE(t.ok()) << t.status().ToString();
+    return t.ok() ? std::move(t.value()) : nullptr;
+  }
+
+  // Everything a command could see: the canonical .prv, the summary, the diagnostics.
+  std::string Fingerprint(const session::TraceImpl& t) {
+    fs::path out = dir_ / "fingerprint.prv";
+    EXPECT_TRUE(t.Write(out.string(), true).ok());
+    std::string s = Slurp(out);
+    fs::remove(out);
+    TraceInfo i = t.Info();
+    std::ostringstream o;
+    o << s << "|" << i.states << "," << i.events << "," << i.event_pairs << "," << i.comms << ","
+      << i.global_comms << "," << i.file_bytes << "," << i.trace_end << "," << i.first_time << ","
+      << i.last_time << "," << i.has_pcf << i.has_row << "\n";
+    for (const auto& d : i.diagnostics) {
+      o << d.kind << " " << d.severity << " " << d.count << "\n";
+      for (const auto& e : d.examples) o << "  " << e << "\n";
+    }
+    for (const auto& l : i.event_types) o << l.id << "=" << l.label << ":" << l.count << "\n";
+    return o.str();
+  }
+
+  fs::path WriteTrace(const std::string& text, const std::string& name = "t.prv") {
+    fs::path p = dir_ / name;
+    Spit(p, text);
+    return p;
+  }
+
+  fs::path dir_;
+  std::vector<std::string> notices_;
+};
+
+TEST_F(TraceCacheTest, SecondOpenReadsTheCacheWithIdenticalResults) {
+  fs::path trace = WriteTrace(kTrace);
+  std::string parsed = Fingerprint(*Open(trace, false));
+  ASSERT_FALSE(fs::exists(dir_ / "t.prv.pxc"));
+  std::string first = Fingerprint(*Open(trace));  // parses and writes the cache
+  ASSERT_TRUE(fs::exists(dir_ / "t.prv.pxc"));
+  // Prove the second open reads the cache: a cache decoded on its own gives the same store.
+  auto stamp = io::cache::StampOf(trace.string());
+  ASSERT_TRUE(stamp.ok());
+  io::cache::DecodeOptions d;
+  d.expect = &stamp.value();
+  auto cached = io::cache::ReadCache((dir_ / "t.prv.pxc").string(), d);
+  ASSERT_TRUE(cached.ok()) << cached.status().ToString();
+  EXPECT_EQ(cached->store.state_records(), 5u);
+  EXPECT_EQ(cached->store.event_records(), 3u);
+  EXPECT_EQ(cached->diagnostics.count(io::DiagKind::kOutOfOrder), 1u);
+  EXPECT_EQ(cached->header.communicators.size(), 1u);
+  std::string second = Fingerprint(*Open(trace));
+  EXPECT_EQ(parsed, first);
+  EXPECT_EQ(parsed, second);
+  EXPECT_NE(parsed.find("out_of_order"), std::string::npos);
+  EXPECT_TRUE(notices_.empty());
+}
+
+TEST_F(TraceCacheTest, RealGzipTraceWithLabelsRoundTrips) {
+  fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.prv.gz", dir_);
+  fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.pcf", dir_);
+  fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.row", dir_);
+  fs::path trace = dir_ / "omp2.prv.gz";
+  std::string parsed = Fingerprint(*Open(trace, false));
+  Open(trace);
+  ASSERT_TRUE(fs::exists(dir_ / "omp2.prv.gz.pxc"));
+  std::string cached = Fingerprint(*Open(trace));
+  EXPECT_EQ(parsed, cached);
+  EXPECT_TRUE(notices_.empty());
+}
+
+TEST_F(TraceCacheTest, StaleCacheOfARewrittenTraceIsRebuilt) {
+  fs::path trace = WriteTrace(kTrace);
+  Open(trace);
+  // Same size, different content (a state value 3 -> 4).
+  std::string changed = kTrace;
+  changed.replace(changed.find("1:1:1:1:1:200:300:3"), 19, "1:1:1:1:1:200:300:4");
+  Spit(trace, changed);
+  ASSERT_EQ(fs::file_size(trace), std::string(kTrace).size());
+  std::string expected = Fingerprint(*Open(trace, false));
+  std::string got = Fingerprint(*Open(trace));
+  EXPECT_EQ(expected, got);
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_NE(notices_[0].find("stale"), std::string::npos) << notices_[0];
+  notices_.clear();
+  Open(trace);  // rebuilt: no notice any more
+  EXPECT_TRUE(notices_.empty());
+}
+
+
+class DamagedCacheTest : public TraceCacheTest {
+ protected:
+  void Check(const std::function<void(std::string&)>& damage, const std::string& what) {
+    fs::path trace = WriteTrace(kTrace);
+    std::string expected = Fingerprint(*Open(trace, false));
+    Open(trace);
+    fs::path cache = dir_ / "t.prv.pxc";
+    std::string bytes = Slurp(cache);
+    damage(bytes);
+    Spit(cache, bytes);
+    EXPECT_EQ(expected, Fingerprint(*Open(trace)));
+    ASSERT_EQ(notices_.size(), 1u);
+    EXPECT_NE(notices_[0].find(what), std::string::npos) << notices_[0];
+    EXPECT_NE(notices_[0].find("t.prv.pxc"), std::string::npos) << notices_[0];
+    notices_.clear();
+    EXPECT_EQ(expected, Fingerprint(*Open(trace)));
+    EXPECT_TRUE(notices_.empty()) << "the rebuilt cache is used quietly";
+  }
+};
+
+TEST_F(DamagedCacheTest, Truncated) {
+  Check([](std::string& b) { b.resize(b.size() - 13); }, "truncated");
+}
+
+TEST_F(DamagedCacheTest, AnotherFormatVersion) {
+  Check([](std::string& b) { b[8] = static_cast<char>(io::cache::kFormatVersion + 1); }, "format version 2");
+}
+
+TEST_F(DamagedCacheTest, CorruptedByte) {
+  Check([](std::string& b) { b[b.size() / 2] ^= 0x10; }, "checksum");
+}
+
+TEST_F(DamagedCacheTest, NotACache) {
+  Check([](std::string& b) { b = "hello"; }, "bad magic");
+}
+
+TEST_F(TraceCacheTest, ReadOnlyFolderFallsBackToTheUserCacheFolder) {
+  fs::path trace = dir_ / "ro" / "t.prv";
+  std::string path = io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return false; });
+  ::setenv("XDG_CACHE_HOME", (dir_ / "xdg").c_str(), 1);
+  std::string xdg = io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return false; });
+  ::unsetenv("XDG_CACHE_HOME");
+  EXPECT_EQ(fs::path(xdg).parent_path(), dir_ / "xdg" / "parallax");
+  EXPECT_EQ(fs::path(xdg).filename().string().rfind("t.prv-", 0), 0u) << xdg;
+  EXPECT_NE(path, xdg);
+  // Another folder, same name: another cache file.
+  std::string other = io::cache::CachePathFor((dir_ / "t.prv").string(), (dir_ / "xdg").string(), nullptr);
+  EXPECT_NE(fs::path(other).filename(), fs::path(xdg).filename());
+  // Writable: next to the trace.
+  EXPECT_EQ(io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return true; }),
+            trace.string() + ".pxc");
+  if (::geteuid() != 0) {  // the permission bits bind only other users than root
+    fs::create_directories(dir_ / "ro");
+    Spit(trace, kTrace);
+    fs::permissions(dir_ / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+    ::setenv("XDG_CACHE_HOME", (dir_ / "xdg").c_str(), 1);
+    Open(trace);
+    ::unsetenv("XDG_CACHE_HOME");
+    EXPECT_FALSE(fs::exists(trace.string() + ".pxc"));
+    EXPECT_TRUE(fs::exists(xdg));
+  }
+}
+
+TEST_F(TraceCacheTest, CacheDirOverridesTheLocation) {
+  fs::path trace = WriteTrace(kTrace);
+  Open(trace, true, (dir_ / "elsewhere").string());
+  EXPECT_FALSE(fs::exists(dir_ / "t.prv.pxc"));
+  ASSERT_TRUE(fs::exists(dir_ / "elsewhere"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "elsewhere"), fs::directory_iterator{}), 1);
+}
+
+TEST_F(TraceCacheTest, FullDiskLeavesNothingAndTheLoadSucceeds) {
+  fs::path trace = WriteTrace(kTrace);
+  auto prv = session::OpenTrace(trace.string(), LoadOptions{});
+  ASSERT_TRUE(prv.ok());
+  auto stamp = io::cache::StampOf(trace.string());
+  ASSERT_TRUE(stamp.ok());
+  io::cache::WriteOptions w;
+  w.fail_after_bytes = 100;
+  Status s = io::cache::WriteCache(prv.value()->prv(), stamp.value(), (dir_ / "c.pxc").string(), w);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("No space left on device"), std::string::npos) << s.ToString();
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1) << "only t.prv";
+  // A cache folder that cannot be created (a file is in the way): a notice, and the trace loads.
+  Spit(dir_ / "blocked", "x");
+  std::string expected = Fingerprint(*Open(trace, false));
+  EXPECT_EQ(expected, Fingerprint(*Open(trace, true, (dir_ / "blocked" / "sub").string())));
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_NE(notices_[0].find("cannot create the trace cache"), std::string::npos) << notices_[0];
+}
+
+TEST_F(TraceCacheTest, StrictOpenOfACachedTraceWithProblemsStillFails) {
+  fs::path trace = WriteTrace(kTrace);
+  Open(trace);
+  LoadOptions o;
+  o.use_cache = true;
+  o.strict = true;
+  auto t = session::OpenTrace(trace.string(), o);
+  EXPECT_FALSE(t.ok());
+}
+
+TEST_F(TraceCacheTest, DecoderRejectsEveryTruncation) {
+  fs::path trace = WriteTrace(kTrace);
+  Open(trace);
+  std::string bytes = Slurp(dir_ / "t.prv.pxc");
+  io::cache::DecodeOptions d;
+  d.verify_checksum = false;
+  ASSERT_TRUE(io::cache::DecodeCache(bytes, "c", d).ok());
+  for (size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_FALSE(io::cache::DecodeCache(std::string_view(bytes).substr(0, n), "c", d).ok()) << n;
+}
+
+}  // namespace
+}  // namespace parallax
+
+namespace parallax {
+namespace {
+
+// The fuzz seed (a cache of a 3-state, 3-event, 1-communication trace with one bad line) decodes
+// with its checksum verified.
+TEST(TraceCacheCorpus, SeedDecodes) {
+  std::filesystem::path seed =
+      std::filesystem::path(PARALLAX_TEST_DATA).parent_path() / "fuzz/corpus/cache/small.pxc";
+  std::ifstream in(seed, std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  auto t = io::cache::DecodeCache(bytes, seed.string(), io::cache::DecodeOptions{});
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->store.state_records(), 3u);
+  EXPECT_EQ(t->store.event_records(), 3u);
+  EXPECT_EQ(t->store.comms().rows(), 1u);
+  EXPECT_EQ(t->diagnostics.count(io::DiagKind::kSyntax) + t->diagnostics.count(io::DiagKind::kUnknownRecordType), 1u);
+}
+
+}  // namespace
+}  // namespace parallax
