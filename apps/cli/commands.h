@@ -27,5 +27,7 @@ Command AddAnalyzeCommand(CLI::App& app);
 Command AddCutCommand(CLI::App& app);
 Command AddFilterCommand(CLI::App& app);
 Command AddSoftCountersCommand(CLI::App& app);
+Command AddSortCommand(CLI::App& app);
+Command AddShiftCommand(CLI::App& app);
 
 }  // namespace parallax::cli
