@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "include/parallax/status.h"
@@ -130,6 +131,8 @@ struct SortOptions {
 // Reads an offsets file: one integer per line ('#' comments, blank lines skipped); a bad line
 // is an error with its file, line and column.
 Result<std::vector<int64_t>> ReadShiftOffsets(const std::string& path);
+// The same from text (tests, fuzzing); `name` is used in messages.
+Result<std::vector<int64_t>> ParseShiftOffsets(std::string_view text, const std::string& name);
 
 // Where a tool reads and writes.
 struct ToolRun {

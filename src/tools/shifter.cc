@@ -129,31 +129,48 @@ class ShiftEngine {
 
 }  // namespace
 
-Result<std::vector<int64_t>> ReadShiftOffsets(const std::string& path) {
-  auto src = tools::LineSource::Open(path, 1u << 16);
-  if (!src.ok()) return src.status();
+Result<std::vector<int64_t>> ParseShiftOffsets(std::string_view text, const std::string& name) {
   std::vector<int64_t> offsets;
-  std::string_view line;
-  while (src.value()->Next(&line)) {
+  uint64_t line_no = 0;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++line_no;
     size_t hash = line.find('#');
     if (hash != std::string_view::npos) line = line.substr(0, hash);
-    size_t b = line.find_first_not_of(" \t");
+    size_t b = line.find_first_not_of(" \t\r");
     if (b == std::string_view::npos) continue;
-    size_t e = line.find_last_not_of(" \t") + 1;
+    size_t e = line.find_last_not_of(" \t\r") + 1;
     std::string_view num = line.substr(b, e - b);
     const char* first = num.data();
-    if (!num.empty() && num[0] == '+') ++first;
+    if (num[0] == '+') ++first;
     int64_t v = 0;
     auto r = std::from_chars(first, num.data() + num.size(), v);
     if (r.ec != std::errc() || r.ptr != num.data() + num.size()) {
-      return Status::Error("bad offset \"" + std::string(num) + "\"",
-                           {path, src.value()->line_number(), b + 1},
+      return Status::Error("bad offset \"" + std::string(num) + "\"", {name, line_no, b + 1},
                            "one integer per line (trace units, may be negative); '#' comments");
     }
     offsets.push_back(v);
   }
-  if (!src.value()->status().ok()) return src.value()->status();
   return offsets;
+}
+
+Result<std::vector<int64_t>> ReadShiftOffsets(const std::string& path) {
+  auto src = tools::LineSource::Open(path, 1u << 16);
+  if (!src.ok()) return src.status();
+  std::string text;
+  std::string_view line;
+  while (src.value()->Next(&line)) {
+    if (text.size() + line.size() > (64u << 20)) {
+      return Status::Error(path + " is larger than 64 MB", {path, src.value()->line_number(), 1},
+                           "an offsets file has one short line per task, thread or application");
+    }
+    text.append(line);
+    text.push_back('\n');
+  }
+  if (!src.value()->status().ok()) return src.value()->status();
+  return ParseShiftOffsets(text, path);
 }
 
 Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "include/parallax/tools.h"
@@ -86,6 +87,40 @@ TEST_F(ShiftTest, ErrorsAreLocatedAndLeaveNothing) {
                          "'in.prv offsets.txt '")
                             .c_str()),
             0);
+}
+
+TEST(ShiftOffsetsTest, ParsesCommentsSignsAndLocatesErrors) {
+  auto r = ParseShiftOffsets("# per task\n0\n+1000\n-250\n\n  42  # note\r\n", "o.txt");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r.value(), (std::vector<int64_t>{0, 1000, -250, 42}));
+  for (const char* bad : {"1\n 2 3\n", "1\n--2\n", "1\n+\n", "1\n99999999999999999999\n"}) {
+    auto e = ParseShiftOffsets(bad, "o.txt");
+    ASSERT_FALSE(e.ok()) << bad;
+    EXPECT_EQ(e.status().where().line, 2u) << bad;
+  }
+}
+
+// The seeds of the fuzz target (tests/fuzz/corpus/shift_offsets) keep its property: parsed
+// offsets written back one per line parse to the same values; an error is located.
+TEST(ShiftOffsetsTest, FuzzCorpusRoundTrips) {
+  const auto dir = std::filesystem::path(PARALLAX_TEST_DATA).parent_path() / "fuzz" / "corpus" /
+                   "shift_offsets";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    std::string text = ReadAll(entry.path().string());
+    auto first = ParseShiftOffsets(text, entry.path().string());
+    if (!first.ok()) {
+      EXPECT_GT(first.status().where().line, 0u);
+      continue;
+    }
+    std::string written;
+    for (int64_t v : first.value()) written += std::to_string(v) + "\n";
+    auto second = ParseShiftOffsets(written, "again");
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(second.value(), first.value());
+  }
+  EXPECT_GE(files, 5);
 }
 
 }  // namespace
