@@ -15,7 +15,7 @@ namespace {
 
 struct SortArgs {
   std::string trace, output;
-  uint64_t memory_mb = 128;
+  uint64_t memory_mb = 64;
   bool force = false;
 };
 
@@ -52,7 +52,7 @@ Command AddSortCommand(CLI::App& app) {
   sub->add_option("-o,--output", args->output, "output trace (.prv or .prv.gz)")->required();
   sub->add_option("--memory", args->memory_mb,
                   "MB of records sorted in memory at once; bigger traces are merged from sorted "
-                  "runs written beside the output (default 128)");
+                  "runs written beside the output (default 64)");
   sub->add_flag("--force", args->force, "replace existing output files");
   return {sub, [args] { return Run(*args); }};
 }

@@ -98,9 +98,9 @@ struct SoftCountersOptions {
 struct ShiftOptions {
   enum class Level { kApplication, kTask, kThread };
   Level level = Level::kTask;
-  std::vector<int64_t> offsets;  // one per object of the level, in the header's order
-  std::string offsets_file;      // where they were read (messages)
-  uint64_t memory_bytes = uint64_t{128} << 20;  // for the sort of the shifted records
+  std::vector<int64_t> offsets;                // one per object of the level, in the header's order
+  std::string offsets_file;                    // where they were read (messages)
+  uint64_t memory_bytes = uint64_t{64} << 20;  // for the sort of the shifted records
 };
 
 // One step of a paramedir XML parameter file, in file order (or a shift of paramedir's
@@ -125,7 +125,7 @@ Result<std::vector<ToolStep>> ParseToolXml(const std::string& text, const std::s
 struct SortOptions {
   // Lines held in memory at once; a bigger body is sorted in runs of this size written beside
   // the output and merged.
-  uint64_t memory_bytes = uint64_t{128} << 20;
+  uint64_t memory_bytes = uint64_t{64} << 20;
 };
 
 // Reads an offsets file: one integer per line ('#' comments, blank lines skipped); a bad line

@@ -52,9 +52,19 @@ class Run {
   }
   size_t bytes() const { return arena_.size() + entries_.size() * sizeof(Entry); }
   bool empty() const { return entries_.empty(); }
+  // Reserves the budget once (at most the input's size): the arena does not double past it,
+  // so memory stays near the budget.
+  explicit Run(size_t reserve) {
+    arena_.reserve(reserve);
+    entries_.reserve(reserve / 48 + 1);
+  }
+  // In place (no merge buffer); ties keep file order through the arena offset.
   void Sort() {
-    std::stable_sort(entries_.begin(), entries_.end(),
-                     [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      if (a.key < b.key) return true;
+      if (b.key < a.key) return false;
+      return a.offset < b.offset;
+    });
   }
   void WriteTo(OutputFile& out) const {
     for (const Entry& e : entries_) {
@@ -157,7 +167,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
   std::vector<std::string> comments;
   uint64_t others = 0, out_of_order = 0, body = 0;
   SortKey previous;
-  Run current;
+  Run current(std::min<uint64_t>(budget, in.lines->bytes_total() + (1u << 20)));
   RunFiles files;
   PrvRecord rec;
   std::string_view line;
