@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trace-processing tools benchmark: throughput and peak memory of `parallax cut`, `filter` and
-# `softcounters` (and `clocks --correct`) on a generated trace.
+# `softcounters`, `sort`, `shift` (and `clocks --correct`) on a generated trace.
 #
 #   bash bench/tools_bench.sh [BUILD_DIR] [SIZE]        (defaults: build 100M)
 #
@@ -56,5 +56,12 @@ run "filter states >= 10 us only" filter "$base.prv" --no-events --no-comms --mi
 run "softcounters MPI per 1 ms" softcounters "$base.prv" --interval 1000000 --count 50000001,50000002,50000003
 run "softcounters MPI per burst" softcounters "$base.prv" --bursts 10000 --count 50000001,50000002,50000003
 run "clocks --correct (two passes)" clocks "$base.prv" --correct
+run "cut --between 50000001 (1st..10th)" cut "$base.prv" --between 50000001 --occurrences 1..10
+run "filter comms tag 1-9, <= 4 KiB" filter "$base.prv" --comm-tags 1,2,3,4,5,6,7,8,9 --max-comm-size 4096
+run "sort (already sorted, one run)" sort "$base.prv" --memory 4096
+run "sort (64 MB runs, merged)" sort "$base.prv" --memory 64
+tasks=$(head -1 "$base.prv" | python3 -c "import re, sys; print(re.match(r'#Paraver ?\([^)]*\):[^:]*:[^:]*:\d+:(\d+)\(', sys.stdin.read()).group(1))")
+seq 0 $((tasks - 1)) | sed 's/$/000/' > "$out_dir/offsets"
+run "shift per task (0, 1000, 2000 ...)" shift "$base.prv" --offsets "$out_dir/offsets" --level task
 
-rm -f "$out_dir/out.prv" "$out_dir/out.pcf" "$out_dir/out.row" "$out_dir/time" "$out_dir/stderr"
+rm -f "$out_dir/out.prv" "$out_dir/out.pcf" "$out_dir/out.row" "$out_dir/time" "$out_dir/stderr" "$out_dir/offsets"

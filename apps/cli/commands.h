@@ -29,5 +29,7 @@ Command AddFilterCommand(CLI::App& app);
 Command AddSoftCountersCommand(CLI::App& app);
 Command AddClocksCommand(CLI::App& app);
 Command AddCacheCommand(CLI::App& app);
+Command AddSortCommand(CLI::App& app);
+Command AddShiftCommand(CLI::App& app);
 
 }  // namespace parallax::cli

@@ -1,6 +1,6 @@
 // `parallax cut TRACE -o OUT [--from T] [--to T] [--tasks LIST] [--original-time]
 // [--records A..B] [--no-break-states] [--remove-first-states] [--remove-last-states]
-// [--keep-events]
+// [--keep-events] [--between TYPE[:VALUE] [--occurrences A..B]]
 // [--force]`:
 // Paraver's by-time cutter, streamed (docs/tools.md). Times are in trace units, or percentages
 // of the trace's end time when written with '%'.
@@ -18,7 +18,7 @@ namespace parallax::cli {
 namespace {
 
 struct CutArgs {
-  std::string trace, output, from, to, tasks, records;
+  std::string trace, output, from, to, tasks, records, between, occurrences;
   bool original_time = false, no_break_states = false, remove_first = false, remove_last = false;
   bool keep_events = false, force = false;
 };
@@ -34,6 +34,30 @@ bool ParseLimit(const std::string& s, bool* percent, double* pct, uint64_t* abs)
   }
   auto r = std::from_chars(num.data(), num.data() + num.size(), *abs);
   return r.ec == std::errc() && r.ptr == num.data() + num.size();
+}
+
+// "A..B" with two unsigned numbers; false when malformed.
+bool ParseRange(const std::string& s, uint64_t* a, uint64_t* b) {
+  size_t dots = s.find("..");
+  if (dots == std::string::npos) return false;
+  std::string first = s.substr(0, dots), last = s.substr(dots + 2);
+  auto r1 = std::from_chars(first.data(), first.data() + first.size(), *a);
+  auto r2 = std::from_chars(last.data(), last.data() + last.size(), *b);
+  return !first.empty() && !last.empty() && r1.ec == std::errc() && r2.ec == std::errc() &&
+         r1.ptr == first.data() + first.size() && r2.ptr == last.data() + last.size();
+}
+
+// "TYPE" or "TYPE:VALUE".
+bool ParseEvent(const std::string& s, CutOptions* o) {
+  size_t colon = s.find(':');
+  std::string type = s.substr(0, colon);
+  auto r = std::from_chars(type.data(), type.data() + type.size(), o->event_type);
+  if (type.empty() || r.ec != std::errc() || r.ptr != type.data() + type.size()) return false;
+  if (colon == std::string::npos) return true;
+  std::string value = s.substr(colon + 1);
+  auto v = std::from_chars(value.data(), value.data() + value.size(), o->event_value);
+  o->has_event_value = true;
+  return !value.empty() && v.ec == std::errc() && v.ptr == value.data() + value.size();
 }
 
 bool ParseTasks(const std::string& s, std::vector<TaskRange>* out) {
@@ -83,19 +107,33 @@ int Run(const CutArgs& a) {
                  "parallax cut: --from and --to must both be times or both be percentages\n");
     return 2;
   }
-  if (!a.records.empty()) {
-    size_t dots = a.records.find("..");
-    std::string first = a.records.substr(0, dots),
-                last = dots == std::string::npos ? "" : a.records.substr(dots + 2);
-    auto r1 = std::from_chars(first.data(), first.data() + first.size(), o.first_record);
-    auto r2 = std::from_chars(last.data(), last.data() + last.size(), o.last_record);
-    if (dots == std::string::npos || first.empty() || last.empty() || r1.ec != std::errc() ||
-        r2.ec != std::errc() || r1.ptr != first.data() + first.size() ||
-        r2.ptr != last.data() + last.size() || !a.from.empty() || !a.to.empty()) {
+  if (!a.records.empty() && (!ParseRange(a.records, &o.first_record, &o.last_record) ||
+                             !a.from.empty() || !a.to.empty() || !a.between.empty())) {
+    std::fprintf(stderr,
+                 "parallax cut: bad --records \"%s\"\n  hint: --records A..B (1-based body "
+                 "records), without --from/--to/--between\n",
+                 a.records.c_str());
+    return 2;
+  }
+  if (!a.occurrences.empty() && a.between.empty()) {
+    std::fprintf(stderr, "parallax cut: --occurrences needs --between TYPE[:VALUE]\n");
+    return 2;
+  }
+  if (!a.between.empty()) {
+    o.by_event = true;
+    if (!ParseEvent(a.between, &o) || !a.from.empty() || !a.to.empty()) {
       std::fprintf(stderr,
-                   "parallax cut: bad --records \"%s\"\n  hint: --records A..B (1-based body "
-                   "records), without --from/--to\n",
-                   a.records.c_str());
+                   "parallax cut: bad --between \"%s\"\n  hint: --between TYPE or TYPE:VALUE "
+                   "(an event type and value of the .pcf), without --from/--to\n",
+                   a.between.c_str());
+      return 2;
+    }
+    if (!a.occurrences.empty() &&
+        !ParseRange(a.occurrences, &o.first_occurrence, &o.last_occurrence)) {
+      std::fprintf(stderr,
+                   "parallax cut: bad --occurrences \"%s\"\n  hint: --occurrences A..B, e.g. "
+                   "10..20 (1-based, per thread)\n",
+                   a.occurrences.c_str());
       return 2;
     }
   }
@@ -126,8 +164,9 @@ int Run(const CutArgs& a) {
 
 Command AddCutCommand(CLI::App& app) {
   auto args = std::make_shared<CutArgs>();
-  CLI::App* sub =
-      app.add_subcommand("cut", "Cut a time range out of a trace (Paraver's cutter), streamed");
+  CLI::App* sub = app.add_subcommand("cut",
+                                     "Cut a time range, record range or event-driven range out of "
+                                     "a trace (Paraver's cutter), streamed");
   sub->add_option("trace", args->trace, "input trace (.prv or .prv.gz)")->required();
   sub->add_option("-o,--output", args->output,
                   "output trace (.prv or .prv.gz); default NAME.chop1.prv");
@@ -138,6 +177,12 @@ Command AddCutCommand(CLI::App& app) {
   sub->add_option("--tasks", args->tasks, "keep only these tasks, e.g. 1,3-5");
   sub->add_option("--records", args->records,
                   "cut from the time of body record A to that of record B: A..B");
+  sub->add_option("--between", args->between,
+                  "event-driven cut: between occurrences of event TYPE (any value but 0) or "
+                  "TYPE:VALUE");
+  sub->add_option("--occurrences", args->occurrences,
+                  "with --between: from occurrence A to occurrence B on each thread (1-based), "
+                  "A..B; default: first to last");
   sub->add_flag("--original-time", args->original_time,
                 "keep absolute times (states are then never broken)");
   sub->add_flag("--no-break-states", args->no_break_states,

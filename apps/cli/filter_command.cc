@@ -1,5 +1,6 @@
 // `parallax filter TRACE -o OUT [--states LIST | --no-states] [--min-state-time T]
-// [--types LIST | --discard-types LIST | --no-events] [--no-comms] [--min-comm-size N] [--force]`:
+// [--types LIST | --discard-types LIST | --no-events] [--no-comms] [--min-comm-size N]
+// [--max-comm-size N] [--comm-tags LIST] [--comm-partners LIST] [--force]`:
 // Paraver's trace filter, streamed (docs/tools.md).
 
 #include <charconv>
@@ -15,9 +16,9 @@ namespace parallax::cli {
 namespace {
 
 struct FilterArgs {
-  std::string trace, output, states, types, discard_types;
+  std::string trace, output, states, types, discard_types, comm_tags, comm_partners;
   uint64_t min_state_time = 0;
-  int64_t min_comm_size = 0;
+  int64_t min_comm_size = 0, max_comm_size = -1;
   bool no_states = false, no_events = false, no_comms = false, force = false;
 };
 
@@ -70,6 +71,47 @@ bool ParseTypes(const std::string& s, std::vector<EventTypeSelector>* out) {
   return !out->empty();
 }
 
+// "5,7" -> tags; false when malformed.
+bool ParseTags(const std::string& s, std::vector<int64_t>* out) {
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t end = s.find(',', pos);
+    if (end == std::string::npos) end = s.size();
+    int64_t v = 0;
+    auto r = std::from_chars(s.data() + pos, s.data() + end, v);
+    if (end == pos || r.ec != std::errc() || r.ptr != s.data() + end) return false;
+    out->push_back(v);
+    pos = end + 1;
+  }
+  return true;
+}
+
+// "1,3.2" -> task 1 (any thread), thread 2 of task 3; false when malformed.
+bool ParsePartners(const std::string& s, std::vector<CommPartner>* out) {
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t end = s.find(',', pos);
+    if (end == std::string::npos) end = s.size();
+    std::string item = s.substr(pos, end - pos);
+    size_t dot = item.find('.');
+    std::string task = item.substr(0, dot),
+                thread = dot == std::string::npos ? "" : item.substr(dot + 1);
+    CommPartner p;
+    auto r1 = std::from_chars(task.data(), task.data() + task.size(), p.task);
+    if (task.empty() || r1.ec != std::errc() || r1.ptr != task.data() + task.size() || p.task == 0)
+      return false;
+    if (dot != std::string::npos) {
+      auto r2 = std::from_chars(thread.data(), thread.data() + thread.size(), p.thread);
+      if (thread.empty() || r2.ec != std::errc() || r2.ptr != thread.data() + thread.size() ||
+          p.thread == 0)
+        return false;
+    }
+    out->push_back(p);
+    pos = end + 1;
+  }
+  return true;
+}
+
 int Run(const FilterArgs& a) {
   FilterOptions o;
   o.keep_states = !a.no_states;
@@ -101,6 +143,25 @@ int Run(const FilterArgs& a) {
   o.discard_given_types = !a.discard_types.empty();
   o.keep_comms = !a.no_comms;
   o.min_comm_size = a.min_comm_size;
+  o.max_comm_size = a.max_comm_size;
+  if (a.max_comm_size >= 0 && a.max_comm_size < a.min_comm_size) {
+    std::fprintf(stderr, "parallax filter: --max-comm-size is smaller than --min-comm-size\n");
+    return 2;
+  }
+  if (!a.comm_tags.empty() && !ParseTags(a.comm_tags, &o.comm_tags)) {
+    std::fprintf(stderr,
+                 "parallax filter: bad --comm-tags \"%s\"\n  hint: tags separated by ',', "
+                 "e.g. 5,7\n",
+                 a.comm_tags.c_str());
+    return 2;
+  }
+  if (!a.comm_partners.empty() && !ParsePartners(a.comm_partners, &o.comm_partners)) {
+    std::fprintf(stderr,
+                 "parallax filter: bad --comm-partners \"%s\"\n  hint: tasks or TASK.THREAD "
+                 "(1-based) separated by ',', e.g. 1,3.2\n",
+                 a.comm_partners.c_str());
+    return 2;
+  }
   ToolStep step;
   step.kind = ToolStep::Kind::kFilter;
   step.filter = o;
@@ -130,6 +191,13 @@ Command AddFilterCommand(CLI::App& app) {
   sub->add_flag("--no-comms", args->no_comms, "drop every communication");
   sub->add_option("--min-comm-size", args->min_comm_size,
                   "drop communications smaller than this (bytes)");
+  sub->add_option("--max-comm-size", args->max_comm_size,
+                  "drop communications larger than this (bytes)");
+  sub->add_option("--comm-tags", args->comm_tags,
+                  "keep only communications with these tags, e.g. 5,7");
+  sub->add_option("--comm-partners", args->comm_partners,
+                  "keep only communications sent or received by these tasks or TASK.THREAD, "
+                  "e.g. 1,3.2");
   sub->add_flag("--force", args->force, "replace existing output files");
   return {sub, [args] { return Run(*args); }};
 }

@@ -58,6 +58,8 @@ int Run(int argc, char** argv) {
       parallax::cli::AddSoftCountersCommand(app),
       parallax::cli::AddClocksCommand(app),
       parallax::cli::AddCacheCommand(app),
+      parallax::cli::AddSortCommand(app),
+      parallax::cli::AddShiftCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);
@@ -78,6 +80,14 @@ int Run(int argc, char** argv) {
   for (auto& s : args) {
     if (s == "-tu") s = "--tu";
     if (s == "-npr") s = "--npr";
+  }
+  // paramedir's shifts: -t (tasks), -tt (threads), -ta (applications), each with a file.
+  if (args.size() > 1 && args[1] == "paramedir") {
+    for (auto& s : args) {
+      if (s == "-t") s = "--shift-tasks";
+      if (s == "-tt") s = "--shift-threads";
+      if (s == "-ta") s = "--shift-apps";
+    }
   }
   std::vector<char*> argp;
   for (auto& s : args) argp.push_back(s.data());

@@ -1,4 +1,6 @@
 // `parallax paramedir [-m] [-tu] [-npr] TRACE CFG [OUT] [CFG [OUT] ...]`: paramedir's batch mode.
+// With -c/-f/-s (XML parameter file) and -t/-tt/-ta FILE (time shifts), the trace is first
+// processed by those tools, chained in command-line order.
 // Each cfg (in command-line order) gives one output file in the current directory, named as
 // paramedir names it. Exit status 1 when any cfg is rejected.
 
@@ -27,7 +29,8 @@ struct ParamedirArgs {
   bool plane = false;
   bool force = false;
   std::string output_name;               // -o/--output-name: the processed trace
-  std::vector<ToolStep::Kind> tools;     // -c/-f/-s in command-line order
+  std::vector<ToolStep> tools;           // -c/-f/-s/-t/-tt/-ta in command-line order
+  std::string shift_tasks, shift_threads, shift_apps;  // offsets files of -t/-tt/-ta
   RangeArgs range;                       // --from/--to/--records (a Parallax extension)
 };
 
@@ -55,7 +58,7 @@ int Run(const ParamedirArgs& given) {
   }
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
     std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
-                 "       parallax paramedir [-c] [-f] [-s] TRACE XML [-o OUT] [CFG [OUT] ...]\n"
+                 "       parallax paramedir [-c] [-f] [-s] [-t|-tt|-ta FILE] TRACE [XML] [-o OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
@@ -105,12 +108,35 @@ Command AddParamedirCommand(CLI::App& app) {
   CLI::Option* filter = sub->add_flag("-f,--filter")->description("apply the filter of the .xml parameter file");
   CLI::Option* sc = sub->add_flag("-s,--software-counters")->description("apply the software counters of the .xml file");
   sub->add_option("-o,--output-name", args->output_name, "name of the processed trace (default NAME.chop1.prv ...)");
-  return {sub, [args, sub, cut, filter, sc] {
+  CLI::Option* st = sub->add_option("--shift-tasks", args->shift_tasks,
+                                    "-t FILE: shift each task's times by the offsets in FILE (one per line)");
+  CLI::Option* sth = sub->add_option("--shift-threads", args->shift_threads,
+                                     "-tt FILE: shift each thread's times (one offset per line)");
+  CLI::Option* sa = sub->add_option("--shift-apps", args->shift_apps,
+                                    "-ta FILE: shift each application's times (one offset per line)");
+  return {sub, [args, sub, cut, filter, sc, st, sth, sa] {
             args->tools.clear();
             for (const CLI::Option* o : sub->parse_order()) {
-              if (o == cut) args->tools.push_back(ToolStep::Kind::kCut);
-              if (o == filter) args->tools.push_back(ToolStep::Kind::kFilter);
-              if (o == sc) args->tools.push_back(ToolStep::Kind::kSoftCounters);
+              ToolStep step;
+              if (o == cut) step.kind = ToolStep::Kind::kCut;
+              if (o == filter) step.kind = ToolStep::Kind::kFilter;
+              if (o == sc) step.kind = ToolStep::Kind::kSoftCounters;
+              if (o == st || o == sth || o == sa) {
+                step.kind = ToolStep::Kind::kShift;
+                step.shift.level = o == st    ? ShiftOptions::Level::kTask
+                                   : o == sth ? ShiftOptions::Level::kThread
+                                              : ShiftOptions::Level::kApplication;
+                step.shift.offsets_file = o == st ? args->shift_tasks : o == sth ? args->shift_threads : args->shift_apps;
+                auto offsets = ReadShiftOffsets(step.shift.offsets_file);
+                if (!offsets.ok()) {
+                  std::fprintf(stderr, "paramedir: %s\n", offsets.status().ToString().c_str());
+                  return 1;
+                }
+                step.shift.offsets = std::move(offsets).value();
+              } else if (o != cut && o != filter && o != sc) {
+                continue;
+              }
+              args->tools.push_back(step);
             }
             return Run(*args);
           }};

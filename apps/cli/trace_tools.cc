@@ -24,6 +24,8 @@ const char* Suffix(ToolStep::Kind kind) {
       return ".filter";
     case ToolStep::Kind::kSoftCounters:
       return ".sc";
+    case ToolStep::Kind::kShift:
+      return ".shift";
   }
   return ".out";
 }
@@ -36,6 +38,8 @@ const char* Verb(ToolStep::Kind kind) {
       return "filtering";
     case ToolStep::Kind::kSoftCounters:
       return "counting";
+    case ToolStep::Kind::kShift:
+      return "shifting";
   }
   return "processing";
 }
@@ -87,6 +91,9 @@ int RunToolChain(const std::string& prog, const std::string& input,
       case ToolStep::Kind::kSoftCounters:
         report = SoftwareCountersTrace(run, step.softcounters);
         break;
+      case ToolStep::Kind::kShift:
+        report = ShiftTrace(run, step.shift);
+        break;
     }
     if (!report.ok()) {
       std::fprintf(stderr, "%s: %s\n", prog.c_str(), report.status().ToString().c_str());
@@ -121,15 +128,17 @@ const char* SectionName(ToolStep::Kind kind) {
       return "<filter>";
     case ToolStep::Kind::kSoftCounters:
       return "<software_counters>";
+    case ToolStep::Kind::kShift:
+      return "";
   }
   return "";
 }
 
 }  // namespace
 
-int RunParamedirTools(const std::vector<std::string>& args,
-                      const std::vector<ToolStep::Kind>& order, const std::string& output_name,
-                      bool force, std::vector<std::string>* remaining) {
+int RunParamedirTools(const std::vector<std::string>& args, const std::vector<ToolStep>& order,
+                      const std::string& output_name, bool force,
+                      std::vector<std::string>* remaining) {
   const std::string prog = "paramedir";
   std::string trace, xml;
   std::vector<std::string> cfg_part;
@@ -154,7 +163,9 @@ int RunParamedirTools(const std::vector<std::string>& args,
                  prog.c_str());
     return 2;
   }
-  if (xml.empty()) {
+  bool needs_xml = false;
+  for (const ToolStep& step : order) needs_xml = needs_xml || step.kind != ToolStep::Kind::kShift;
+  if (xml.empty() && needs_xml) {
     std::fprintf(stderr, "%s: error: -c/-f/-s need a parameter file (.xml)\n", prog.c_str());
     return 2;
   }
@@ -165,13 +176,19 @@ int RunParamedirTools(const std::vector<std::string>& args,
                  prog.c_str(), xml.c_str());
     return 2;
   }
-  auto parsed = ReadToolXml(xml);
+  Result<std::vector<ToolStep>> parsed = std::vector<ToolStep>();
+  if (!xml.empty()) parsed = ReadToolXml(xml);
   if (!parsed.ok()) {
     std::fprintf(stderr, "%s: %s\n", prog.c_str(), parsed.status().ToString().c_str());
     return 1;
   }
   std::vector<ToolStep> steps;
-  for (ToolStep::Kind kind : order) {
+  for (const ToolStep& given : order) {
+    ToolStep::Kind kind = given.kind;
+    if (kind == ToolStep::Kind::kShift) {
+      steps.push_back(given);
+      continue;
+    }
     const ToolStep* found = nullptr;
     for (const ToolStep& s : parsed.value())
       if (s.kind == kind) found = &s;

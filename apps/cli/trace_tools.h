@@ -27,11 +27,12 @@ namespace parallax::cli {
 
 // paramedir's trace-processing modes: `args` are paramedir's positional arguments (the trace
 // .prv/.prv.gz, the .xml parameter file, cfgs and their output names, in any order); `order`
-// are the tools asked for by -c/-f/-s in command-line order. Runs the chain and returns in
-// *remaining the arguments for the cfg part ([TRACE CFG [OUT]...] with TRACE the processed
-// trace), empty when there is no cfg. Returns the exit status.
-int RunParamedirTools(const std::vector<std::string>& args,
-                      const std::vector<ToolStep::Kind>& order, const std::string& output_name,
-                      bool force, std::vector<std::string>* remaining);
+// are the tools asked for by -c/-f/-s/-t/-tt/-ta in command-line order. Runs the chain and returns
+// in *remaining the arguments for the cfg part ([TRACE CFG [OUT]...] with TRACE the processed
+// trace), empty when there is no cfg. Shift steps (-t/-tt/-ta) come filled in `order`; the
+// others only give their kind and take their options from the .xml. Returns the exit status.
+int RunParamedirTools(const std::vector<std::string>& args, const std::vector<ToolStep>& order,
+                      const std::string& output_name, bool force,
+                      std::vector<std::string>* remaining);
 
 }  // namespace parallax::cli

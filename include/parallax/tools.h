@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <utility>
+#include <string_view>
 #include <vector>
 
 #include "include/parallax/status.h"
@@ -36,12 +37,28 @@ struct CutOptions {
   // first_record to the time of body record last_record (1-based, counting state, event and
   // communication lines in file order; a state or communication counts by its first time).
   uint64_t first_record = 0, last_record = 0;
+  // Event-driven cut (when by_event): from the first_occurrence-th to the last_occurrence-th
+  // occurrence of the event on each thread (1-based; last_occurrence 0: the last one). The cut
+  // goes from the earliest thread's first to the latest thread's last of those occurrences.
+  // An occurrence is a pair of event_type with value event_value (when has_event_value) or
+  // with any value but 0 (0 conventionally closes a region). Only the selected tasks count.
+  bool by_event = false;
+  uint64_t event_type = 0;
+  bool has_event_value = false;
+  int64_t event_value = 0;
+  uint64_t first_occurrence = 1, last_occurrence = 0;
 };
 
 // One event type (or range of types) a filter keeps or discards, optionally only some values.
 struct EventTypeSelector {
   uint64_t type = 0, last_type = 0;  // last_type > type: a range
   std::vector<int64_t> values;       // empty: every value
+};
+
+// One end of a communication a filter keeps: a task (thread 0: any of its threads) or one
+// thread of it (1-based).
+struct CommPartner {
+  uint32_t task = 0, thread = 0;
 };
 
 // Paraver's filter (filter section of the XML).
@@ -55,6 +72,13 @@ struct FilterOptions {
   std::vector<EventTypeSelector> types;  // empty: every type
   bool keep_comms = true;                // discard_communications = 0
   int64_t min_comm_size = 0;             // communications smaller than this are dropped
+
+  // Not in paramedir's XML: when >= 0, communications larger than this are dropped.
+  int64_t max_comm_size = -1;
+  // When non-empty, a communication is kept only when its sender or receiver is one of these.
+  std::vector<CommPartner> comm_partners;
+  // When non-empty, only communications with one of these tags are kept.
+  std::vector<int64_t> comm_tags;
 };
 
 // Paraver's software counters (software_counters section of the XML).
@@ -71,13 +95,24 @@ struct SoftCountersOptions {
   std::vector<uint64_t> keep_types;  // event types copied to the output unchanged
 };
 
-// One step of a paramedir XML parameter file, in file order.
+// `parallax shift` (paramedir -t/-tt/-ta): time offsets per application, task or thread.
+struct ShiftOptions {
+  enum class Level { kApplication, kTask, kThread };
+  Level level = Level::kTask;
+  std::vector<int64_t> offsets;                // one per object of the level, in the header's order
+  std::string offsets_file;                    // where they were read (messages)
+  uint64_t memory_bytes = uint64_t{64} << 20;  // for the sort of the shifted records
+};
+
+// One step of a paramedir XML parameter file, in file order (or a shift of paramedir's
+// -t/-tt/-ta).
 struct ToolStep {
-  enum class Kind { kCut, kFilter, kSoftCounters };
+  enum class Kind { kCut, kFilter, kSoftCounters, kShift };
   Kind kind = Kind::kCut;
   CutOptions cut;
   FilterOptions filter;
   SoftCountersOptions softcounters;
+  ShiftOptions shift;
 };
 
 // Reads a paramedir XML parameter file (<config> with <cutter>, <filter> and/or
@@ -86,6 +121,19 @@ struct ToolStep {
 Result<std::vector<ToolStep>> ReadToolXml(const std::string& path);
 // The same from text (tests); `name` is used in messages.
 Result<std::vector<ToolStep>> ParseToolXml(const std::string& text, const std::string& name);
+
+// `parallax sort`: the body in the canonical writer's order (time, thread, kind).
+struct SortOptions {
+  // Lines held in memory at once; a bigger body is sorted in runs of this size written beside
+  // the output and merged.
+  uint64_t memory_bytes = uint64_t{64} << 20;
+};
+
+// Reads an offsets file: one integer per line ('#' comments, blank lines skipped); a bad line
+// is an error with its file, line and column.
+Result<std::vector<int64_t>> ReadShiftOffsets(const std::string& path);
+// The same from text (tests, fuzzing); `name` is used in messages.
+Result<std::vector<int64_t>> ParseShiftOffsets(std::string_view text, const std::string& name);
 
 // Where a tool reads and writes.
 struct ToolRun {
@@ -108,6 +156,8 @@ struct ToolReport {
 Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options);
 Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options);
 Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersOptions& options);
+Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options);
+Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options);
 
 // Clock coherence (parallax clocks, docs/tools.md): messages received before they are sent.
 // A communication is physically backward when its physical receive time is before its physical

@@ -98,9 +98,9 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
   semantic::ValueLabels labels = semantic::WindowValueLabels(specs, index, pcf(), &functions());
   const semantic::InfoType info = labels.info;
   const base::Deadline deadline(req.time_limit);
-  semantic::TraceView view = View();
-  view.deadline = &deadline;
-  auto ev = semantic::WindowEvaluator::Create(view, specs, index);
+  semantic::TraceView trace_view = View();
+  trace_view.deadline = &deadline;
+  auto ev = semantic::WindowEvaluator::Create(trace_view, specs, index);
   if (!ev.ok()) return ev.status();
   const auto& w = *ev.value();
   view.from = req.from.value_or(0);

@@ -24,6 +24,13 @@ using tools::PrvRecord;
 
 constexpr uint64_t kHwcFirst = 42000000, kHwcLast = 43000000;
 
+bool TaskSelected(const std::vector<TaskRange>& tasks, uint32_t task) {
+  if (tasks.empty()) return true;
+  for (const TaskRange& t : tasks)
+    if (task >= t.first && task <= t.last) return true;
+  return false;
+}
+
 // An event type opened (value != 0) more often than closed (value 0) on a thread. The
 // reference keeps a list of openings and removes the latest one of a type on a close; at the
 // end it closes each open type once, the type opened first last. Only the count and the
@@ -92,12 +99,7 @@ class CutEngine {
   static uint64_t Key(const PrvRecord& r) {
     return (uint64_t{r.appl} << 42) | (uint64_t{r.task} << 21) | uint64_t{r.thread};
   }
-  bool Selected(uint32_t task) const {
-    if (o_.tasks.empty()) return true;
-    for (const TaskRange& t : o_.tasks)
-      if (task >= t.first && task <= t.last) return true;
-    return false;
-  }
+  bool Selected(uint32_t task) const { return TaskSelected(o_.tasks, task); }
   void Seen(uint64_t first, uint64_t last) {
     if (!first_caught_ || first < first_time_) first_time_ = first;
     first_caught_ = true;
@@ -416,9 +418,90 @@ Result<CutLimits> CheckedRecordTimes(const CutOptions& o, const std::string& fil
   return r;
 }
 
+std::string EventName(const CutOptions& o) {
+  std::string s = std::to_string(o.event_type);
+  if (o.has_event_value) s += ":" + std::to_string(o.event_value);
+  return s;
+}
+
+// The event-driven cut: one pass counting the occurrences of the event per thread; the cut
+// goes from the earliest first_occurrence-th to the latest last_occurrence-th of them.
+Result<CutLimits> EventTimes(const CutOptions& o, const std::string& file) {
+  if (o.first_occurrence == 0 ||
+      (o.last_occurrence != 0 && o.first_occurrence > o.last_occurrence)) {
+    return Status::Error("bad occurrence range " + std::to_string(o.first_occurrence) + ".." +
+                             std::to_string(o.last_occurrence),
+                         {file}, "give --occurrences A..B with 1 <= A <= B");
+  }
+  auto opened = tools::OpenInputTrace(file);
+  if (!opened.ok()) return opened.status();
+  tools::InputTrace in = std::move(opened).value();
+  struct Count {
+    uint64_t n = 0, first = 0, last = 0;  // occurrences; times of occurrence A and B (or last)
+  };
+  std::map<uint64_t, Count> threads;  // (appl, task, thread) -> its occurrences
+  tools::PrvRecord rec;
+  std::string_view line;
+  uint64_t type_seen = 0;
+  while (in.lines->Next(&line)) {
+    Status s = tools::ParsePrvRecord(line, file, in.lines->line_number(), &rec);
+    if (!s.ok()) return s;
+    if (rec.kind != '2' || !TaskSelected(o.tasks, rec.task)) continue;
+    for (const tools::EventPair& p : rec.events) {
+      if (p.type != o.event_type) continue;
+      ++type_seen;
+      if (o.has_event_value ? p.value != o.event_value : p.value == 0) continue;
+      Count& c = threads[(uint64_t{rec.appl} << 42) | (uint64_t{rec.task} << 21) | rec.thread];
+      ++c.n;
+      if (c.n == o.first_occurrence) c.first = rec.t1;
+      if (o.last_occurrence == 0 || c.n == o.last_occurrence) c.last = rec.t1;
+    }
+  }
+  if (!in.lines->status().ok()) return in.lines->status();
+  if (type_seen == 0) {
+    return Status::Error("event type " + std::to_string(o.event_type) + " never occurs in " + file +
+                             (o.tasks.empty() ? "" : " (in the selected tasks)"),
+                         {file}, "check the type in the trace's .pcf (parallax info lists them)");
+  }
+  uint64_t most = 0;
+  CutLimits l;
+  bool any_first = false, any_last = false;
+  for (const auto& [key, c] : threads) {
+    most = std::max(most, c.n);
+    if (c.n >= o.first_occurrence) {
+      l.tmin = any_first ? std::min(l.tmin, c.first) : c.first;
+      any_first = true;
+    }
+    if (o.last_occurrence == 0 ? c.n >= o.first_occurrence : c.n >= o.last_occurrence) {
+      l.tmax = std::max(l.tmax, c.last);
+      any_last = true;
+    }
+  }
+  if (most == 0) {
+    return Status::Error("event " + EventName(o) + " never occurs in " + file +
+                             (o.has_event_value ? "" : " with a value other than 0"),
+                         {file}, "give the value that marks the region, e.g. TYPE:1");
+  }
+  uint64_t need = std::max(o.first_occurrence, o.last_occurrence);
+  if (!any_first || !any_last) {
+    return Status::Error("event " + EventName(o) + " occurs at most " + std::to_string(most) +
+                             " times on a thread, fewer than the " + std::to_string(need) +
+                             " asked",
+                         {file}, "give --occurrences within 1.." + std::to_string(most));
+  }
+  if (l.tmin >= l.tmax) {
+    return Status::Error("occurrences " + std::to_string(o.first_occurrence) + ".." +
+                             std::to_string(o.last_occurrence) + " of event " + EventName(o) +
+                             " span no time (both at " + std::to_string(l.tmin) + ")",
+                         {file}, "widen the occurrence range");
+  }
+  return l;
+}
+
 Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h,
                          const std::string& file) {
   CutLimits l;
+  if (o.by_event) return EventTimes(o, file);
   if (o.last_record > 0) {
     return CheckedRecordTimes(o, file);
   }

@@ -1,6 +1,7 @@
 // Paraver's trace filter, streamed: keeps or drops states (all, or by .pcf name or number, with
 // a minimum duration), events (all, or the selected types and values, possibly discarding them
-// instead) and communications (with a minimum size), line by line in file order. Kept records
+// instead) and communications (by size range, tag and partner task or thread), line by line in
+// file order. Kept records
 // are written as read; an event line keeps only its selected type:value pairs.
 
 #include <algorithm>
@@ -85,11 +86,7 @@ class FilterEngine {
         return;
       case '3':
         if (!o_.keep_comms) return;
-        if (o_.min_comm_size > 0) {
-          int64_t size = 0;
-          std::from_chars(r.size_text.data(), r.size_text.data() + r.size_text.size(), size);
-          if (size < o_.min_comm_size) return;
-        }
+        if (!CommKept(r)) return;
         Line(r.line);
         return;
       case '#':
@@ -106,6 +103,27 @@ class FilterEngine {
   uint64_t pairs_kept() const { return pairs_kept_; }
 
  private:
+  static int64_t Number(std::string_view text) {
+    int64_t v = 0;
+    std::from_chars(text.data(), text.data() + text.size(), v);
+    return v;
+  }
+  bool Partner(uint32_t task, uint32_t thread) const {
+    for (const CommPartner& p : o_.comm_partners)
+      if (p.task == task && (p.thread == 0 || p.thread == thread)) return true;
+    return false;
+  }
+  bool CommKept(const tools::PrvRecord& r) const {
+    if (o_.min_comm_size > 0 || o_.max_comm_size >= 0) {
+      int64_t size = Number(r.size_text);
+      if (size < o_.min_comm_size) return false;
+      if (o_.max_comm_size >= 0 && size > o_.max_comm_size) return false;
+    }
+    if (!o_.comm_tags.empty() && std::find(o_.comm_tags.begin(), o_.comm_tags.end(),
+                                           Number(r.tag_text)) == o_.comm_tags.end())
+      return false;
+    return o_.comm_partners.empty() || Partner(r.task, r.thread) || Partner(r.task2, r.thread2);
+  }
   void Line(std::string_view line) {
     out_->Text(line);
     out_->Char('\n');
