@@ -294,7 +294,9 @@ py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg
 py::list Analyze(const PyTrace& t, const std::string& cfg, const std::string& cfg_text,
                  bool all, bool hide_empty, std::optional<uint64_t> from,
                  std::optional<uint64_t> to) {
-  AnalyzeRequest req{cfg, cfg_text, all, hide_empty, from, to};
+  AnalyzeRequest req{cfg, cfg_text, all, hide_empty};
+  req.from = from;
+  req.to = to;
   Result<std::vector<AnalyzeTable>> r = Status::Ok();
   {
     py::gil_scoped_release release;

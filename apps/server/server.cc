@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <atomic>
+#include <chrono>
 #include <climits>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -224,8 +227,20 @@ class ServerImpl final : public Server {
     return false;
   }
 
-  void Run() override { http_.listen_after_bind(); }
-  void Stop() override { http_.stop(); }
+  // Stop may come before Run's thread has started listening: cpp-httplib's stop() does nothing
+  // then, and the listen that follows would wait for ever. So Run does not start after a Stop,
+  // and Stop waits (briefly) for a Run that has begun to be listening before stopping it.
+  void Run() override {
+    running_.store(true);
+    if (!stop_requested_.load()) http_.listen_after_bind();
+    running_.store(false);
+  }
+  void Stop() override {
+    stop_requested_.store(true);
+    while (running_.load() && !http_.is_running())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    http_.stop();
+  }
   int port() const override { return port_; }
   const std::string& token() const override { return options_.token; }
   const std::string& root() const override { return root_.path(); }
@@ -864,6 +879,7 @@ class ServerImpl final : public Server {
   TraceCache cache_;
   GuardedHttpServer http_;
   int port_ = -1;
+  std::atomic<bool> running_{false}, stop_requested_{false};
   std::string cookie_name_;
 };
 
