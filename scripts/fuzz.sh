@@ -52,7 +52,16 @@ nice cmake --build --preset fuzz -j"${FUZZ_BUILD_JOBS:-2}" --target "${build_tar
 
 out="$root/build-fuzz"
 status=0
+# Not in the short --ci run: otf2, because libotf2 3.0.2 reserves memory in proportion to the
+# location count a damaged anchor file announces (13 GB for a 145-byte input, found within a
+# few dozen executions) and works on it for over 80 s under ASan before Parallax can report the
+# file: the run would stop there every time (docs/security.md). Long runs include it.
+ci_skip=" otf2 "
 for t in "${targets[@]}"; do
+  if [ $ci -eq 1 ] && [[ "$ci_skip" == *" $t "* ]]; then
+    echo "fuzz: $t skipped in --ci (see scripts/fuzz.sh and docs/security.md)"
+    continue
+  fi
   seeds="$root/tests/fuzz/corpus/$t"
   if [ $ci -eq 1 ]; then
     work=$(mktemp -d)
