@@ -178,7 +178,7 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 // formats the core imports (docs/formats.md); the core decides the format by content.
 bool IsTraceName(std::string_view name) {
   for (std::string_view ext : {".prv", ".prv.gz", ".json", ".json.gz", ".trace", ".paje", ".trf",
-                               ".picl", ".otf2"})
+                               ".picl", ".otf2", ".sddf", ".gist", ".brief"})
     if (EndsWith(name, ext)) return true;
   return false;
 }
@@ -494,7 +494,8 @@ class ServerImpl final : public Server {
     std::string path = ResolvePath(user_path);
     if (!IsTraceName(path))
       throw ApiError{400, "'" + user_path + "' is not a trace",
-                     "traces end in .prv, .prv.gz, .json, .trace or .paje (Pajé), .trf or .picl (PICL)"};
+                     "traces end in .prv, .prv.gz, .json, .trace or .paje (Pajé), .trf or .picl (PICL), "
+                     ".otf2, .sddf, or .gist/.brief (KSR event logs)"};
     // The loader also opens the .pcf and .row next to the trace: they must not lead out of the
     // root either (a symlinked .pcf could otherwise expose a file outside it).
     for (const char* ext : {"pcf", "row"}) {
