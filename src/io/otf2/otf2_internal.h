@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "include/parallax/status.h"
 #include "src/model/time.h"
 
 namespace parallax::io {
@@ -48,5 +49,28 @@ inline uint64_t UnitsPerSecond(model::TimeUnit u) {
     default: return 1;
   }
 }
+
+// libotf2 prints every error it meets to stderr ("[OTF2] src/OTF2_Buffer.c:1405: error: ..."),
+// several lines for one damaged file. While an Otf2Messages lives on a thread, what libotf2
+// reports from that thread is kept instead (the first message: the cause; later ones are the
+// layers above giving up) and Annotate adds it to the Status Parallax returns. libotf2's
+// callback is process-wide: it is installed once and stays; on threads without an
+// Otf2Messages it prints as libotf2 would.
+class Otf2Messages {
+ public:
+  Otf2Messages();
+  ~Otf2Messages();
+  Otf2Messages(const Otf2Messages&) = delete;
+  Otf2Messages& operator=(const Otf2Messages&) = delete;
+  const std::string& first() const { return first_; }
+  // `s` with "(libotf2: FIRST)" after its message when libotf2 reported something.
+  Status Annotate(Status s) const;
+
+ private:
+  friend struct Otf2MessageSink;
+  std::string first_;
+  uint64_t count_ = 0;
+  Otf2Messages* outer_ = nullptr;
+};
 
 }  // namespace parallax::io

@@ -667,7 +667,8 @@ uint64_t ArchiveBytes(const std::string& anchor) {
 
 bool Otf2Supported() { return true; }
 
-Result<ImportedTrace> ReadOtf2Trace(const std::string& path) {
+// ReadOtf2Trace without the capture of libotf2's messages.
+static Result<ImportedTrace> ReadArchive(const std::string& path) {
   std::string anchor = Otf2AnchorOf(path);
   struct stat st {};
   if (::stat(anchor.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
@@ -800,6 +801,13 @@ Result<ImportedTrace> ReadOtf2Trace(const std::string& path) {
     p = *endp ? endp + 1 : endp;
   }
   return out;
+}
+
+Result<ImportedTrace> ReadOtf2Trace(const std::string& path) {
+  Otf2Messages messages;
+  auto r = ReadArchive(path);
+  if (!r.ok()) return messages.Annotate(r.status());
+  return r;
 }
 
 std::string Otf2AnchorOf(const std::string& path) {

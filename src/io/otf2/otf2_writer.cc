@@ -287,9 +287,8 @@ bool LooksLikeEventFolder(const fs::path& dir) {
   return !ec;
 }
 
-}  // namespace
-
-Status WriteOtf2Trace(const TraceView& trace, const std::string& path, bool overwrite) {
+// WriteOtf2Trace without the capture of libotf2's messages.
+Status WriteArchive(const TraceView& trace, const std::string& path, bool overwrite) {
   fs::path anchor(path);
   if (anchor.extension() != ".otf2")
     return Status::Error("an OTF2 output must name the anchor file NAME.otf2", Location{path, 0, 0},
@@ -326,6 +325,13 @@ Status WriteOtf2Trace(const TraceView& trace, const std::string& path, bool over
     return Status::Error(fmt::format("cannot move the archive into place: {}", ec.message()), Location{path, 0, 0}, "");
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status WriteOtf2Trace(const TraceView& trace, const std::string& path, bool overwrite) {
+  Otf2Messages messages;
+  return messages.Annotate(WriteArchive(trace, path, overwrite));
 }
 
 }  // namespace parallax::io
