@@ -132,6 +132,13 @@ Command AddServeCommand(CLI::App& app) {
                   "it is answered 503 (0: no limit)")
       ->default_val(60)
       ->check(CLI::Range(0.0, 1e9));
+  sub->add_option_function<uint64_t>(
+         "--request-memory-limit",
+         [args](uint64_t mib) { args->options.request_memory_limit = mib << 20; },
+         "MiB one timeline, text or analyzer request may hold while it is computed before it is "
+         "answered 503 (0: no limit)")
+      ->default_str("2048")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 30));
   sub->add_flag("--open", args->open, "open the UI in this desktop's browser ($BROWSER, else xdg-open)");
   return {sub, [args] { return Run(*args); }};
 }

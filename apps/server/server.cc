@@ -675,6 +675,7 @@ class ServerImpl final : public Server {
     r.highlight_min = p.Number<double>("highlight_min");
     r.highlight_max = p.Number<double>("highlight_max");
     r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
     auto images = RenderTimeline(*trace, r);
     if (!images.ok()) throw CoreError(images.status());
     if (images->empty()) throw ApiError{422, "the cfg has no timeline window"};
@@ -703,6 +704,7 @@ class ServerImpl final : public Server {
     r.object_index = p.Number<uint32_t>("object_index");
     TimeRange(p, &r.from, &r.to);
     r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
     auto view = trace->Text(r);
     if (!view.ok()) throw CoreError(view.status());
     SendJson(res, ToJson(view.value()));
@@ -718,6 +720,7 @@ class ServerImpl final : public Server {
     r.all_histograms = p.Bool("all").value_or(true);
     r.hide_empty_columns = p.Bool("hide_empty").value_or(false);
     r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
     auto tables = Analyze(*trace, r);
     if (!tables.ok()) throw CoreError(tables.status());
     SendJson(res, {{"tables", ToJson(tables.value())}});

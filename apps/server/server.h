@@ -30,6 +30,9 @@ struct ServerOptions {
   // Seconds of computing one timeline, text or analyzer request may take (503 beyond, and its
   // worker is free again); 0 = no limit.
   double request_time_limit = 60;
+  // Bytes one timeline, text or analyzer request may hold while it is computed (its intervals,
+  // histogram cells, image, communication lines): 503 beyond; 0 = no limit.
+  uint64_t request_memory_limit = uint64_t{2} << 30;
   // Tests only: called with the path of every request that reaches a route, before the route
   // runs (a test throws from it to check that no exception escapes). Empty in `parallax serve`.
   std::function<void(const std::string& path)> test_hook;

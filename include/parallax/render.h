@@ -38,6 +38,7 @@ struct TimelineRequest {
   bool pcf_gradient = false;           // gradient through the .pcf GRADIENT_COLOR stops
   uint32_t pixel_size = 0;             // 1, 2, 4 or 8; 0: the cfg's
   double time_limit = 0;               // seconds of computing allowed; 0 = no limit
+  uint64_t memory_limit = 0;           // bytes the frame may hold; 0 = no limit
   bool labels = true, axis = true, legend = true, title = true;
   // Only values v with highlight_min <= v < highlight_max (v == highlight_min when both are
   // equal) are drawn; others are drawn as the background. For "where does this histogram cell

@@ -95,6 +95,7 @@ struct TextRequest {
   std::optional<uint32_t> object_index;
   std::optional<uint64_t> from, to;  // trace units; default: the whole trace
   double time_limit = 0;             // seconds of computing allowed; 0 = no limit
+  uint64_t memory_limit = 0;         // bytes the view may hold; 0 = no limit
 };
 
 struct TextInterval {
@@ -153,6 +154,7 @@ struct AnalyzeRequest {
   bool all_histograms = true;       // false: only the last one (as paramedir)
   bool hide_empty_columns = false;  // besides the cfg's Analyzer2D.HideCols
   double time_limit = 0;            // seconds of computing allowed; 0 = no limit
+  uint64_t memory_limit = 0;        // bytes the histograms may hold; 0 = no limit
   // Analyse only [from, to), trace units (see TraceRange), in place of the cfg's
   // Analyzer2D.AnalysisLimits; unset: the cfg's limits.
   std::optional<uint64_t> from = std::nullopt, to = std::nullopt;

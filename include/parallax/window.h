@@ -25,6 +25,7 @@ struct WindowRequest {
   std::optional<uint64_t> from, to;
   unsigned threads = 0;  // objects evaluated in parallel; 0 = all cores
   double time_limit = 0;  // seconds of computing allowed; 0 = no limit
+  uint64_t memory_limit = 0;  // bytes the intervals may hold; 0 = no limit
   // Evaluate at another level than the window's own (a cfg's `window_level` name: thread,
   // task, appl, workload, cpu, node, system; case-insensitive); empty: the window's level.
   // Not for derived windows.

@@ -163,7 +163,7 @@ struct Setup {
 // One row of a semantic histogram (analysis.md §5.2–§6).
 class RowPass {
  public:
-  RowPass(const Setup& s, uint32_t object) : s_(s), object_(object) {}
+  RowPass(const Setup& s, uint32_t object) : s_(s), object_(object), charge_(s.in->trace.memory) {}
   std::vector<Cell> Run();
 
  private:
@@ -183,6 +183,7 @@ class RowPass {
   std::map<std::pair<size_t, uint32_t>, std::unique_ptr<semantic::Row>> cursors_;
   std::unordered_map<uint64_t, Acc> cells_;
   std::unordered_map<int64_t, RowTotals> totals_;
+  base::ChargeBatch charge_;  // the request's memory: each new cell, then its final Cell
 };
 
 semantic::Row& RowPass::Cursor(size_t k, uint32_t object) {
@@ -233,7 +234,10 @@ void RowPass::Leaf(Time lb, Time le, double x, const Ctx& ctx) {
   double d = static_cast<double>(le - lb);
   uint64_t key =
       static_cast<uint64_t>(ctx.plane) * s_.columns.count + static_cast<uint64_t>(ctx.col);
-  Acc& a = cells_[key];
+  auto [it, added] = cells_.try_emplace(key);
+  // A hash node (the Acc, its key, a link and the bucket) and the final Cell it becomes.
+  if (added) charge_.Add(sizeof(Acc) + 4 * sizeof(void*) + sizeof(Cell));
+  Acc& a = it->second;
   double dc = model::ConvertTime(d, s_.trace_unit, s_.control_unit);
   a.t += d;
   a.n += 1;
@@ -288,6 +292,7 @@ CellStats RowPass::Final(const Acc& a, const RowTotals& r) const {
 
 std::vector<Cell> RowPass::Run() {
   Iterate(0, s_.b, s_.e, object_, Ctx{});
+  charge_.Flush();
   std::vector<Cell> out;
   out.reserve(cells_.size());
   for (const auto& [key, acc] : cells_) {

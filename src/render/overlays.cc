@@ -61,6 +61,7 @@ void AddFlags(Frame& f) {
   const std::vector<int32_t> group_of = GroupOfObject(f);
   const filter::Filter filter = WindowFilter(f);
   std::vector<std::vector<uint32_t>> marks(f.groups.size());
+  base::ChargeBatch charge(f.ctx->memory);
   for (uint32_t t = 0; t < store.threads(); ++t) {
     const auto& ev = store.thread(model::ThreadIndex(t)).events;
     auto i = static_cast<size_t>(std::lower_bound(ev.time.begin(), ev.time.end(), f.columns.begin) -
@@ -72,7 +73,7 @@ void AddFlags(Frame& f) {
         continue;
       int64_t j = f.columns.ColumnOf(static_cast<double>(ev.time[i]));
       if (j >= 0)
-        marks[static_cast<size_t>(group_of[static_cast<size_t>(obj)])].push_back(
+        charge.Add(sizeof(uint32_t)), marks[static_cast<size_t>(group_of[static_cast<size_t>(obj)])].push_back(
             static_cast<uint32_t>(j));
     }
   }
@@ -121,7 +122,7 @@ struct CommEnd {
 };
 
 // One line per receive inside the range, and per send inside it whose receive is after it.
-void AddComm(Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color) {
+void AddComm(Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color, base::ChargeBatch& charge) {
   const double b = static_cast<double>(f.columns.begin), e = static_cast<double>(f.columns.end);
   const bool recv_in = recv.time >= b && recv.time <= e;
   const bool send_in = send.time >= b && send.time <= e;
@@ -141,7 +142,10 @@ void AddComm(Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color) {
   double xs = recv_in ? x_of(send.time) : column_x(send.time);
   double xr = recv_in ? column_x(recv.time) : x_of(recv.time);
   Line line{0, 0, 0, 0, color};
-  if (ClipToArea(f.list, xs, ys, xr, yr, &line)) f.list.lines.push_back(line);
+  if (ClipToArea(f.list, xs, ys, xr, yr, &line)) {
+    charge.Add(sizeof(Line));
+    f.list.lines.push_back(line);
+  }
 }
 
 }  // namespace
@@ -151,6 +155,7 @@ void AddCommLines(Frame& f) {
   const auto& c = f.ctx->store->comms();
   const std::vector<int32_t> group_of = GroupOfObject(f);
   const filter::Filter filter = WindowFilter(f);
+  base::ChargeBatch charge(f.ctx->memory);
   for (int pass = 0; pass < 2; ++pass) {
     const bool logical = pass == 0;
     if (logical ? !filter.logical() : !filter.physical()) continue;
@@ -163,7 +168,7 @@ void AddCommLines(Frame& f) {
       if (gs < 0 || gr < 0 || !filter.PassComm(id, logical, true)) continue;
       auto st = static_cast<double>(logical ? c.log_send[id] : c.phy_send[id]);
       auto rt = static_cast<double>(logical ? c.log_recv[id] : c.phy_recv[id]);
-      AddComm(f, CommEnd{st, gs}, CommEnd{rt, gr}, color);
+      AddComm(f, CommEnd{st, gs}, CommEnd{rt, gr}, color, charge);
     }
   }
 }

@@ -66,6 +66,9 @@ struct TimelineContext {
   std::vector<uint32_t> label_types;  // event types whose value labels apply (kEventValue)
   // TracePalette(background, pcf) when the caller keeps it between frames; null: computed.
   const std::vector<Rgb>* palette = nullptr;
+  // The request's memory, charged with what grows with the records in range (communication
+  // lines, event marks); null: no limit.
+  const base::RequestMemory* memory = nullptr;
 };
 
 // Draws window `window` (already bound to the trace).

@@ -10,6 +10,7 @@
 
 #include "include/parallax/status.h"
 #include "src/base/deadline.h"
+#include "src/base/request_memory.h"
 #include "src/model/pcf_catalog.h"
 #include "src/model/trace_header.h"
 #include "src/semantic/function_registry.h"
@@ -51,6 +52,9 @@ struct TraceView {
   // When set, rows made by MakeRow check it as they move and throw base::DeadlineExceeded
   // once it has passed (the request's time limit).
   const base::Deadline* deadline = nullptr;
+  // When set, code that builds up a result over the trace (a histogram's cells) charges what
+  // it holds to it, and fails with base::RequestMemoryExceeded beyond its limit.
+  const base::RequestMemory* memory = nullptr;
 };
 
 class WindowEvaluator {

@@ -93,6 +93,7 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
                          "a histogram starts with a '< NEW ANALYZER2D >' line");
   }
   const base::Deadline deadline(req.time_limit);
+  const base::RequestMemory memory(req.memory_limit);
   std::optional<std::pair<model::Time, model::Time>> range;
   if (req.from || req.to) {
     auto span = TraceRange(trace, req.from, req.to);
@@ -104,6 +105,7 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
   for (size_t i = first; i < file->histograms.size(); ++i) {
     analysis::HistogramInput in = session::HistogramInputOf(impl, *file, i);
     in.trace.deadline = &deadline;
+    in.trace.memory = &memory;
     in.range = range;
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok()) {
@@ -114,6 +116,9 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
           Location{req.cfg_path.empty() ? "cfg" : req.cfg_path, file->histograms[i].line, 1},
           s.hint());
     }
+    // The table is dense: a value per row, column and plane, and its labels.
+    memory.Charge(uint64_t{result->rows.size() + 8} * result->columns.count *
+                  (result->three_d ? result->planes.count : 1) * sizeof(double));
     analysis::HistogramTable t = analysis::BuildTable(*result, in, session::HistogramLabels(impl),
                                                       {req.hide_empty_columns, false});
     AnalyzeTable table;

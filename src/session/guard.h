@@ -11,6 +11,7 @@
 #include "include/parallax/functions.h"
 #include "include/parallax/status.h"
 #include "src/base/deadline.h"
+#include "src/base/request_memory.h"
 
 namespace parallax::session {
 
@@ -26,6 +27,10 @@ auto Guarded(const std::string& file, F&& body) -> decltype(body()) {
     return Status::Limit("out of memory", Location{file, 0, 0},
                          "use a machine with more memory, or cut the trace to a time range or a "
                          "subset of threads first");
+  } catch (const base::RequestMemoryExceeded& e) {
+    return Status::Limit(e.what(), Location{file, 0, 0},
+                         "ask for a shorter time range or fewer objects (or a server started with a "
+                         "higher --request-memory-limit)");
   } catch (const base::DeadlineExceeded& e) {
     return Status::Limit(e.what(), Location{file, 0, 0},
                          "ask for a shorter time range, fewer objects or a simpler cfg");

@@ -226,8 +226,10 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
   auto set = ResolveWindows(t, req);
   if (!set.ok()) return set.status();
   const base::Deadline deadline(req.time_limit);
+  const base::RequestMemory memory(req.memory_limit);
   semantic::TraceView view = t.View();
   view.deadline = &deadline;
+  view.memory = &memory;
   std::vector<TimelineImage> images;
   for (size_t index : set->draw) {
     auto options = Options(t, req, set.value(), index);
@@ -235,10 +237,15 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
     auto window = semantic::WindowEvaluator::Create(view, set->specs, index);
     if (!window.ok()) return window.status();
     render::TimelineContext ctx = Context(t, set.value(), index);
+    ctx.memory = &memory;
     const std::vector<model::Rgb> palette = t.Palette(options.value().prefs.background);
     ctx.palette = &palette;
     auto list = render::RenderWindow(*window.value(), ctx, options.value());
     if (!list.ok()) return list.status();
+    // The drawing (its lines are charged as they are added) and the pixels it is encoded from.
+    const render::DrawList& l = list.value();
+    memory.Charge(uint64_t(std::max(l.width, 0)) * uint64_t(std::max(l.height, 0)) * 4 +
+                  l.rects.size() * sizeof(render::Rect) + l.texts.size() * sizeof(render::Text));
     auto bytes = Encode(list.value(), req.format);
     if (!bytes.ok()) return bytes.status();
     images.push_back(TimelineImage{set->specs[index].name, req.format, std::move(bytes.value()),

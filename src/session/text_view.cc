@@ -98,8 +98,11 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
   semantic::ValueLabels labels = semantic::WindowValueLabels(specs, index, pcf(), &functions());
   const semantic::InfoType info = labels.info;
   const base::Deadline deadline(req.time_limit);
+  const base::RequestMemory memory(req.memory_limit);
+  base::ChargeBatch charge(&memory);
   semantic::TraceView trace_view = View();
   trace_view.deadline = &deadline;
+  trace_view.memory = &memory;
   auto ev = semantic::WindowEvaluator::Create(trace_view, specs, index);
   if (!ev.ok()) return ev.status();
   const auto& w = *ev.value();
@@ -110,7 +113,9 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
   view.function = semantic::SlotFunction(specs[index], semantic::Slot::kThread).name;
   auto row = w.MakeRow(object);
   row->Init(view.from);
-  for (int guard = 0; guard < 10000000; ++guard) {
+  constexpr uint64_t kMaxStalled = 10'000'000;
+  uint64_t stalled = 0;
+  for (;;) {
     const semantic::Interval& i = row->current();
     TextInterval ti{i.begin, i.end, i.value, {}};
     if (pcf() && info == semantic::InfoType::kState) {
@@ -126,11 +131,20 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
         }
       }
     }
+    charge.Add(sizeof(TextInterval) + ti.label.size());
     view.intervals.push_back(std::move(ti));
     if (i.end >= view.to) break;
+    const model::Time end = i.end;
     row->Next();
+    // A row moves forward in time: zero-length intervals (events at one time) cannot repeat
+    // for ever, so a row stuck at one time is a defect, reported instead of looping.
+    stalled = row->current().end > end ? 0 : stalled + 1;
+    if (stalled > kMaxStalled)
+      return Status::Error(fmt::format("internal error: the window's row does not move past time {}", end), {},
+                           "please report this with the cfg and the trace");
   }
-  AddRecords(level, object, view);
+  AddRecords(level, object, view, charge);
+  charge.Flush();
   return view;
 }
 
@@ -138,7 +152,7 @@ Result<TextView> TraceImpl::Text(const TextRequest& req) const {
   return session::Guarded(path_, [&] { return TextUnguarded(req); });
 }
 
-void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view) const {
+void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view, base::ChargeBatch& charge) const {
   const auto& p = header().processes;
   auto name = [&](uint32_t t) { return model::ThreadName(p, model::ThreadIndex(t)); };
   for (uint32_t t : ThreadsOf(p, level, object)) {
@@ -151,12 +165,14 @@ void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view) 
         if (const std::string* l = pcf()->EventTypeLabel(ev.type[i])) e.type_label = *l;
         if (const std::string* l = pcf()->EventValueLabel(ev.type[i], ev.value[i])) e.value_label = *l;
       }
+      charge.Add(sizeof(TextEvent) + e.type_label.size() + e.value_label.size() + e.thread.size());
       view.events.push_back(std::move(e));
     }
     const auto& c = store().comms();
     auto add = [&](uint32_t id, bool send) {
       model::Time t0 = send ? c.log_send[id] : c.log_recv[id];
       if (t0 < view.from || t0 > view.to) return;
+      charge.Add(sizeof(TextComm) + 64);
       view.comms.push_back(TextComm{send, name(t), name(send ? c.receiver[id] : c.sender[id]), c.log_send[id],
                                     c.phy_send[id], c.log_recv[id], c.phy_recv[id], c.size[id], c.tag[id]});
     };

@@ -83,7 +83,9 @@ class TraceImpl : public Trace {
   Result<std::vector<ParamedirOutput>> ParamedirUnguarded(const std::string& cfg_path,
                                                           const std::string& output_name,
                                                           const ParamedirOptions& options) const;
-  void AddRecords(model::Level level, uint32_t object, TextView& view) const;
+  // The events and communications of the object's threads within the view's range, charged
+  // to the request's memory.
+  void AddRecords(model::Level level, uint32_t object, TextView& view, base::ChargeBatch& charge) const;
 
   std::vector<DiagnosticInfo> companion_diagnostics_;
   double load_seconds_ = 0;

@@ -24,6 +24,7 @@ struct RowColumns {
   std::vector<uint64_t> begin, end;
   std::vector<double> value;
 };
+constexpr uint64_t kRowBytes = 2 * sizeof(uint64_t) + sizeof(double);  // one interval's columns
 
 Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const WindowRequest& req) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
@@ -51,8 +52,10 @@ Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const Window
   }
   semantic::InfoType info = semantic::WindowInfoType(specs, index, &impl.functions());
   const base::Deadline deadline(req.time_limit);
+  const base::RequestMemory memory(req.memory_limit);
   semantic::TraceView view = impl.View();
   view.deadline = &deadline;
+  view.memory = &memory;
   auto ev = semantic::WindowEvaluator::Create(view, specs,
                                               index);
   if (!ev.ok()) return ev.status();
@@ -71,13 +74,18 @@ Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const Window
   base::ParallelFor(rows.size(), req.threads ? req.threads : base::DefaultThreads(),
                     [&](size_t o) {
                       RowColumns& r = rows[o];
+                      base::ChargeBatch charge(&memory);
                       analysis::ForEachDumpedInterval(
                           w, static_cast<uint32_t>(o), out.from, out.to,
                           [&](const semantic::Interval& i) {
+                            // The row's columns (up to twice their size while they grow),
+                            // then the interval's place in the result's columns.
+                            charge.Add(2 * kRowBytes + kRowBytes + sizeof(uint32_t));
                             r.begin.push_back(i.begin);
                             r.end.push_back(i.end);
                             r.value.push_back(i.value);
                           });
+                      charge.Flush();
                     });
   size_t total = 0;
   for (const RowColumns& r : rows) total += r.begin.size();
