@@ -3,13 +3,13 @@
 //
 //   parallax-format-bench TRACE.prv OUT_DIR [json|paje|otf2|sddf|sddfb|ksr]
 //
-// The JSON file is about 8 times the .prv, the Pajé file about 2 times: pick the .prv size
+// The JSON file is about 8 times the .prv, Pajé and SDDF about 3 times: pick the .prv size
 // (parallax-gen --size) for each format to get a file of about 100 MB. The OTF2 archive
 // (anchor, definitions and event folder, counted together) is about the size of the .prv.
 //
 // Pajé has no writer in the core; the bench writes a Pajé file from the same trace itself
-// (states as PajeSetState, events as PajeNewEvent, communications as links). SDDF (ASCII about
-// 2.5 times the .prv, binary about 1.5 times) comes from Parallax's writer; the KSR gist log is
+// (states as PajeSetState, events as PajeNewEvent, communications as links). SDDF (ASCII and
+// binary both about 3 times the .prv) comes from Parallax's writer; the KSR gist log is
 // written here (each state as Begin/End lines, each event as one line).
 
 #include <fmt/format.h>
