@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libopen-trace-format2-dev otf2-tools
   zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libpugixml-dev
   libgtest-dev libgmock-dev libbenchmark-dev
@@ -34,7 +34,10 @@ fi
 # playwright-core drives Debian's chromium in tests/e2e; versions pinned by package-lock.json.
 npm ci --no-audit --no-fund --loglevel=error
 
-cmake --preset release -G Ninja >/dev/null
+# ccache (when present) makes rebuilds of unchanged files, in this tree or another clone, instant.
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+cmake --preset release -G Ninja "${launcher[@]}" >/dev/null
 cmake --build --preset release -j "$(nproc)"
 # `import parallax` for Debian's python3 of this user: a .pth file naming build/python.
 if [ -d build/python/parallax ]; then

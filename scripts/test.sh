@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 ctest --preset release -j "$(nproc)"
-cmake --preset asan-ubsan -G Ninja >/dev/null
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+cmake --preset asan-ubsan -G Ninja "${launcher[@]}" >/dev/null
 cmake --build --preset asan-ubsan -j "$(nproc)"
 # Timing-precision checks (clock synchronisation) are meaningless when sanitizers slow every
 # call tenfold; the tests still check correctness there.
