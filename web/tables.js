@@ -75,7 +75,9 @@ export function renderPlane(p, { transpose = false, totals = true, onCell } = {}
     const tr = el('tr');
     r.forEach((v, gj) => {
       if (gi === 0 || gj === 0) {
-        tr.append(el('th', v, gj === 0 ? 'label' : ''));
+        const th = el('th', v, gj === 0 ? 'label' : '');
+        if (gj === 0 && v) th.title = v;  // row headers stay on one line, cut with an ellipsis
+        tr.append(th);
         return;
       }
       // Plane indices of this cell.
