@@ -175,7 +175,36 @@ const steps = [
     check(!wrapped.length, `row headers wrap: ${wrapped.map((h) => `'${h.text}' on ${h.lines} lines`).join(', ')}`);
     check(rows.every((h) => h.title === h.text), 'a row header has no tooltip with its whole text');
     await analyzer.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => [...document.querySelectorAll('#windows canvas')].every((c) => c.width === c.parentElement.clientWidth),
+      null, { timeout: 10000, polling: 50 });  // the frames drawn again at 800 px
     await shot(page, '06-analyzer-rows');
+    await page.setViewportSize({ width: 1500, height: 1000 });
+  }],
+  ['usable at 1280x720', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const first = timelines(page).first();
+    await page.waitForFunction((c) => Math.abs(c.width - c.parentElement.clientWidth) <= 1,
+      await first.locator('canvas').elementHandle(), { timeout: 10000, polling: 50 });
+    const layout = await page.evaluate(() => {
+      const work = document.getElementById('work');
+      const outside = [];
+      for (const panel of document.querySelectorAll('#windows > section')) {
+        const p = panel.getBoundingClientRect();
+        for (const b of panel.querySelectorAll('.toolbar button, .toolbar select, .toolbar input')) {
+          const r = b.getBoundingClientRect();
+          if (r.width && (r.right > p.right + 0.5 || r.left < p.left - 0.5)) outside.push(`${panel.dataset.window || panel.dataset.histogram}: ${b.textContent || b.getAttribute('aria-label')}`);
+        }
+      }
+      work.scrollTop = work.scrollHeight;  // the windows scroll, the file browser stays
+      const nav = document.getElementById('browser').getBoundingClientRect();
+      return { page: document.documentElement.scrollWidth, pageHeight: document.documentElement.scrollHeight, outside, navTop: nav.top, scrolled: work.scrollTop };
+    });
+    check(layout.page <= 1280, `the page is ${layout.page} px wide at 1280`);
+    check(!layout.outside.length, `toolbar controls stick out of their window: ${layout.outside.join(', ')}`);
+    check(layout.pageHeight <= 720 && layout.scrolled > 0 && layout.navTop > 0,
+      `the page itself scrolls (${layout.pageHeight} px tall) instead of the windows beside the file browser`);
+    await page.evaluate(() => { document.getElementById('work').scrollTop = 0; });
+    await shot(page, '07-1280x720');
     await page.setViewportSize({ width: 1500, height: 1000 });
   }],
   ['no browser errors', async () => {
