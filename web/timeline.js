@@ -176,3 +176,13 @@ export function formatRange(range, traceUnit, windowUnit) {
   const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   return `${fmt.format(from)} – ${fmt.format(to)} ${unit}`;
 }
+
+// Formats trace times in the window's unit with every digit of the trace's resolution (ns shown
+// in us get 3 decimals): {unit, format(t)}.
+export function timeFormatter(traceUnit, windowUnit) {
+  const unit = UNITS.includes(windowUnit) ? windowUnit : traceUnit;
+  let decimals = 0;
+  for (let k = UNITS.indexOf(traceUnit); k >= 0 && k < UNITS.indexOf(unit); k += 1) decimals += FACTORS[k] === 1000 ? 3 : 2;
+  const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return { unit, format: (t) => fmt.format(convertTime(t, traceUnit, unit)) };
+}

@@ -3,7 +3,7 @@
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
-import { TimelineCanvas, ZoomHistory, formatRange } from './timeline.js';
+import { TimelineCanvas, ZoomHistory, formatRange, timeFormatter } from './timeline.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -315,7 +315,7 @@ export class TimelinePanel extends Panel {
         from: Math.max(0, time - span), to: time + span,
       });
       this.textBox.hidden = false;
-      renderText(this.textBox, text, time);
+      renderText(this.textBox, text, time, timeFormatter(text.time_unit, this.window.unit));
     } catch (e) {
       this.error(e);
     }

@@ -125,6 +125,14 @@ const steps = [
     check(m, `the range reads '${shown}', not microseconds (the cfg's unit, as on the axis)`);
     const to = Number(await mpi.getAttribute('data-to'));
     check(Math.abs(Number(m[2].replace(/,/g, '')) - to / 1000) <= 1e-3 * (to / 1000), `the end ${m[2]} us is not ${to} ns`);
+    // The textual view too.
+    const box = await mpi.locator('canvas').boundingBox();
+    const [, rowY, rowH] = await mpi.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[0]);
+    await page.mouse.click(box.x + box.width * 0.5, box.y + rowY + rowH / 2);
+    const heading = mpi.locator('.text-view h4');
+    await heading.waitFor({ timeout: 10000 });
+    check(/^THREAD 1\.1\.1 at [\d,]+\.\d{3} us /.test(await heading.textContent()), `the textual view reads '${await heading.textContent()}'`);
+    check((await mpi.locator('.text-view table.text-values th').first().textContent()) === 'begin (us)', 'the textual view does not say its unit');
     await mpi.scrollIntoViewIfNeeded();
     await shot(page, '04-range-unit');
   }],
