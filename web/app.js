@@ -9,6 +9,7 @@ import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 
 const $ = (id) => document.getElementById(id);
+const STATUS_SECONDS = 10;
 
 class App {
   constructor() {
@@ -16,16 +17,24 @@ class App {
     this.current = null;      // path of the trace new windows open on
     this.panels = [];
     this.functions = [];
+    this.serverTraces = [];  // loaded on the server (by any page), from /api/traces
     this.properties = new PropertiesDialog(this, $('properties'));
   }
 
-  status(text, isError = false) {
+  // The status bar. A notice describes the state when it was written, so it does not stay: the
+  // next notice replaces it, an information notice expires after STATUS_SECONDS, and a notice
+  // about a window (`owner`: a panel or a doc) goes when that window closes. Errors stay until
+  // replaced or their owner closes.
+  status(text, isError = false, owner = null) {
     $('status').textContent = text;
     $('status').className = isError ? 'error' : '';
+    this.statusOwner = text ? owner : null;
+    clearTimeout(this.statusTimer);
+    if (text && !isError) this.statusTimer = setTimeout(() => this.status(''), STATUS_SECONDS * 1000);
   }
 
-  showError(e) {
-    this.status(`${e.message}${e.hint ? ` (${e.hint})` : ''}`, true);
+  showError(e, owner = null) {
+    this.status(`${e.message}${e.hint ? ` (${e.hint})` : ''}`, true, owner);
   }
 
   traceInfo(path) {
@@ -86,8 +95,10 @@ class App {
 
   // ---- traces --------------------------------------------------------------------------------
 
-  async loadTrace(path) {
-    if (this.traces.has(path)) return this.setCurrent(path);
+  // Opens a trace in this page. `select`: it becomes the current trace (a click); traces opened
+  // for the command line only become current when no other is.
+  async loadTrace(path, { select = true } = {}) {
+    if (this.traces.has(path)) return select ? this.setCurrent(path) : undefined;
     const bar = $('progress');
     bar.hidden = false;
     bar.value = 0;
@@ -100,9 +111,9 @@ class App {
       });
       this.traces.set(path, info);
       this.status(`${path} loaded in ${info.load_seconds.toFixed(2)} s`);
-      this.setCurrent(path);
+      if (select || !this.current) this.setCurrent(path);
       this.listTraces();
-      if (!this.panels.some((p) => p.doc.trace === path)) await this.openFunction('State As Is', []);
+      if (!this.panels.some((p) => p.doc.trace === path)) await this.openFunction('State As Is', [], path);
     } catch (e) {
       this.showError(e);
     } finally {
@@ -123,6 +134,21 @@ class App {
       const li = el('li', p, p === this.current ? 'current' : '');
       li.dataset.path = p;
       li.addEventListener('click', () => this.setCurrent(p));
+      return li;
+    }));
+    this.listServerTraces();
+  }
+
+  // Traces the server has loaded (for another page) that this page has not opened: offered, not
+  // opened.
+  listServerTraces() {
+    const rest = this.serverTraces.filter((t) => !this.traces.has(t));
+    $('server-traces-box').hidden = !rest.length;
+    $('server-traces').replaceChildren(...rest.map((t) => {
+      const li = el('li', t);
+      li.dataset.path = t;
+      li.title = 'loaded on the server: click to open it here';
+      li.addEventListener('click', () => this.loadTrace(t));
       return li;
     }));
   }
@@ -149,16 +175,15 @@ class App {
     try {
       const t = trace || this.needTrace();
       const r = await getJson('/api/cfg', { path, trace: t });
-      this.addDoc(new Doc(this, t, path, r.text, r.document));
-      for (const n of r.document.notices || []) this.status(`${path}: ${n}`);
+      this.addDoc(new Doc(this, t, path, r.text, r.document));  // its windows show its notices
     } catch (e) {
       this.showError(e);
     }
   }
 
-  async openFunction(name, params) {
+  async openFunction(name, params, trace = undefined) {
     try {
-      const t = this.needTrace();
+      const t = trace || this.needTrace();
       const r = await postJson('/api/cfg/function', { trace: t, function: name, params });
       this.addDoc(new Doc(this, t, `function ${name}`, r.text, r.document));
     } catch (e) {
@@ -190,6 +215,8 @@ class App {
   removePanel(panel) {
     this.panels = this.panels.filter((p) => p !== panel);
     panel.root.remove();
+    const o = this.statusOwner;
+    if (o && (o === panel || (o === panel.doc && !this.panels.some((p) => p.doc === o)))) this.status('');
   }
 
   // After an edit: every panel of the doc shows the new cfg.
@@ -208,11 +235,40 @@ class App {
     }
   }
 
-  // The same cfg on another open trace, opened synchronised beside this one.
+  // Asks which of `choices` (trace paths) to use; resolves with one, or null when cancelled.
+  chooseTrace(question, choices) {
+    const dialog = $('choose-trace');
+    const form = el('form', null, 'choose-trace-form');
+    form.method = 'dialog';
+    const list = el('select', null, 'trace-choice');
+    list.setAttribute('aria-label', 'trace');
+    for (const t of choices) {
+      const o = el('option', t);
+      o.value = t;
+      list.append(o);
+    }
+    const ok = el('button', 'Compare', 'apply');
+    ok.value = 'ok';
+    const cancel = el('button', 'Cancel', 'cancel');
+    cancel.value = 'cancel';
+    const buttons = el('div', null, 'buttons');
+    buttons.append(cancel, ok);
+    form.append(el('p', question), list, buttons);
+    dialog.replaceChildren(form);
+    return new Promise((resolve) => {
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok' ? list.value : null), { once: true });
+      dialog.returnValue = '';
+      dialog.showModal();
+    });
+  }
+
+  // The same cfg on another open trace (the user picks which), opened synchronised beside
+  // this one.
   async compare(panel) {
     const others = [...this.traces.keys()].filter((t) => t !== panel.doc.trace);
     if (!others.length) return this.status('open another trace first, then Compare', true);
-    const trace = others.includes(this.current) ? this.current : others[0];
+    const trace = await this.chooseTrace(`Compare ${panel.window.name} (${panel.doc.trace}) with:`, others);
+    if (!trace) return undefined;
     try {
       const r = await postJson('/api/cfg/edit', { trace, text: panel.doc.text, name: panel.doc.label, document: panel.doc.document });
       const doc = new Doc(this, trace, panel.doc.source, r.text, r.document);
@@ -221,7 +277,7 @@ class App {
       p.sync = panel.sync = true;
       $('windows').classList.add('side-by-side');
       $('layout').value = 'side-by-side';
-      this.status(`comparing ${panel.doc.trace} with ${trace}`);
+      this.status(`comparing ${panel.doc.trace} with ${trace}`, false, p);
     } catch (e) {
       this.showError(e);
     }
@@ -350,11 +406,14 @@ class App {
     this.openPreloaded();
   }
 
-  // Traces given on the command line (`parallax serve TRACE...`) are open from the start.
+  // A new page shows its own state: only the traces given on the command line (`parallax serve
+  // TRACE...`) are opened; the others the server has loaded are offered in a list.
   async openPreloaded() {
     try {
-      const { traces } = await getJson('/api/traces');
-      for (const t of traces) await this.loadTrace(t);
+      const { traces, preloaded } = await getJson('/api/traces');
+      this.serverTraces = traces;
+      this.listServerTraces();
+      for (const t of preloaded || []) await this.loadTrace(t, { select: false });
     } catch (e) {
       this.showError(e);
     }

@@ -21,15 +21,18 @@ function table(headers, rows, cls) {
   return t;
 }
 
-export function renderText(panel, v, time) {
-  const h = el('h4', `${v.object} at ${time} ${v.time_unit} — ${v.window} (${v.function}), ${v.from}–${v.to}`);
-  const intervals = table(['begin', 'end', 'value', 'label'],
-    v.intervals.map((i) => [String(i.begin), String(i.end), i.value === null ? '' : String(i.value), i.label]), 'text-values');
-  const events = table(['time', 'thread', 'type', 'value'],
-    v.events.map((e) => [String(e.time), e.thread, `${e.type} ${e.type_label}`, `${e.value} ${e.value_label}`]), 'text-events');
+// The textual view `v` of one object. `times` ({unit, format(t)}) shows trace times in the
+// window's unit; by default they are shown as the server sent them, in trace units.
+export function renderText(panel, v, time, times = { unit: v.time_unit, format: String }) {
+  const t = times.format;
+  const h = el('h4', `${v.object} at ${t(time)} ${times.unit} — ${v.window} (${v.function}), ${t(v.from)}–${t(v.to)} ${times.unit}`);
+  const intervals = table([`begin (${times.unit})`, `end (${times.unit})`, 'value', 'label'],
+    v.intervals.map((i) => [t(i.begin), t(i.end), i.value === null ? '' : String(i.value), i.label]), 'text-values');
+  const events = table([`time (${times.unit})`, 'thread', 'type', 'value'],
+    v.events.map((e) => [t(e.time), e.thread, `${e.type} ${e.type_label}`, `${e.value} ${e.value_label}`]), 'text-events');
   const comms = table(['thread', 'direction', 'partner', 'logical send', 'physical send', 'logical recv', 'physical recv', 'size', 'tag'],
-    v.comms.map((c) => [c.thread, c.direction, c.partner, String(c.logical_send), String(c.physical_send),
-      String(c.logical_recv), String(c.physical_recv), String(c.size), String(c.tag)]), 'text-comms');
+    v.comms.map((c) => [c.thread, c.direction, c.partner, t(c.logical_send), t(c.physical_send),
+      t(c.logical_recv), t(c.physical_recv), String(c.size), String(c.tag)]), 'text-comms');
   panel.replaceChildren(h, el('h5', `values (${v.intervals.length})`), intervals, el('h5', `events (${v.events.length})`), events,
     el('h5', `communications (${v.comms.length})`), comms);
 }
@@ -75,7 +78,9 @@ export function renderPlane(p, { transpose = false, totals = true, onCell } = {}
     const tr = el('tr');
     r.forEach((v, gj) => {
       if (gi === 0 || gj === 0) {
-        tr.append(el('th', v, gj === 0 ? 'label' : ''));
+        const th = el('th', v, gj === 0 ? 'label' : '');
+        if (gj === 0 && v) th.title = v;  // row headers stay on one line, cut with an ellipsis
+        tr.append(th);
         return;
       }
       // Plane indices of this cell.

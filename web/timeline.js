@@ -151,3 +151,38 @@ export class ZoomHistory {
     return this.go({ from: 0, to: this.end });
   }
 }
+
+// Time units as the core names them, and the factor from each to the next.
+const UNITS = ['ns', 'us', 'ms', 's', 'min', 'h', 'day'];
+const FACTORS = [1000, 1000, 1000, 60, 60, 24];
+
+// `t` (in unit `from`) in unit `to`; unknown units leave it as it is.
+export function convertTime(t, from, to) {
+  let f = UNITS.indexOf(from), g = UNITS.indexOf(to);
+  if (f < 0 || g < 0) return t;
+  let v = t;
+  for (; f < g; f += 1) v /= FACTORS[f];
+  for (; f > g; f -= 1) v *= FACTORS[f - 1];
+  return v;
+}
+
+// A range of trace times as text in the window's unit (the unit of its time axis), with as many
+// decimals as the span needs to tell its ends apart.
+export function formatRange(range, traceUnit, windowUnit) {
+  const unit = UNITS.includes(windowUnit) ? windowUnit : traceUnit;
+  const from = convertTime(range.from, traceUnit, unit), to = convertTime(range.to, traceUnit, unit);
+  const span = Math.max(to - from, Number.MIN_VALUE);
+  const decimals = Math.min(12, Math.max(0, Math.ceil(2 - Math.log10(span))));
+  const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return `${fmt.format(from)} – ${fmt.format(to)} ${unit}`;
+}
+
+// Formats trace times in the window's unit with every digit of the trace's resolution (ns shown
+// in us get 3 decimals): {unit, format(t)}.
+export function timeFormatter(traceUnit, windowUnit) {
+  const unit = UNITS.includes(windowUnit) ? windowUnit : traceUnit;
+  let decimals = 0;
+  for (let k = UNITS.indexOf(traceUnit); k >= 0 && k < UNITS.indexOf(unit); k += 1) decimals += FACTORS[k] === 1000 ? 3 : 2;
+  const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return { unit, format: (t) => fmt.format(convertTime(t, traceUnit, unit)) };
+}

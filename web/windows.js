@@ -3,7 +3,7 @@
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
-import { TimelineCanvas, ZoomHistory } from './timeline.js';
+import { TimelineCanvas, ZoomHistory, formatRange, timeFormatter } from './timeline.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -130,6 +130,28 @@ export class TimelinePanel extends Panel {
     this.root.append(this.box, this.textBox);
     this.buildBar();
     this.refreshControls();
+    // A frame is drawn at the window's pixel width: when the window's width changes (browser
+    // window, layout, side panel), the frame is asked again at the new width, once the size
+    // has settled.
+    this.resizeTimer = null;
+    this.resizeObserver = new ResizeObserver(() => {
+      clearTimeout(this.resizeTimer);
+      this.resizeTimer = setTimeout(() => {
+        if (this.root.isConnected && this.pixelWidth() !== this.requestedWidth) this.render();
+      }, 150);
+    });
+    this.resizeObserver.observe(this.root);
+  }
+
+  close() {
+    this.resizeObserver.disconnect();
+    clearTimeout(this.resizeTimer);
+    super.close();
+  }
+
+  // The width of the frames: the width the canvas is shown at, so that no pixel is scaled.
+  pixelWidth() {
+    return Math.max(160, Math.floor(this.box.clientWidth));
   }
 
   get window() {
@@ -206,7 +228,7 @@ export class TimelinePanel extends Panel {
     const r = this.zoom.range;
     const body = {
       trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, from: r.from, to: r.to,
-      width: Math.max(300, Math.floor(this.root.clientWidth - 2)), ...extra,
+      width: this.pixelWidth(), ...extra,
     };
     if (this.fit) body.fit = true;
     if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });
@@ -225,7 +247,9 @@ export class TimelinePanel extends Panel {
     const t0 = performance.now();
     const range = this.zoom.range;
     try {
-      const frame = await timelineFrame(this.request(extra));
+      const body = this.request(extra);
+      this.requestedWidth = body.width;
+      const frame = await timelineFrame(body);
       this.root.dataset.fetchMs = (performance.now() - t0).toFixed(1);
       if (seq !== this.seq) return;  // a newer request is on its way
       if (this.highlight) this.canvas.marked = null;
@@ -239,11 +263,38 @@ export class TimelinePanel extends Panel {
       this.root.dataset.to = range.to;
       this.root.dataset.latency = ms.toFixed(1);
       const unit = this.app.traceInfo(this.doc.trace).time_unit;
-      this.range.textContent = `${range.from} – ${range.to} ${unit} (${ms.toFixed(0)} ms)`;
-      this.note('');
+      this.range.textContent = `${formatRange(range, unit, this.window.unit)} (${ms.toFixed(0)} ms)`;
+      this.range.title = `${range.from} – ${range.to} ${unit} (trace units); the frame took ${ms.toFixed(0)} ms`;
+      this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);
     }
+  }
+
+  // What the cfg reader noticed about this window, or about the whole cfg and the trace (not
+  // the keys it ignored, which concern no window in particular).
+  notices() {
+    const name = `window '${this.window.name}'`;
+    return (this.doc.document.notices || []).filter((n) => n.includes(name) || !(n.includes("window '") || n.includes('ignored:')));
+  }
+
+  // Says why the window is empty when nothing was drawn, else shows the cfg's notices, if any.
+  explain() {
+    const notices = this.notices();
+    if (!this.canvas.list.rows.length) {
+      this.warn(['This window has no object to draw at its level.', ...notices].join('\n'));
+    } else if (!this.canvas.list.any_non_zero) {
+      const why = notices.length ? ['The cfg does not fit this trace:', ...notices]
+        : ['Zoom out, or check the window\'s function and filter (Properties).'];
+      this.warn(['Every value in this range is 0.', ...why].join('\n'));
+    } else {
+      this.note(notices.join('\n'));
+    }
+  }
+
+  warn(text) {
+    this.message.textContent = text;
+    this.message.className = 'panel-message warning';
   }
 
   async export(format) {
@@ -264,7 +315,7 @@ export class TimelinePanel extends Panel {
         from: Math.max(0, time - span), to: time + span,
       });
       this.textBox.hidden = false;
-      renderText(this.textBox, text, time);
+      renderText(this.textBox, text, time, timeFormatter(text.time_unit, this.window.unit));
     } catch (e) {
       this.error(e);
     }

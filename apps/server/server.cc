@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -216,6 +217,10 @@ class ServerImpl final : public Server {
   bool Preload(const std::string& path, std::string* error) override {
     try {
       OpenTrace(path);
+      std::string relative = root_.Relative(ResolvePath(path));
+      std::lock_guard<std::mutex> lock(preloaded_mutex_);
+      if (std::find(preloaded_.begin(), preloaded_.end(), relative) == preloaded_.end())
+        preloaded_.push_back(std::move(relative));
       return true;
     } catch (const ApiError& e) {
       *error = e.message + (e.hint.empty() ? "" : "\n  hint: " + e.hint);
@@ -629,7 +634,12 @@ class ServerImpl final : public Server {
   void Traces(const httplib::Request&, httplib::Response& res) {
     json a = json::array();
     for (const auto& p : cache_.Loaded()) a.push_back(root_.Relative(p));
-    SendJson(res, {{"traces", std::move(a)}});
+    json preloaded = json::array();
+    {
+      std::lock_guard<std::mutex> lock(preloaded_mutex_);
+      for (const auto& p : preloaded_) preloaded.push_back(p);
+    }
+    SendJson(res, {{"traces", std::move(a)}, {"preloaded", std::move(preloaded)}});
   }
 
   // GET (query) or POST (JSON body), the same parameters.
@@ -881,6 +891,8 @@ class ServerImpl final : public Server {
   ServerOptions options_;
   RootDir root_;
   TraceCache cache_;
+  mutable std::mutex preloaded_mutex_;  // guards preloaded_ (Preload may follow Run)
+  std::vector<std::string> preloaded_;  // the traces given on the command line, in order
   GuardedHttpServer http_;
   int port_ = -1;
   std::atomic<bool> running_{false}, stop_requested_{false};

@@ -51,7 +51,8 @@ struct TimelineImage {
   std::string format;  // png, svg, json
   std::string data;    // the encoded bytes
   // Where things are in the image, as JSON: {"width","height","background","area":[x,y,w,h],
-  // "rows":[[label,y,h,object]...]} (object: 0-based, at the window's level).
+  // "any_non_zero" (some value in the range is not 0), "rows":[[label,y,h,object]...]} (object:
+  // 0-based, at the window's level).
   std::string layout;
 };
 

@@ -33,6 +33,20 @@ std::string Number(double v) {
   return v < 0 ? "-" + out : out;
 }
 
+// `v` with `decimals` decimals and `,` thousands grouping of its whole part.
+std::string FixedNumber(double v, int decimals) {
+  if (decimals <= 0 || std::abs(v) >= 1e15) return Number(std::round(v));
+  std::string s = fmt::format("{:.{}f}", std::abs(v), decimals);
+  size_t point = s.find('.');
+  std::string out;
+  for (size_t i = 0; i < point; ++i) {
+    if (i > 0 && (point - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  out += s.substr(point);
+  return v < 0 && s.find_first_not_of("0.") != std::string::npos ? "-" + out : out;
+}
+
 // An integer value for the .pcf and object look-ups; out-of-range values map to -1.
 int64_t Whole(double v) { return std::abs(v) < 9e18 ? static_cast<int64_t>(v) : -1; }
 uint32_t Index(double v) {
@@ -143,13 +157,18 @@ void AddTimeAxis(Frame& f) {
   double wb = model::ConvertTime(b, tu, wu), we = model::ConvertTime(e, tu, wu);
   double step = TickStep(we - wb, l.area_w / 110.0);
   const std::string unit(model::TimeUnitName(wu));
-  for (double t = std::ceil(wb / step) * step; t <= we + step * 1e-9; t += step) {
+  // As many decimals as the step needs, so consecutive ticks differ at any zoom.
+  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+  const double first = std::ceil(wb / step);
+  for (double i = 0;; ++i) {
+    const double t = (first + i) * step;
+    if (t > we + step * 1e-9) break;
     double trace_t = b + (t - wb) / (we - wb) * (e - b);
     auto x = static_cast<int32_t>(l.area_x + std::lround(f.columns.X(trace_t)));
     if (x > l.area_x + l.area_w) break;
     l.lines.push_back(Line{x, y, x, y + 3, fg});
     double shown = std::abs(t) < step * 1e-6 ? 0 : t;
-    std::string text = step >= 1 ? Number(std::round(shown)) : fmt::format("{:g}", shown);
+    std::string text = FixedNumber(shown, decimals);
     Anchor a = x + TextWidth(text) / 2 >= l.width ? Anchor::kRight : Anchor::kCenter;
     l.texts.push_back(Text{a == Anchor::kRight ? l.width - 1 : x, y + 6, std::move(text), fg, a});
   }

@@ -49,6 +49,9 @@ struct DrawList {
   // The timeline area (bands, flags and lines are clipped to it).
   int32_t area_x = 0, area_y = 0, area_w = 0, area_h = 0;
   std::vector<RowBox> rows;
+  // Some value in the time range is not 0 (a window of zeros only draws its "0" colour: the UI
+  // says why).
+  bool any_non_zero = false;
   std::vector<Rect> rects;  // in drawing order
   std::vector<Line> lines;  // drawn after the rects
   std::vector<Text> texts;  // drawn last

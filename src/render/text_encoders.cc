@@ -84,8 +84,9 @@ namespace {
 // The opening of the JSON draw list: size, background, area and rows, without closing brace.
 std::string JsonLayoutFields(const DrawList& l) {
   std::string out = fmt::format(
-      "{{\"width\":{},\"height\":{},\"background\":\"{}\",\"area\":[{},{},{},{}],\"rows\":[",
-      l.width, l.height, Hex(l.background), l.area_x, l.area_y, l.area_w, l.area_h);
+      "{{\"width\":{},\"height\":{},\"background\":\"{}\",\"area\":[{},{},{},{}],\"any_non_zero\":{},"
+      "\"rows\":[",
+      l.width, l.height, Hex(l.background), l.area_x, l.area_y, l.area_w, l.area_h, l.any_non_zero);
   for (size_t i = 0; i < l.rows.size(); ++i)
     out += fmt::format("{}[{},{},{},{}]", i ? "," : "", JsonString(l.rows[i].label), l.rows[i].y,
                        l.rows[i].h, l.rows[i].object);

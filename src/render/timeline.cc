@@ -257,6 +257,7 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
       MakeColumns(begin, end, window.trace_end(), static_cast<uint32_t>(l.area_w), o.pixel_size);
   FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store, o.highlight};
   f.folded = FoldRows(window, f.objects, f.columns, fo);
+  for (const FoldedRow& r : f.folded) l.any_non_zero = l.any_non_zero || r.any_non_zero;
   PlanScale(f);
   if (o.legend) PlanLegend(f);
   if (Status s = PlaceArea(f); !s.ok()) return s;

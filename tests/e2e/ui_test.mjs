@@ -188,6 +188,8 @@ async function run() {
   await page.locator('#windows > section.timeline[data-trace$="epoch_4proc.prv.gz"]').first().waitFor();
   const count = await panels.count();
   await first.locator('button.compare').click();
+  // Compare asks which trace (here the only other one).
+  await page.locator('dialog#choose-trace button.apply').click();
   await page.waitForFunction((k) => document.querySelectorAll('#windows > section.timeline').length > k, count);
   const second = panels.nth(count);
   await waitFrame(second);

@@ -95,6 +95,20 @@ TEST_F(ServerApiTest, OpensATraceAndReportsItsInfo) {
   EXPECT_EQ(Json(Get("/api/traces"))["traces"], json::array({kTrace}));
 }
 
+// /api/traces tells the traces given on the command line (Preload) from those some page opened:
+// a new page opens only the former.
+TEST_F(ServerApiTest, ListsPreloadedTracesApart) {
+  ASSERT_EQ(Json(Get(std::string("/api/open?path=") + kTrace))["trace"], kTrace);
+  json before = Json(Get("/api/traces"));
+  EXPECT_EQ(before["preloaded"], json::array());
+  std::string error;
+  ASSERT_TRUE(server_->Preload((Root() / kTrace).string(), &error)) << error;
+  ASSERT_TRUE(server_->Preload(kTrace, &error)) << error;  // the same trace again: listed once
+  json after = Json(Get("/api/traces"));
+  EXPECT_EQ(after["preloaded"], json::array({kTrace}));
+  EXPECT_EQ(after["traces"], before["traces"]);
+}
+
 TEST_F(ServerApiTest, RefusesPathsOutsideTheRoot) {
   ExpectError("/api/open?path=../outside/secret.prv.gz", 403);
   ExpectError("/api/open?path=traces/../../outside/secret.prv.gz", 403);
