@@ -214,10 +214,21 @@ std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned thr
   options.functions = functions;
   options.strict = strict;
   options.threads = threads;
+  // An exception raised by the callback (KeyboardInterrupt included) stops the load, and is
+  // raised again here as it was, not as an internal error of the load.
+  std::unique_ptr<py::error_already_set> raised;  // touched under the GIL only
   if (progress) {
-    options.progress = [progress](uint64_t done, uint64_t total) {
+    options.progress = [progress, &raised](uint64_t done, uint64_t total) {
       py::gil_scoped_acquire gil;
-      progress(done, total);
+      if (!raised) {
+        try {
+          progress(done, total);
+          return;
+        } catch (py::error_already_set& e) {
+          raised = std::make_unique<py::error_already_set>(std::move(e));
+        }
+      }
+      throw std::runtime_error("stopped by an exception in the progress callback");
     };
   }
   Result<std::unique_ptr<Trace>> t = Status::Ok();
@@ -225,7 +236,10 @@ std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned thr
     py::gil_scoped_release release;
     t = Trace::Open(path, options);
   }
-  if (PyErr_Occurred()) throw py::error_already_set();  // raised inside the progress callback
+  if (raised) {
+    raised->restore();
+    throw py::error_already_set();
+  }
   return std::make_shared<PyTrace>(Take(std::move(t)));
 }
 
