@@ -103,6 +103,24 @@ py::tuple KernelArgs(std::initializer_list<py::object> first, const FunctionPara
   return t;
 }
 
+// "ValueError: the message (file.py, line 12, in fn)": the exception and the innermost frame of
+// its traceback, on one line (the Status's message), not pybind11's multi-line what().
+std::string Describe(const py::error_already_set& e) {
+  try {
+    std::string out = std::string(py::str(e.type().attr("__name__")));
+    std::string text = py::str(e.value());
+    if (!text.empty()) out += ": " + text;
+    py::object tb = e.trace();
+    if (tb.is_none()) return out;
+    while (!tb.attr("tb_next").is_none()) tb = tb.attr("tb_next");
+    py::object code = tb.attr("tb_frame").attr("f_code");
+    return fmt::format("{} ({}, line {}, in {})", out, std::string(py::str(code.attr("co_filename"))),
+                       tb.attr("tb_lineno").cast<long>(), std::string(py::str(code.attr("co_name"))));
+  } catch (const std::exception&) {  // an exception whose str() raises, say
+    return e.what();
+  }
+}
+
 // Calls a Python kernel on a batch of n intervals and copies its n results to `out`. A Python
 // exception, or a result that is not one number per interval (another length or shape, or a
 // dtype other than bool, integer or float), becomes a FunctionError naming the function: the
@@ -132,7 +150,7 @@ void CallPython(const std::string& name, const py::function& fn, py::tuple args,
     if (!r) throw py::error_already_set();
     std::copy(r.data(), r.data() + n, out);
   } catch (py::error_already_set& e) {
-    throw FunctionError(fmt::format("Python function '{}' raised {}", name, e.what()));
+    throw FunctionError(fmt::format("Python function '{}' raised {}", name, Describe(e)));
   }
 }
 

@@ -122,7 +122,8 @@ def test_errors_in_a_batch_fail_the_request_and_name_the_function(trace):
     parallax.register_function(f"Bad none {end}", "compose", lambda v, b, e: None)
     t = parallax.open(trace.info()["path"])
     cases = [
-        ("Fails late", r"Python function 'Fails late \d+' raised ValueError: past the middle"),
+        ("Fails late", r"Python function 'Fails late \d+' raised ValueError: past the middle "
+                       r"\(\S*test_batched_functions.py, line \d+, in late_failure\)\n"),
         ("Bad dtype", r"'Bad dtype \d+' returned an array of dtype <U\d+ \(expected a NumPy array of bool"),
         ("Bad complex", r"'Bad complex \d+' returned an array of dtype complex128"),
         ("Bad shape", r"'Bad shape \d+' returned \d+ values of shape \(2, 16\) for 16 intervals"),
