@@ -103,23 +103,54 @@ py::tuple KernelArgs(std::initializer_list<py::object> first, const FunctionPara
   return t;
 }
 
-// Calls a Python kernel and copies its n results to `out`; a Python exception, or a result of
-// the wrong length, becomes a FunctionError naming the function (the error of the request).
+// "ValueError: the message (file.py, line 12, in fn)": the exception and the innermost frame of
+// its traceback, on one line (the Status's message), not pybind11's multi-line what().
+std::string Describe(const py::error_already_set& e) {
+  try {
+    std::string out = std::string(py::str(e.type().attr("__name__")));
+    std::string text = py::str(e.value());
+    if (!text.empty()) out += ": " + text;
+    py::object tb = e.trace();
+    if (tb.is_none()) return out;
+    while (!tb.attr("tb_next").is_none()) tb = tb.attr("tb_next");
+    py::object code = tb.attr("tb_frame").attr("f_code");
+    return fmt::format("{} ({}, line {}, in {})", out, std::string(py::str(code.attr("co_filename"))),
+                       tb.attr("tb_lineno").cast<long>(), std::string(py::str(code.attr("co_name"))));
+  } catch (const std::exception&) {  // an exception whose str() raises, say
+    return e.what();
+  }
+}
+
+// Calls a Python kernel on a batch of n intervals and copies its n results to `out`. A Python
+// exception, or a result that is not one number per interval (another length or shape, or a
+// dtype other than bool, integer or float), becomes a FunctionError naming the function: the
+// error of the request.
 void CallPython(const std::string& name, const py::function& fn, py::tuple args, size_t n, double* out) {
   try {
     py::object result = fn(*args);
-    auto r = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
-    if (!r) {
+    py::array a = py::array::ensure(result);
+    if (!a) {
       PyErr_Clear();
-      throw FunctionError(fmt::format("Python function '{}' returned {}, not numbers", name,
+      throw FunctionError(fmt::format("Python function '{}' returned {}, not an array of numbers", name,
                                       std::string(py::str(result.get_type()))));
     }
-    if (static_cast<size_t>(r.size()) != n)
-      throw FunctionError(fmt::format("Python function '{}' returned {} values for {} intervals", name,
-                                      r.size(), n));
+    char kind = a.dtype().kind();
+    if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f') {
+      std::string what = py::isinstance<py::array>(result)
+                             ? "an array of dtype " + std::string(py::str(a.dtype()))
+                             : "a " + std::string(py::str(result.get_type().attr("__name__")));
+      throw FunctionError(fmt::format("Python function '{}' returned {} (expected a NumPy array of bool, "
+                                      "integer or float values)", name, what));
+    }
+    if (a.ndim() != 1 || static_cast<size_t>(a.size()) != n)
+      throw FunctionError(fmt::format("Python function '{}' returned {} values of shape {} for {} intervals "
+                                      "(expected one value per interval)", name, a.size(),
+                                      std::string(py::str(py::tuple(a.attr("shape")))), n));
+    auto r = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!r) throw py::error_already_set();
     std::copy(r.data(), r.data() + n, out);
   } catch (py::error_already_set& e) {
-    throw FunctionError(fmt::format("Python function '{}' raised {}", name, e.what()));
+    throw FunctionError(fmt::format("Python function '{}' raised {}", name, Describe(e)));
   }
 }
 
@@ -139,7 +170,9 @@ Registry AddFunction(const Registry& base, const std::string& name, const std::s
   f.stateful = stateful;
   for (const auto& [n, d] : params) f.params.push_back({n, d});
   // The kernels hold the callable; they run on the core's worker threads, so each takes the GIL
-  // (the bindings release it while the core works) and releases its reference under it.
+  // (the bindings release it while the core works) and releases its reference under it. The
+  // core calls them with batches of intervals (src/semantic/rows.h), so Python is entered once
+  // per batch, and the inputs are copied once per batch into NumPy arrays.
   auto holder = std::shared_ptr<py::function>(new py::function(std::move(fn)), [](py::function* p) {
     py::gil_scoped_acquire gil;
     delete p;
@@ -199,10 +232,21 @@ std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned thr
   options.functions = functions;
   options.strict = strict;
   options.threads = threads;
+  // An exception raised by the callback (KeyboardInterrupt included) stops the load, and is
+  // raised again here as it was, not as an internal error of the load.
+  std::unique_ptr<py::error_already_set> raised;  // touched under the GIL only
   if (progress) {
-    options.progress = [progress](uint64_t done, uint64_t total) {
+    options.progress = [progress, &raised](uint64_t done, uint64_t total) {
       py::gil_scoped_acquire gil;
-      progress(done, total);
+      if (!raised) {
+        try {
+          progress(done, total);
+          return;
+        } catch (py::error_already_set& e) {
+          raised = std::make_unique<py::error_already_set>(std::move(e));
+        }
+      }
+      throw std::runtime_error("stopped by an exception in the progress callback");
     };
   }
   Result<std::unique_ptr<Trace>> t = Status::Ok();
@@ -210,7 +254,10 @@ std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned thr
     py::gil_scoped_release release;
     t = Trace::Open(path, options);
   }
-  if (PyErr_Occurred()) throw py::error_already_set();  // raised inside the progress callback
+  if (raised) {
+    raised->restore();
+    throw py::error_already_set();
+  }
   return std::make_shared<PyTrace>(Take(std::move(t)));
 }
 

@@ -67,9 +67,10 @@ class FunctionError : public std::runtime_error {
 constexpr size_t kMaxFunctionParams = 16;
 
 // A semantic function defined outside the built-in table: by a plug-in (include/parallax/plugin.h)
-// or by a front end (Python callables). Kernels are vectorised over n intervals (the evaluator
-// currently calls them with n = 1); they may throw to report an error, which becomes the error
-// of the request.
+// or by a front end (Python callables). Kernels are vectorised over n intervals: the evaluator
+// calls them with batches of consecutive intervals of a row (up to 1024), stateful thread
+// functions with one interval at a time (`previous` is the value just computed; 0 for the
+// others). They may throw to report an error, which becomes the error of the request.
 struct CustomFunction {
   std::string name;
   std::string kind;  // "thread", "compose" or "derived"

@@ -51,7 +51,10 @@ typedef struct px_values {
 
 /* Kernels compute out[i] for n intervals; `params` has one entry per declared parameter. They
  * return 0, or a non-zero code that makes the request fail with an error naming the function.
- * They are called from several threads at once: keep them free of shared mutable state. */
+ * The host calls them with batches of up to 1024 consecutive intervals of a row, except stateful
+ * thread functions, which get one interval per call (n = 1: `previous` is the value just
+ * computed); a thread function that is not stateful gets `previous` 0. They are called from
+ * several threads at once: keep them free of shared mutable state. */
 typedef int (*px_thread_kernel)(void* user, size_t n, const px_record* records, const double* previous,
                                 const px_values* params, size_t param_count, double* out);
 typedef int (*px_compose_kernel)(void* user, size_t n, const double* values, const uint64_t* begins,
@@ -77,7 +80,8 @@ typedef struct px_function {
   size_t param_count;
   uint32_t records;       /* PX_THREAD: PX_RECORD_* mask */
   int32_t stateful;       /* PX_THREAD: non-zero to evaluate from the start of the trace, with
-                             `previous` holding the value of the interval before */
+                             `previous` holding the value of the interval before (one interval
+                             per call) */
   px_thread_kernel thread;
   px_compose_kernel compose;
   px_derived_kernel derived;

@@ -301,7 +301,8 @@ def register_function(name, kind, fn, params=(), info="same as below", doc="",
                       records=("states",), stateful=False):
     """Adds a semantic function written in Python, for the traces opened afterwards; cfgs name
     it like a built-in one (docs/python.md, "Functions of your own"). `fn` is vectorised: it gets
-    NumPy arrays of n intervals and returns n values. By `kind`:
+    NumPy arrays of a batch of n intervals (up to 1024; 1 for stateful thread functions) and
+    returns n values (a 1-D array of bool, integer or float). By `kind`:
 
       compose: fn(values, begins, ends, *params)
       derived: fn(a, b, *params)

@@ -1,17 +1,16 @@
-// The generic kernels of functions added to a FunctionRegistry: they hand the interval to the
-// CustomFunction of the descriptor (one interval per call; the CustomFunction API is vectorised
-// so that a batching evaluator can call it with more).
+// The generic kernels of functions added to a FunctionRegistry: they hand one interval to the
+// CustomFunction of the descriptor. The rows call the CustomFunction directly with batches of
+// intervals (rows.cc); these kernels serve the stateful thread functions, whose `previous` is
+// only known once the interval before is computed.
 
 #include "include/parallax/functions.h"
 #include "src/semantic/kernels.h"
 
 namespace parallax::semantic::kernels {
 
-namespace {
-
-FunctionRecord ToFunctionRecord(const ThreadCall& c) {
-  const RecordRef& r = c.rec();
-  const ThreadRecords& tr = c.at.records();
+FunctionRecord ToFunctionRecord(const WindowEnv& env, const RecordCursor& at) {
+  const RecordRef& r = at.current();
+  const ThreadRecords& tr = at.records();
   FunctionRecord out;
   out.time = r.time;
   out.thread = tr.thread();
@@ -27,7 +26,7 @@ FunctionRecord ToFunctionRecord(const ThreadCall& c) {
       const auto& ev = tr.events();
       out.kind = FunctionRecord::kEvent;
       out.event_type = ev.type[r.index];
-      out.event_value = c.env.filter->ScaledValue(ev.type[r.index], ev.value[r.index]);
+      out.event_value = env.filter->ScaledValue(ev.type[r.index], ev.value[r.index]);
       break;
     }
     default: {
@@ -44,10 +43,8 @@ FunctionRecord ToFunctionRecord(const ThreadCall& c) {
   return out;
 }
 
-}  // namespace
-
 double CustomThread(const ThreadCall& c) {
-  FunctionRecord rec = ToFunctionRecord(c);
+  FunctionRecord rec = ToFunctionRecord(c.env, c.at);
   double prev = c.state.prev, out = 0;
   c.custom->thread(1, &rec, &prev, c.params, &out);
   return out;

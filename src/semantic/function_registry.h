@@ -2,8 +2,9 @@
 // The descriptor table as a session sees it: the built-in FunctionTable() plus the functions a
 // plug-in or a front end added (include/parallax/functions.h). A registry is built at startup,
 // then shared read-only; it is passed explicitly (TraceView, CfgContext), never global. Added
-// functions get a FunctionDesc like the built-in ones, with generic kernels (CustomThread,
-// CustomCompose, CustomDerived) that call the CustomFunction the descriptor points to.
+// functions get a FunctionDesc like the built-in ones, pointing to their CustomFunction: the rows
+// call it with batches of intervals (rows.h), and the generic kernels (CustomThread,
+// CustomCompose, CustomDerived) with one interval (stateful thread functions).
 
 #include <memory>
 #include <string_view>

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "include/parallax/functions.h"
 #include "src/filter/filter.h"
 #include "src/model/trace_header.h"
 #include "src/semantic/function_table.h"
@@ -204,6 +205,7 @@ double DerivedDifferent(DerivedCall&);
 double ControlledClearBy(DerivedCall&);
 double ControlledEnumerate(DerivedCall&);
 // Added functions (custom_kernels.cc): call the descriptor's CustomFunction.
+FunctionRecord ToFunctionRecord(const WindowEnv& env, const RecordCursor& at);  // what it is given
 double CustomThread(const ThreadCall&);
 double CustomCompose(ComposeCall&);
 double CustomDerived(DerivedCall&);

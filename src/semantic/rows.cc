@@ -31,7 +31,8 @@ uint8_t StreamsOf(const FunctionDesc& f) {
 
 ThreadRow::ThreadRow(const WindowEnv& env, const BoundFunction& f, uint32_t thread)
     : env_(env), f_(f), records_(*env.store, thread, NeedsComms(*f.desc)),
-      start_(records_, StreamsOf(*f.desc)), next_(records_, StreamsOf(*f.desc)) {}
+      start_(records_, StreamsOf(*f.desc)), next_(records_, StreamsOf(*f.desc)),
+      batched_(f.desc->custom != nullptr && !f.desc->stateful) {}
 
 bool IsBoundary(const WindowEnv& env, const FunctionDesc& f, const ThreadRecords& records, const RecordRef& r,
                 bool begin_at_same_time) {
@@ -62,9 +63,7 @@ bool ThreadRow::Valid(const RecordCursor& c) const {
   return IsBoundary(env_, *f_.desc, records_, r, begin_follows);
 }
 
-void ThreadRow::Compute() {
-  ThreadCall call{env_, start_, f_.params, state_, f_.desc->custom};
-  double value = f_.desc->thread(call);
+void ThreadRow::Bounds() {
   next_ = start_;
   if (!next_.at_end()) {
     while (next_.Next() && !next_.at_end() && !Valid(next_)) {
@@ -73,8 +72,34 @@ void ThreadRow::Compute() {
   Time begin = start_.at_start() ? 0 : start_.current().time;
   Time end = next_.at_end() ? records_.end_time() : next_.current().time;
   if (start_.at_end()) begin = end = records_.end_time();
-  cur_ = Interval{begin, end, value, start_.current().cpu};
+  cur_ = Interval{begin, end, 0, start_.current().cpu};
+}
+
+void ThreadRow::Compute() {
+  ThreadCall call{env_, start_, f_.params, state_, f_.desc->custom};
+  double value = f_.desc->thread(call);
+  Bounds();
+  cur_.value = value;
   state_.prev = value;
+}
+
+void ThreadRow::Fill() {
+  size_t cap = batch_.size.Take();
+  batch_.intervals.clear();
+  std::vector<FunctionRecord> records;  // the function's input: one allocation per batch
+  records.reserve(cap);
+  for (;;) {
+    records.push_back(kernels::ToFunctionRecord(env_, start_));
+    Bounds();
+    batch_.intervals.push_back(cur_);
+    if (start_.at_end() || records.size() == cap) break;
+    start_ = next_;
+  }
+  size_t n = records.size();
+  std::vector<double> previous(n, 0.0);  // not stateful: `previous` is 0
+  batch_.out.assign(n, 0.0);
+  f_.desc->custom->thread(n, records.data(), previous.data(), f_.params, batch_.out.data());
+  batch_.Serve(&cur_);
 }
 
 void ThreadRow::Init(Time t) {
@@ -87,10 +112,21 @@ void ThreadRow::Init(Time t) {
   }
   start_.SeekAfter(t);
   while (!start_.at_start() && !Valid(start_)) start_.Prev();
+  if (batched_) {
+    batch_.Restart();
+    Fill();
+    return;
+  }
   Compute();
 }
 
 void ThreadRow::Next() {
+  if (batched_) {
+    if (batch_.Advance(&cur_)) return;
+    if (!start_.at_end()) start_ = next_;  // start_ and next_ are those of the batch's last interval
+    Fill();
+    return;
+  }
   if (start_.at_end()) {
     Compute();
     return;
@@ -102,7 +138,8 @@ void ThreadRow::Next() {
 // --- ComposeRow -------------------------------------------------------------------------------
 
 ComposeRow::ComposeRow(const WindowEnv& env, const BoundFunction& f, std::unique_ptr<Row> child)
-    : env_(env), f_(f), child_(std::move(child)), join_(f.desc->name == "Join Bursts"), timer_(f.desc->name == "Timer") {}
+    : env_(env), f_(f), child_(std::move(child)), join_(f.desc->name == "Join Bursts"), timer_(f.desc->name == "Timer"),
+      batched_(f.desc->custom != nullptr) {}
 
 void ComposeRow::TimerStep() {
   ComposeState& s = state_;
@@ -133,6 +170,29 @@ void ComposeRow::Compute() {
   const Interval& c = child_->current();
   ComposeCall call{env_, f_.params, state_, c.value, c.begin, c.end, f_.desc->custom};
   cur_ = Interval{c.begin, c.end, f_.desc->compose(call), c.cpu};
+}
+
+void ComposeRow::Fill() {
+  size_t cap = batch_.size.Take();
+  const Time trace_end = env_.store->end_time();
+  batch_.intervals.clear();
+  for (;;) {
+    const Interval& c = child_->current();
+    batch_.intervals.push_back(c);
+    if (c.begin >= trace_end || batch_.intervals.size() == cap) break;
+    child_->Next();
+  }
+  size_t n = batch_.intervals.size();
+  std::vector<double> values(n);  // the function's input: one allocation per batch
+  std::vector<uint64_t> begins(n), ends(n);
+  for (size_t i = 0; i < n; ++i) {
+    values[i] = batch_.intervals[i].value;
+    begins[i] = batch_.intervals[i].begin;
+    ends[i] = batch_.intervals[i].end;
+  }
+  batch_.out.assign(n, 0.0);
+  f_.desc->custom->compose(n, values.data(), begins.data(), ends.data(), f_.params, batch_.out.data());
+  batch_.Serve(&cur_);
 }
 
 void ComposeRow::Join() {
@@ -167,11 +227,22 @@ void ComposeRow::Init(Time t) {
     return;
   }
   child_->Init(t);
+  if (batched_) {
+    batch_.Restart();
+    Fill();
+    return;
+  }
   Compute();
   if (join_) Join();
 }
 
 void ComposeRow::Next() {
+  if (batched_) {
+    if (batch_.Advance(&cur_)) return;
+    child_->Next();  // the child is on the batch's last interval
+    Fill();
+    return;
+  }
   if (timer_) {
     if (pending_) {
       cur_ = pending_interval_;
@@ -247,7 +318,8 @@ double ApplyFactor(double v, double f) {
 
 DerivedRow::DerivedRow(const BoundFunction& f, std::unique_ptr<Row> a, std::unique_ptr<Row> b, double fa,
                        double fb, Time trace_end)
-    : f_(f), a_(std::move(a)), b_(std::move(b)), fa_(fa), fb_(fb), trace_end_(trace_end) {}
+    : f_(f), a_(std::move(a)), b_(std::move(b)), fa_(fa), fb_(fb), trace_end_(trace_end),
+      batched_(f.desc->custom != nullptr) {}
 
 void DerivedRow::Evaluate() {
   DerivedCall call{state_, ApplyFactor(a_->current().value, fa_), ApplyFactor(b_->current().value, fb_),
@@ -262,11 +334,47 @@ void DerivedRow::Init(Time t) {
   b_->Init(start);
   cur_.begin = std::max(a_->current().begin, b_->current().begin);
   cur_.end = std::min(a_->current().end, b_->current().end);
+  if (batched_) {  // an added derived function is stateless: only the bounds lead to t
+    while (cur_.end < t && cur_.begin < trace_end_) Step();
+    batch_.Restart();
+    Fill();
+    return;
+  }
   Evaluate();
   while (cur_.end < t && cur_.begin < trace_end_) Next();
 }
 
+void DerivedRow::Fill() {
+  size_t cap = batch_.size.Take();
+  batch_.intervals.clear();
+  std::vector<double> a, b;  // the function's input: one allocation per batch
+  a.reserve(cap);
+  b.reserve(cap);
+  for (;;) {
+    a.push_back(ApplyFactor(a_->current().value, fa_));
+    b.push_back(ApplyFactor(b_->current().value, fb_));
+    batch_.intervals.push_back(cur_);
+    if (cur_.begin >= trace_end_ || a.size() == cap) break;
+    Step();
+  }
+  size_t n = a.size();
+  batch_.out.assign(n, 0.0);
+  f_.desc->custom->derived(n, a.data(), b.data(), f_.params, batch_.out.data());
+  batch_.Serve(&cur_);
+}
+
 void DerivedRow::Next() {
+  if (batched_) {
+    if (batch_.Advance(&cur_)) return;
+    Step();  // cur_ is the batch's last interval
+    Fill();
+    return;
+  }
+  Step();
+  Evaluate();
+}
+
+void DerivedRow::Step() {
   cur_.begin = cur_.end;
   if (a_->current().end <= cur_.begin) a_->Next();
   if (b_->current().end <= cur_.begin) b_->Next();
@@ -279,7 +387,6 @@ void DerivedRow::Next() {
     }
   }
   cur_.end = end;
-  Evaluate();
 }
 
 // --- ShiftRow ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // one child, aggregations over n children (semantics.md §6.1 queue), derived windows over two
 // (§8.2) and controlled derived windows (§8.3). Internal to src/semantic.
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -18,6 +19,46 @@ struct BoundFunction {
   Params params;
 };
 
+// Added functions (plug-ins, Python callables; include/parallax/functions.h) are called with
+// batches of intervals: their row reads ahead up to a batch of intervals, computes their values
+// with one call, then serves them. The first batch after Init is small (a consumer may read only
+// a few intervals: controlled windows re-initialise their data row for each control interval),
+// and each refill doubles it up to kMax, which bounds the memory a row holds. Stateful thread
+// functions are the exception: `previous` is the value just computed, so they get one interval
+// per call. A batch ends early at the first interval at the trace's end (the trailing empties).
+struct BatchSize {
+  static constexpr size_t kFirst = 16;
+  static constexpr size_t kMax = 1024;
+  size_t next = kFirst;
+  size_t Take() {
+    size_t n = next;
+    next = std::min(next * 2, kMax);
+    return n;
+  }
+};
+
+// The intervals of a batch, served one by one by Next().
+struct IntervalBatch {
+  std::vector<Interval> intervals;
+  std::vector<double> out;  // the function's values
+  size_t pos = 0;
+  BatchSize size;
+  // After Init: the next batch is a first one.
+  void Restart() { size = BatchSize{}; }
+  // Moves to the next interval of the batch; false when the batch is used up.
+  bool Advance(Interval* cur) {
+    if (++pos >= intervals.size()) return false;
+    *cur = intervals[pos];
+    return true;
+  }
+  // Takes the values computed into `out` and positions on the first interval.
+  void Serve(Interval* cur) {
+    for (size_t i = 0; i < intervals.size(); ++i) intervals[i].value = out[i];
+    pos = 0;
+    *cur = intervals[0];
+  }
+};
+
 // Whether record r of a thread starts an interval of thread function f (semantics.md §2.1).
 // `begin_at_same_time`: a state begins at r's time later in the list (fill-state-gaps rule).
 bool IsBoundary(const WindowEnv& env, const FunctionDesc& f, const ThreadRecords& records, const RecordRef& r,
@@ -31,7 +72,9 @@ class ThreadRow : public Row {
 
  private:
   bool Valid(const RecordCursor& c) const;
+  void Bounds();   // the interval starting at start_ without its value, and next_
   void Compute();  // interval starting at start_
+  void Fill();     // batched: the intervals from start_ on, with their values
 
   const WindowEnv& env_;
   const BoundFunction& f_;
@@ -39,6 +82,8 @@ class ThreadRow : public Row {
   RecordCursor start_;
   RecordCursor next_;
   ThreadState state_;
+  bool batched_ = false;
+  IntervalBatch batch_;
 };
 
 class ComposeRow : public Row {
@@ -49,6 +94,7 @@ class ComposeRow : public Row {
 
  private:
   void Compute();
+  void Fill();  // batched (added functions): the child's intervals from its current one on
   void Join();  // Join Bursts: extend over equal following child intervals
 
   const WindowEnv& env_;
@@ -61,6 +107,8 @@ class ComposeRow : public Row {
   bool timer_ = false;
   bool pending_ = false;  // Join Bursts / Timer: the next output is already decided
   Interval pending_interval_;  // Timer: the zero tail after a cut
+  bool batched_ = false;
+  IntervalBatch batch_;
 };
 
 class AggregateRow : public Row {
@@ -90,12 +138,16 @@ class DerivedRow : public Row {
 
  private:
   void Evaluate();
+  void Step();  // to the next interval's bounds, without its value
+  void Fill();  // batched (added functions): the intervals from the current one on
 
   const BoundFunction& f_;
   std::unique_ptr<Row> a_, b_;
   double fa_, fb_;
   model::Time trace_end_;
   DerivedState state_;
+  bool batched_ = false;
+  IntervalBatch batch_;
 };
 
 // controlled: maximum / add / average (§8.3): output intervals are the control's.

@@ -480,7 +480,9 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
         fmt::format("{} bytes after the end of the gzip data were ignored", z.trailing_bytes()));
   s = FinishTrace(trace, file, options);
   if (!s.ok()) return s;
-  if (options.progress) options.progress(z.compressed_size(), z.compressed_size());
+  // The end of the second pass, with the total of the feed's reports (two passes).
+  uint64_t c = std::max<uint64_t>(z.compressed_size(), 1);  // as GzipFeed::Progress
+  if (options.progress) options.progress(2 * c, 2 * c);
   return trace;
 }
 
@@ -501,7 +503,7 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
   if (!s.ok()) return s;
   s = FinishTrace(trace, file, options);
   if (!s.ok()) return s;
-  if (options.progress) options.progress(text.size(), text.size());
+  if (options.progress) options.progress(2 * text.size(), 2 * text.size());  // as MemoryFeed::Progress
   return trace;
 }
 
