@@ -159,6 +159,23 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
 Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options);
 Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options);
 
+// `parallax merge A.prv B.prv ... -o OUT.prv` (prvmerger -merge / -concat, docs/tools.md).
+// Merge: the applications of every input side by side in one trace on the same time base
+// (applications, nodes and cpus of input k numbered after those of inputs 1..k-1, records
+// renumbered, the body a k-way merge by time). Concat: inputs of the same process and resource
+// structure one after the other, input k's times shifted by the header end times of the ones
+// before. Both merge the .pcf files (labels of all inputs; conflicting labels keep the first
+// input's and are reported in the notes) and the .row files. Streamed: one block of each
+// input in memory.
+struct MergeOptions {
+  std::vector<std::string> inputs;  // .prv or .prv.gz, at least two
+  bool concat = false;
+};
+// run.input is not used (the inputs are in `options`); run.output, force and progress are.
+Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& options);
+// Whether `path` is a Paraver trace: its first line begins with "#Paraver" (.prv or .prv.gz).
+bool IsParaverTrace(const std::string& path);
+
 // Clock coherence (parallax clocks, docs/tools.md): messages received before they are sent.
 // A communication is physically backward when its physical receive time is before its physical
 // send time, logically backward when its logical receive is before its logical send.
