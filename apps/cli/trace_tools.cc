@@ -164,7 +164,8 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
     return 2;
   }
   bool needs_xml = false;
-  for (const ToolStep& step : order) needs_xml = needs_xml || step.kind != ToolStep::Kind::kShift;
+  for (const ToolStep& step : order)
+    needs_xml = needs_xml || (step.kind != ToolStep::Kind::kShift && !step.from_command_line);
   if (xml.empty() && needs_xml) {
     std::fprintf(stderr, "%s: error: -c/-f/-s need a parameter file (.xml)\n", prog.c_str());
     return 2;
@@ -185,7 +186,7 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
   std::vector<ToolStep> steps;
   for (const ToolStep& given : order) {
     ToolStep::Kind kind = given.kind;
-    if (kind == ToolStep::Kind::kShift) {
+    if (kind == ToolStep::Kind::kShift || given.from_command_line) {
       steps.push_back(given);
       continue;
     }

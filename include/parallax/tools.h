@@ -95,9 +95,10 @@ struct SoftCountersOptions {
   std::vector<uint64_t> keep_types;  // event types copied to the output unchanged
 };
 
-// `parallax shift` (paramedir -t/-tt/-ta): time offsets per application, task or thread.
+// `parallax shift` (paramedir -t/-tt/-ta/-tw): time offsets per application, task or thread,
+// or one for the whole trace (kWorkload).
 struct ShiftOptions {
-  enum class Level { kApplication, kTask, kThread };
+  enum class Level { kApplication, kTask, kThread, kWorkload };
   Level level = Level::kTask;
   std::vector<int64_t> offsets;                // one per object of the level, in the header's order
   std::string offsets_file;                    // where they were read (messages)
@@ -113,6 +114,9 @@ struct ToolStep {
   FilterOptions filter;
   SoftCountersOptions softcounters;
   ShiftOptions shift;
+  // The options were given on the command line (paramedir's -g/-t/-tt/-ta/-tw), not read from
+  // the .xml parameter file.
+  bool from_command_line = false;
 };
 
 // Reads a paramedir XML parameter file (<config> with <cutter>, <filter> and/or
