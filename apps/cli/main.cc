@@ -90,6 +90,7 @@ int Run(int argc, char** argv) {
       if (s == "-ta") s = "--app-shifter";
       if (s == "-tw") s = "--workload-shifter";
       if (s == "-g") s = "--event-cutter";
+      if (s == "-et") s = "--event-translator";
     }
   }
   std::vector<char*> argp;

@@ -34,6 +34,7 @@ struct ParamedirArgs {
   std::vector<ToolStep> tools;           // -c/-f/-s/-g/-t/-tt/-ta/-tw in command-line order
   std::string shift_tasks, shift_threads, shift_apps, shift_all;  // offsets files of -tt/-t/-ta/-tw
   std::string event_cutter;                                       // -g TYPE
+  std::string event_translator;                                   // -et REFERENCE
   RangeArgs range;                       // --from/--to/--records (a Parallax extension)
 };
 
@@ -61,7 +62,7 @@ int Run(const ParamedirArgs& given) {
   }
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
     std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
-                 "       parallax paramedir [-c] [-f] [-s] [-g TYPE] [-t|-tt|-ta|-tw FILE] TRACE [XML] [-o OUT] [CFG [OUT] ...]\n"
+                 "       parallax paramedir [-c] [-f] [-s] [-g TYPE] [-et REF] [-t|-tt|-ta|-tw FILE] TRACE [XML] [-o OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
@@ -122,14 +123,21 @@ Command AddParamedirCommand(CLI::App& app) {
   CLI::Option* ev = sub->add_option("--event-cutter", args->event_cutter,
                                     "-g TYPE: event-driven cut from the first to the last occurrence "
                                     "of event TYPE (any value but 0)");
-  return {sub, [args, sub, cut, filter, sc, st, sth, sa, sw, ev] {
+  CLI::Option* et = sub->add_option("--event-translator", args->event_translator,
+                                    "-et REFERENCE: renumber event values to what REFERENCE's .pcf "
+                                    "calls them");
+  return {sub, [args, sub, cut, filter, sc, st, sth, sa, sw, ev, et] {
             args->tools.clear();
             for (const CLI::Option* o : sub->parse_order()) {
               ToolStep step;
               if (o == cut) step.kind = ToolStep::Kind::kCut;
               if (o == filter) step.kind = ToolStep::Kind::kFilter;
               if (o == sc) step.kind = ToolStep::Kind::kSoftCounters;
-              if (o == ev) {
+              if (o == et) {
+                step.kind = ToolStep::Kind::kTranslate;
+                step.from_command_line = true;
+                step.translate.reference = args->event_translator;
+              } else if (o == ev) {
                 step.kind = ToolStep::Kind::kCut;
                 step.from_command_line = true;
                 step.cut.by_event = true;

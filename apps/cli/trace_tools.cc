@@ -26,6 +26,8 @@ const char* Suffix(ToolStep::Kind kind) {
       return ".sc";
     case ToolStep::Kind::kShift:
       return ".shift";
+    case ToolStep::Kind::kTranslate:
+      return ".translated";
   }
   return ".out";
 }
@@ -40,6 +42,8 @@ const char* Verb(ToolStep::Kind kind) {
       return "counting";
     case ToolStep::Kind::kShift:
       return "shifting";
+    case ToolStep::Kind::kTranslate:
+      return "translating";
   }
   return "processing";
 }
@@ -94,6 +98,9 @@ int RunToolChain(const std::string& prog, const std::string& input,
       case ToolStep::Kind::kShift:
         report = ShiftTrace(run, step.shift);
         break;
+      case ToolStep::Kind::kTranslate:
+        report = TranslateEventsTrace(run, step.translate);
+        break;
     }
     if (!report.ok()) {
       std::fprintf(stderr, "%s: %s\n", prog.c_str(), report.status().ToString().c_str());
@@ -129,6 +136,7 @@ const char* SectionName(ToolStep::Kind kind) {
     case ToolStep::Kind::kSoftCounters:
       return "<software_counters>";
     case ToolStep::Kind::kShift:
+    case ToolStep::Kind::kTranslate:
       return "";
   }
   return "";

@@ -105,15 +105,25 @@ struct ShiftOptions {
   uint64_t memory_bytes = uint64_t{64} << 20;  // for the sort of the shifted records
 };
 
+// paramedir's event translator (-et REFERENCE): the event values of the input renumbered to
+// what the reference trace's .pcf calls them. Per event type, a value whose label the
+// reference gives to another value takes that value; a value the reference uses for a
+// different label moves to a free value (above every value in use); the others stay. The
+// output .pcf is the reference's plus the values and types only the input has.
+struct TranslateOptions {
+  std::string reference;  // a trace (.prv/.prv.gz) whose .pcf gives the numbering
+};
+
 // One step of a paramedir XML parameter file, in file order (or a shift of paramedir's
 // -t/-tt/-ta).
 struct ToolStep {
-  enum class Kind { kCut, kFilter, kSoftCounters, kShift };
+  enum class Kind { kCut, kFilter, kSoftCounters, kShift, kTranslate };
   Kind kind = Kind::kCut;
   CutOptions cut;
   FilterOptions filter;
   SoftCountersOptions softcounters;
   ShiftOptions shift;
+  TranslateOptions translate;
   // The options were given on the command line (paramedir's -g/-t/-tt/-ta/-tw), not read from
   // the .xml parameter file.
   bool from_command_line = false;
@@ -162,6 +172,7 @@ Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options)
 Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersOptions& options);
 Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options);
 Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options);
+Result<ToolReport> TranslateEventsTrace(const ToolRun& run, const TranslateOptions& options);
 
 // `parallax merge A.prv B.prv ... -o OUT.prv` (prvmerger -merge / -concat, docs/tools.md).
 // Merge: the applications of every input side by side in one trace on the same time base
