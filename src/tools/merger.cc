@@ -471,10 +471,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
   if (s.ok() && pcf_out) s = pcf_out->Commit();
   if (s.ok() && row_out) s = row_out->Commit();
   if (!s.ok()) return s;
-  if (others)
-    report.notes.push_back(std::to_string(others) +
-                           " lines that are not state, event, communication or comment records "
-                           "(global communications, empty lines) were dropped");
+  if (others) report.notes.push_back(tools::SkippedLinesNote(others));
   if (past_end)
     report.notes.push_back(std::to_string(past_end) +
                            " records end after their input's header end time, so they overlap "

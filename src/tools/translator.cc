@@ -213,10 +213,7 @@ Result<ToolReport> TranslateEventsTrace(const ToolRun& run, const TranslateOptio
     report.notes.push_back(std::to_string(tr.changes.size()) + " event values translated (" + list +
                            "), " + std::to_string(engine.rewritten()) + " event lines rewritten");
   }
-  if (engine.others())
-    report.notes.push_back(std::to_string(engine.others()) +
-                           " lines that are not state, event, communication or comment records "
-                           "were dropped");
+  if (engine.others()) report.notes.push_back(tools::SkippedLinesNote(engine.others()));
   return report;
 }
 

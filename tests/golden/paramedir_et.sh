@@ -6,17 +6,9 @@ BIN=$(realpath "$1")
 PARAMEDIR=$(dirname "$BIN")/paramedir
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib/check.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.bash"
 cd "$TMP"
-fail=0
-check() {  # name, expected, actual
-  if [[ "$2" != "$3" ]]; then echo "FAIL $1: expected [$2] got [$3]"; fail=1; else echo "ok $1"; fi
-}
-refused() {  # name, expected stderr (first line), command...
-  local name=$1 want=$2
-  shift 2
-  if "$@" >out 2>err; then echo "FAIL $name: accepted"; fail=1; return; fi
-  check "$name" "$want" "$(head -1 err)"
-}
 labels() { awk '/^[0-9]/ { $1 = $1; print }' "$1" | paste -sd'|'; }
 
 # The reference calls 3 MPI_Send and 7 MPI_Isend; the input calls 3 MPI_Isend, 4 MPI_Recv and

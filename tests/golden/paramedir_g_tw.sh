@@ -6,17 +6,9 @@ BIN=$(realpath "$1")
 PARAMEDIR=$(dirname "$BIN")/paramedir
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib/check.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.bash"
 cd "$TMP"
-fail=0
-check() {  # name, expected, actual
-  if [[ "$2" != "$3" ]]; then echo "FAIL $1: expected [$2] got [$3]"; fail=1; else echo "ok $1"; fi
-}
-refused() {  # name, expected stderr (first line), command...
-  local name=$1 want=$2
-  shift 2
-  if "$@" >out 2>err; then echo "FAIL $name: accepted"; fail=1; return; fi
-  check "$name" "$want" "$(head -1 err)"
-}
 provenance() { sed -E 's/^#[0-9]+:CUTTER:ORIGINAL:"[^"]*":/#CUTTER:/' "$1"; }
 
 # Mark 90000001: thread 1.1 opens it at 100 and 600, thread 1.2 at 150 (0 closes).

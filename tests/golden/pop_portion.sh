@@ -7,10 +7,8 @@ BIN=$(realpath "$1")
 DATA=$(realpath "$2")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-fail=0
-check() {  # name, expected, actual
-  if [[ "$2" != "$3" ]]; then echo "FAIL $1: expected [$2] got [$3]"; fail=1; else echo "ok $1"; fi
-}
+# shellcheck source=lib/check.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.bash"
 line() {  # csv line name -> its value
   awk -F';' -v n="$1" '$1 == n { print $2 }'
 }

@@ -7,17 +7,9 @@ BIN=$(realpath "$1")
 DATA=$(realpath "$2")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=lib/check.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib/check.bash"
 cd "$TMP"
-fail=0
-check() {  # name, expected, actual
-  if [[ "$2" != "$3" ]]; then echo "FAIL $1: expected [$2] got [$3]"; fail=1; else echo "ok $1"; fi
-}
-refused() {  # name, expected first line of stderr, command...
-  local name=$1 want=$2
-  shift 2
-  if "$@" >out 2>err; then echo "FAIL $name: accepted"; fail=1; return; fi
-  check "$name" "$want" "$(grep -v '^  hint' err | head -1)"
-}
 
 # A: 1 node of 2 cpus, one application of 2 tasks, a communicator; B: 1 node of 1 cpu, one
 # application of one task with 2 threads, in the same unit (ns).
