@@ -57,6 +57,21 @@ struct Source {
 
 constexpr size_t kMaxConflicts = 20;
 
+Status CheckObjects(const Source& s, uint32_t cpu, uint32_t appl, uint32_t task, uint32_t thread) {
+  const model::TraceHeader& h = s.in.header;
+  model::ThreadIndex th;
+  Location at{s.path, s.in.lines->line_number(), 1};
+  if (!h.processes.FindThread(appl, task, thread, &th))
+    return Status::Error("thread " + std::to_string(appl) + ":" + std::to_string(task) + ":" +
+                             std::to_string(thread) + " is not in the header",
+                         at, "fix the record or the header's process model");
+  if (cpu > h.resources.cpus() && !h.resources.empty())
+    return Status::Error("cpu " + std::to_string(cpu) + " is not in the header (" +
+                             std::to_string(h.resources.cpus()) + " cpus)",
+                         at, "fix the record or the header's resource model");
+  return Status::Ok();
+}
+
 // Reads the next body record of `s` (skipping other lines, counted in *others); false at the
 // end. Comment lines are written at once: they stay after what preceded them in their input.
 Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records) {
@@ -74,6 +89,12 @@ Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records) 
       if (!line.empty()) ++*others;
       continue;
     }
+    // Renumbering moves objects into the ranges of the other inputs: one outside its own
+    // header would land on another input's thread or cpu.
+    st = CheckObjects(s, s.rec.cpu, s.rec.appl, s.rec.task, s.rec.thread);
+    if (st.ok() && s.rec.kind == '3')
+      st = CheckObjects(s, s.rec.cpu2, s.rec.appl2, s.rec.task2, s.rec.thread2);
+    if (!st.ok()) return st;
     s.live = true;
     return Status::Ok();
   }

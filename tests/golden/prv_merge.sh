@@ -84,6 +84,13 @@ refused unit "parallax merge: us.prv:1:1: error: us.prv is in us, a.prv in ns" "
 printf '1:1:1:1:1:0:x:1\n' >>b.prv
 refused malformed "parallax merge: b.prv:5:13: error: bad end time: expected a non-negative integer" \
   "$BIN" merge a.prv b.prv -o bad.prv
+# A record outside its header would be renumbered onto another input's objects: refused.
+printf '#Paraver (02/01/2024 at 00:00):800_ns:1(1):1:1(2:1)\n1:1:1:2:1:0:10:1\n' >task2.prv
+refused bad-thread "parallax merge: task2.prv:2:1: error: thread 1:2:1 is not in the header" \
+  "$BIN" merge a.prv task2.prv -o bad.prv
+printf '#Paraver (02/01/2024 at 00:00):800_ns:1(1):1:1(2:1)\n3:1:1:1:1:0:5:4:1:1:2:9:9:8:1\n' >cpu4.prv
+refused bad-cpu "parallax merge: cpu4.prv:2:1: error: cpu 4 is not in the header (1 cpus)" \
+  "$BIN" merge a.prv cpu4.prv -o bad.prv
 check nothing-left "" "$(ls c2.prv* u.prv* bad.prv* .*.tmp* 2>/dev/null || true)"
 echo 'not a trace' >x.pxt
 refused mixed "parallax merge: some inputs are Paraver traces and some are not" "$BIN" merge a.prv x.pxt -o y.prv
