@@ -444,7 +444,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
 
   uint64_t others = 0, next_tick = 0, past_end = 0;
   auto tick = [&] {
-    if (!run.progress) return;
+    if (!run.progress || (report.output_records & 4095) != 0) return;
     uint64_t done = 0;
     for (const Source& s : sources) done += s.in.lines->bytes_done();
     if (done < next_tick) return;
