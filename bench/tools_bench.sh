@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Trace-processing tools benchmark: throughput and peak memory of `parallax cut`, `filter` and
-# `softcounters`, `sort`, `shift` (and `clocks --correct`) on a generated trace.
+# `softcounters`, `sort`, `shift`, `merge` of two traces (and `clocks --correct`) on a
+# generated trace.
 #
 #   bash bench/tools_bench.sh [BUILD_DIR] [SIZE]        (defaults: build 100M)
 #
@@ -31,6 +32,7 @@ if [[ ! -s $base.prv ]]; then
 fi
 cat "$base.prv" >/dev/null  # warm the page cache: we measure the tools, not the disk
 mib=$(python3 -c "import os; print(os.path.getsize('$base.prv') / 2**20)")
+in_mib=$mib  # the input of the command (twice the trace for a merge of it with itself)
 
 run() {  # label, then the parallax arguments (without the output)
   local label=$1
@@ -39,7 +41,7 @@ run() {  # label, then the parallax arguments (without the output)
   /usr/bin/time -f '%e %U %S %M' -o "$out_dir/time" "$parallax" "$@" -o "$out_dir/out.prv" --force \
     2>"$out_dir/stderr" >/dev/null || { cat "$out_dir/stderr" >&2; die "failed: $label"; }
   read -r wall user sys rss < "$out_dir/time"
-  python3 - "$label" "$mib" "$wall" "$user" "$sys" "$rss" "$(stat -c %s "$out_dir/out.prv")" <<'PY'
+  python3 - "$label" "$in_mib" "$wall" "$user" "$sys" "$rss" "$(stat -c %s "$out_dir/out.prv")" <<'PY'
 import sys
 label, mib, wall, user, sys_, rss, out = sys.argv[1], *map(float, sys.argv[2:])
 cpu = user + sys_
@@ -63,5 +65,9 @@ run "sort (64 MB runs, merged)" sort "$base.prv" --memory 64
 tasks=$(head -1 "$base.prv" | python3 -c "import re, sys; print(re.match(r'#Paraver ?\([^)]*\):[^:]*:[^:]*:\d+:(\d+)\(', sys.stdin.read()).group(1))")
 seq 0 $((tasks - 1)) | sed 's/$/000/' > "$out_dir/offsets"
 run "shift per task (0, 1000, 2000 ...)" shift "$base.prv" --offsets "$out_dir/offsets" --level task
+in_mib=$(python3 -c "print(2 * $mib)")
+run "merge with itself (side by side)" merge "$base.prv" "$base.prv"
+run "merge --concat with itself" merge "$base.prv" "$base.prv" --concat
+in_mib=$mib
 
 rm -f "$out_dir/out.prv" "$out_dir/out.pcf" "$out_dir/out.row" "$out_dir/time" "$out_dir/stderr" "$out_dir/offsets"

@@ -447,8 +447,15 @@ py::list Paramedir(const PyTrace& t, const std::string& cfg, const std::string& 
   return out;
 }
 
-py::dict Pop(const std::vector<std::string>& traces, const std::string& scaling) {
+py::dict Pop(const std::vector<std::string>& traces, const std::string& scaling,
+             std::optional<uint64_t> from, std::optional<uint64_t> to) {
   PopOptions opt;
+  if (from || to)
+    opt.portion = [from, to](const Trace& t, const std::string&) -> Result<std::optional<TimeSpan>> {
+      auto span = TraceRange(t, from, to);
+      if (!span.ok()) return span.status();
+      return std::optional<TimeSpan>(span.value());
+    };
   if (scaling == "strong") opt.scaling = PopScaling::kStrong;
   else if (scaling == "weak") opt.scaling = PopScaling::kWeak;
   else if (scaling != "auto")
@@ -527,7 +534,8 @@ PYBIND11_MODULE(_parallax, m) {
   m.def("records", &Records);
   m.def("paramedir", &Paramedir, py::arg("trace"), py::arg("cfg"), py::arg("output_name") = "",
         py::arg("trace_units") = false, py::arg("no_precision_limit") = false);
-  m.def("pop", &Pop, py::arg("traces"), py::arg("scaling") = "auto");
+  m.def("pop", &Pop, py::arg("traces"), py::arg("scaling") = "auto",
+        py::arg("from_") = py::none(), py::arg("to") = py::none());
   m.def("functions", &Functions, py::arg("functions") = nullptr);
   py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
   m.def("new_registry", &NewRegistry);

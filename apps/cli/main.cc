@@ -81,12 +81,16 @@ int Run(int argc, char** argv) {
     if (s == "-tu") s = "--tu";
     if (s == "-npr") s = "--npr";
   }
-  // paramedir's shifts: -t (tasks), -tt (threads), -ta (applications), each with a file.
+  // paramedir's two-letter options: the shifts -t (threads), -tt (tasks), -ta (applications),
+  // -tw (the whole trace), each with a file, and -g TYPE (event-driven cutter).
   if (args.size() > 1 && args[1] == "paramedir") {
     for (auto& s : args) {
-      if (s == "-t") s = "--shift-tasks";
-      if (s == "-tt") s = "--shift-threads";
-      if (s == "-ta") s = "--shift-apps";
+      if (s == "-t") s = "--thread-shifter";
+      if (s == "-tt") s = "--task-shifter";
+      if (s == "-ta") s = "--app-shifter";
+      if (s == "-tw") s = "--workload-shifter";
+      if (s == "-g") s = "--event-cutter";
+      if (s == "-et") s = "--event-translator";
     }
   }
   std::vector<char*> argp;

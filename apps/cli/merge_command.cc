@@ -1,6 +1,8 @@
 // `parallax merge DIR -o NAME.prv [--session ID] [--no-clock-correction] [--force]`: merge the
 // per-process files (*.pxt) that the Parallax tracing library wrote into one Paraver trace
 // (.prv, .pcf, .row), correcting clocks and checking causality (tracing/README.md).
+// `parallax merge A.prv B.prv... -o OUT.prv [--concat] [--force]`: when the inputs are Paraver
+// traces (by content), prvmerger's merge (applications side by side) or concatenation.
 
 #include <sys/stat.h>
 
@@ -10,6 +12,8 @@
 #include <vector>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
+#include "include/parallax/tools.h"
 #include "tracing/src/merge/merger.h"
 
 namespace parallax::cli {
@@ -22,6 +26,7 @@ struct MergeArgs {
   std::string session;
   bool no_clock_correction = false;
   bool force = false;
+  bool concat = false;
 };
 
 bool IsDirectory(const std::string& path) {
@@ -51,7 +56,51 @@ bool CollectInputs(const MergeArgs& a, std::vector<std::string>* files) {
   return true;
 }
 
+// Paraver traces: streamed by src/tools (MergePrvTraces).
+int RunPrv(const MergeArgs& a) {
+  if (!a.session.empty() || a.no_clock_correction) {
+    std::fprintf(stderr,
+                 "parallax merge: --session and --no-clock-correction apply to the tracing "
+                 "library's .pxt files, not to Paraver traces\n");
+    return 2;
+  }
+  ToolRun run;
+  run.output = a.output;
+  run.force = a.force;
+  MergeOptions options;
+  options.inputs = a.inputs;
+  options.concat = a.concat;
+  auto report = [&] {
+    ProgressBar bar("merging");  // cleared when it goes out of scope
+    run.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
+    return MergePrvTraces(run, options);
+  }();
+  if (!report.ok()) {
+    std::fprintf(stderr, "parallax merge: %s\n", report.status().ToString().c_str());
+    return 1;
+  }
+  for (const std::string& note : report->notes)
+    std::fprintf(stderr, "parallax merge: warning: %s\n", note.c_str());
+  std::printf("%s: %llu records from %zu traces\n", a.output.c_str(),
+              static_cast<unsigned long long>(report->output_records), a.inputs.size());
+  return 0;
+}
+
 int Run(const MergeArgs& a) {
+  size_t paraver = 0;
+  for (const std::string& in : a.inputs)
+    if (!IsDirectory(in) && IsParaverTrace(in)) ++paraver;
+  if (paraver == a.inputs.size()) return RunPrv(a);
+  if (paraver > 0) {
+    std::fprintf(stderr,
+                 "parallax merge: some inputs are Paraver traces and some are not\n  hint: merge "
+                 "either .prv traces or the tracing library's .pxt files\n");
+    return 2;
+  }
+  if (a.concat) {
+    std::fprintf(stderr, "parallax merge: --concat applies to Paraver traces only\n");
+    return 2;
+  }
   if (!a.force && Exists(a.output)) {
     std::fprintf(stderr, "parallax merge: %s exists (use --force to replace it)\n",
                  a.output.c_str());
@@ -76,14 +125,30 @@ int Run(const MergeArgs& a) {
 Command AddMergeCommand(CLI::App& app) {
   auto args = std::make_shared<MergeArgs>();
   CLI::App* sub = app.add_subcommand(
-      "merge", "Merge the per-process files of the Parallax tracing library into one trace");
-  sub->add_option("inputs", args->inputs, "folder of *.pxt files (NAME.pxt.d) or *.pxt files")
+      "merge",
+      "Merge the per-process files of the Parallax tracing library into one trace, or several "
+      "Paraver traces into one (prvmerger)");
+  sub->add_option("inputs", args->inputs,
+                  "folder of *.pxt files (NAME.pxt.d) or *.pxt files; or Paraver traces "
+                  "(.prv/.prv.gz, recognised by their #Paraver first line)")
       ->required();
-  sub->add_option("-o,--output", args->output, "merged trace name (NAME.prv)")->required();
+  sub->add_option("-o,--output", args->output,
+                  "merged trace name (NAME.prv; NAME.prv.gz compresses a merge of Paraver "
+                  "traces)")
+      ->required();
+  sub->add_flag("--concat", args->concat,
+                "Paraver traces: one after the other in time (each shifted by the end times of "
+                "the ones before; same structure needed) instead of their applications side by "
+                "side");
   sub->add_option("--session", args->session, "merge this run's files (default: the newest run)");
   sub->add_flag("--no-clock-correction", args->no_clock_correction,
                 "keep each process's raw clock (causality is still checked and repaired)");
   sub->add_flag("--force", args->force, "replace existing output files");
+  sub->footer(
+      "When every input is a Paraver trace the .prv merge runs: the applications of all inputs "
+      "side by side on one time base (applications, nodes and cpus renumbered), or with "
+      "--concat one after the other; .pcf and .row files are merged. Otherwise the tracing "
+      "library's .pxt merge runs (docs/tools.md).");
   return {sub, [args] { return Run(*args); }};
 }
 

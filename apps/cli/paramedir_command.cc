@@ -1,5 +1,6 @@
 // `parallax paramedir [-m] [-tu] [-npr] TRACE CFG [OUT] [CFG [OUT] ...]`: paramedir's batch mode.
-// With -c/-f/-s (XML parameter file) and -t/-tt/-ta FILE (time shifts), the trace is first
+// With -c/-f/-s (XML parameter file), -g TYPE (event-driven cut) and -t/-tt/-ta/-tw FILE (time
+// shifts per thread, task, application, whole trace), the trace is first
 // processed by those tools, chained in command-line order.
 // Each cfg (in command-line order) gives one output file in the current directory, named as
 // paramedir names it. Exit status 1 when any cfg is rejected.
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <memory>
 
@@ -29,8 +31,10 @@ struct ParamedirArgs {
   bool plane = false;
   bool force = false;
   std::string output_name;               // -o/--output-name: the processed trace
-  std::vector<ToolStep> tools;           // -c/-f/-s/-t/-tt/-ta in command-line order
-  std::string shift_tasks, shift_threads, shift_apps;  // offsets files of -t/-tt/-ta
+  std::vector<ToolStep> tools;           // -c/-f/-s/-g/-t/-tt/-ta/-tw in command-line order
+  std::string shift_tasks, shift_threads, shift_apps, shift_all;  // offsets files of -tt/-t/-ta/-tw
+  std::string event_cutter;                                       // -g TYPE
+  std::string event_translator;                                   // -et REFERENCE
   RangeArgs range;                       // --from/--to/--records (a Parallax extension)
 };
 
@@ -58,7 +62,7 @@ int Run(const ParamedirArgs& given) {
   }
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
     std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
-                 "       parallax paramedir [-c] [-f] [-s] [-t|-tt|-ta FILE] TRACE [XML] [-o OUT] [CFG [OUT] ...]\n"
+                 "       parallax paramedir [-c] [-f] [-s] [-g TYPE] [-et REF] [-t|-tt|-ta|-tw FILE] TRACE [XML] [-o OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
@@ -108,25 +112,55 @@ Command AddParamedirCommand(CLI::App& app) {
   CLI::Option* filter = sub->add_flag("-f,--filter")->description("apply the filter of the .xml parameter file");
   CLI::Option* sc = sub->add_flag("-s,--software-counters")->description("apply the software counters of the .xml file");
   sub->add_option("-o,--output-name", args->output_name, "name of the processed trace (default NAME.chop1.prv ...)");
-  CLI::Option* st = sub->add_option("--shift-tasks", args->shift_tasks,
-                                    "-t FILE: shift each task's times by the offsets in FILE (one per line)");
-  CLI::Option* sth = sub->add_option("--shift-threads", args->shift_threads,
-                                     "-tt FILE: shift each thread's times (one offset per line)");
-  CLI::Option* sa = sub->add_option("--shift-apps", args->shift_apps,
+  CLI::Option* sth = sub->add_option("--thread-shifter,--shift-threads", args->shift_threads,
+                                     "-t FILE: shift each thread's times by the offsets in FILE (one per line)");
+  CLI::Option* st = sub->add_option("--task-shifter,--shift-tasks", args->shift_tasks,
+                                    "-tt FILE: shift each task's times (one offset per line)");
+  CLI::Option* sa = sub->add_option("--app-shifter,--shift-apps", args->shift_apps,
                                     "-ta FILE: shift each application's times (one offset per line)");
-  return {sub, [args, sub, cut, filter, sc, st, sth, sa] {
+  CLI::Option* sw = sub->add_option("--workload-shifter", args->shift_all,
+                                    "-tw FILE: shift the whole trace by the one offset in FILE");
+  CLI::Option* ev = sub->add_option("--event-cutter", args->event_cutter,
+                                    "-g TYPE: event-driven cut from the first to the last occurrence "
+                                    "of event TYPE (any value but 0)");
+  CLI::Option* et = sub->add_option("--event-translator", args->event_translator,
+                                    "-et REFERENCE: renumber event values to what REFERENCE's .pcf "
+                                    "calls them");
+  return {sub, [args, sub, cut, filter, sc, st, sth, sa, sw, ev, et] {
             args->tools.clear();
             for (const CLI::Option* o : sub->parse_order()) {
               ToolStep step;
               if (o == cut) step.kind = ToolStep::Kind::kCut;
               if (o == filter) step.kind = ToolStep::Kind::kFilter;
               if (o == sc) step.kind = ToolStep::Kind::kSoftCounters;
-              if (o == st || o == sth || o == sa) {
+              if (o == et) {
+                step.kind = ToolStep::Kind::kTranslate;
+                step.from_command_line = true;
+                step.translate.reference = args->event_translator;
+              } else if (o == ev) {
+                step.kind = ToolStep::Kind::kCut;
+                step.from_command_line = true;
+                step.cut.by_event = true;
+                const std::string& t = args->event_cutter;
+                auto r = std::from_chars(t.data(), t.data() + t.size(), step.cut.event_type);
+                if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size()) {
+                  std::fprintf(stderr,
+                               "paramedir: bad -g \"%s\"\n  hint: -g TYPE: an event type number "
+                               "(the mark of the event-driven cut), e.g. -g 90000001\n",
+                               t.c_str());
+                  return 2;
+                }
+              } else if (o == st || o == sth || o == sa || o == sw) {
                 step.kind = ToolStep::Kind::kShift;
+                step.from_command_line = true;
                 step.shift.level = o == st    ? ShiftOptions::Level::kTask
                                    : o == sth ? ShiftOptions::Level::kThread
-                                              : ShiftOptions::Level::kApplication;
-                step.shift.offsets_file = o == st ? args->shift_tasks : o == sth ? args->shift_threads : args->shift_apps;
+                                   : o == sa  ? ShiftOptions::Level::kApplication
+                                              : ShiftOptions::Level::kWorkload;
+                step.shift.offsets_file = o == st    ? args->shift_tasks
+                                          : o == sth ? args->shift_threads
+                                          : o == sa  ? args->shift_apps
+                                                     : args->shift_all;
                 auto offsets = ReadShiftOffsets(step.shift.offsets_file);
                 if (!offsets.ok()) {
                   std::fprintf(stderr, "paramedir: %s\n", offsets.status().ToString().c_str());

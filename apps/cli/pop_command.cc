@@ -1,5 +1,6 @@
-// `parallax pop TRACE... [--format text|csv|json] [--scaling auto|strong|weak]`: the POP model
-// factors of one trace or of a scaling series, as BSC's modelfactors prints them.
+// `parallax pop TRACE... [--format text|csv|json] [--scaling auto|strong|weak] [--from/--to |
+// --records A..B]`: the POP model factors of one trace or of a scaling series (or of a portion
+// of each), as BSC's modelfactors prints them.
 
 #include <cstdio>
 #include <map>
@@ -9,6 +10,7 @@
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
+#include "apps/cli/range_options.h"
 #include "include/parallax/pop.h"
 
 namespace parallax::cli {
@@ -22,6 +24,7 @@ struct PopArgs {
   bool strict = false;
   bool no_replay = false;
   unsigned threads = 0;
+  RangeArgs range;
 };
 
 // With csv the table goes to stdout unchanged (scripts parse it); what is missing and why goes
@@ -40,6 +43,12 @@ int Run(const PopArgs& a) {
   opts.load.strict = a.strict;
   opts.load.threads = a.threads;
   ApplyCacheEnvironment(opts.load);
+  if (a.range.given()) {
+    // Resolved per trace: a percentage or a record range means each trace's own.
+    opts.portion = [range = a.range](const Trace& trace, const std::string& path) {
+      return ResolveRange(range, trace, path);
+    };
+  }
   ProgressBar bar("loading");
   opts.load.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
   auto report = ComputePop(a.traces, opts);
@@ -80,6 +89,11 @@ Command AddPopCommand(CLI::App& app) {
       "--no-replay", args->no_replay,
       "skip the ideal-network replay (serialization and transfer efficiency become unavailable)");
   sub->add_option("--threads", args->threads, "worker threads (default: all cores)");
+  AddRangeOptions(sub, &args->range);
+  sub->footer(
+      "With --from/--to or --records, the metrics are computed on that portion of each trace "
+      "(a percentage or a record range resolves against each trace); the ideal-replay lines are "
+      "then not available.");
   return {sub, [args] { return Run(*args); }};
 }
 

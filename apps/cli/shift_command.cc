@@ -27,9 +27,11 @@ int Run(const ShiftArgs& a) {
     step.shift.level = ShiftOptions::Level::kThread;
   } else if (a.level == "application" || a.level == "appl") {
     step.shift.level = ShiftOptions::Level::kApplication;
+  } else if (a.level == "trace") {
+    step.shift.level = ShiftOptions::Level::kWorkload;
   } else {
     std::fprintf(stderr,
-                 "parallax shift: bad --level \"%s\"\n  hint: task, thread or application\n",
+                 "parallax shift: bad --level \"%s\"\n  hint: task, thread, application or trace\n",
                  a.level.c_str());
     return 2;
   }
@@ -57,7 +59,7 @@ Command AddShiftCommand(CLI::App& app) {
                   "file of offsets in trace units, one integer per line ('#' comments), the "
                   "i-th for the i-th object of the level")
       ->required();
-  sub->add_option("--level", args->level, "task (default), thread or application");
+  sub->add_option("--level", args->level, "task (default), thread, application, or trace (one offset for every record)");
   sub->add_flag("--force", args->force, "replace existing output files");
   return {sub, [args] { return Run(*args); }};
 }

@@ -26,6 +26,8 @@ const char* Suffix(ToolStep::Kind kind) {
       return ".sc";
     case ToolStep::Kind::kShift:
       return ".shift";
+    case ToolStep::Kind::kTranslate:
+      return ".translated";
   }
   return ".out";
 }
@@ -40,6 +42,8 @@ const char* Verb(ToolStep::Kind kind) {
       return "counting";
     case ToolStep::Kind::kShift:
       return "shifting";
+    case ToolStep::Kind::kTranslate:
+      return "translating";
   }
   return "processing";
 }
@@ -94,6 +98,9 @@ int RunToolChain(const std::string& prog, const std::string& input,
       case ToolStep::Kind::kShift:
         report = ShiftTrace(run, step.shift);
         break;
+      case ToolStep::Kind::kTranslate:
+        report = TranslateEventsTrace(run, step.translate);
+        break;
     }
     if (!report.ok()) {
       std::fprintf(stderr, "%s: %s\n", prog.c_str(), report.status().ToString().c_str());
@@ -129,6 +136,7 @@ const char* SectionName(ToolStep::Kind kind) {
     case ToolStep::Kind::kSoftCounters:
       return "<software_counters>";
     case ToolStep::Kind::kShift:
+    case ToolStep::Kind::kTranslate:
       return "";
   }
   return "";
@@ -164,7 +172,8 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
     return 2;
   }
   bool needs_xml = false;
-  for (const ToolStep& step : order) needs_xml = needs_xml || step.kind != ToolStep::Kind::kShift;
+  for (const ToolStep& step : order)
+    needs_xml = needs_xml || (step.kind != ToolStep::Kind::kShift && !step.from_command_line);
   if (xml.empty() && needs_xml) {
     std::fprintf(stderr, "%s: error: -c/-f/-s need a parameter file (.xml)\n", prog.c_str());
     return 2;
@@ -185,7 +194,7 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
   std::vector<ToolStep> steps;
   for (const ToolStep& given : order) {
     ToolStep::Kind kind = given.kind;
-    if (kind == ToolStep::Kind::kShift) {
+    if (kind == ToolStep::Kind::kShift || given.from_command_line) {
       steps.push_back(given);
       continue;
     }

@@ -4,6 +4,8 @@
 // their text, csv (modelfactors' own layout) and json renderings.
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,13 @@ struct PopOptions {
   // efficiency and the two ideal raw lines; false leaves them unavailable.
   bool replay = true;
   LoadOptions load;
+  // The portion of each trace to compute on, asked once per trace right after it is loaded
+  // (so that percentages and record ranges resolve against that trace); an empty optional
+  // (or no function) means the whole trace. Intervals are clipped to the portion as the
+  // histograms of `analyze --from/--to` clip them (TimeSpan). The ideal replay runs on whole
+  // traces only, so with a portion its lines are unavailable.
+  std::function<Result<std::optional<TimeSpan>>(const Trace& trace, const std::string& path)>
+      portion;
 };
 
 // One line of the report: a factor or a raw value, one value per trace (NaN: not available).
@@ -39,6 +48,8 @@ struct PopTraceInfo {
   std::string path;
   uint32_t processes = 0;  // tasks
   uint32_t threads = 0;    // threads of all tasks
+  std::optional<TimeSpan> portion;  // the part computed on, trace units; none: whole trace
+  std::string time_unit;            // of the trace ("ns", "us", "ms")
 };
 
 struct PopReport {

@@ -95,24 +95,38 @@ struct SoftCountersOptions {
   std::vector<uint64_t> keep_types;  // event types copied to the output unchanged
 };
 
-// `parallax shift` (paramedir -t/-tt/-ta): time offsets per application, task or thread.
+// `parallax shift` (paramedir -t/-tt/-ta/-tw): time offsets per application, task or thread,
+// or one for the whole trace (kWorkload).
 struct ShiftOptions {
-  enum class Level { kApplication, kTask, kThread };
+  enum class Level { kApplication, kTask, kThread, kWorkload };
   Level level = Level::kTask;
   std::vector<int64_t> offsets;                // one per object of the level, in the header's order
   std::string offsets_file;                    // where they were read (messages)
   uint64_t memory_bytes = uint64_t{64} << 20;  // for the sort of the shifted records
 };
 
+// paramedir's event translator (-et REFERENCE): the event values of the input renumbered to
+// what the reference trace's .pcf calls them. Per event type, a value whose label the
+// reference gives to another value takes that value; a value the reference uses for a
+// different label moves to a free value (above every value in use); the others stay. The
+// output .pcf is the reference's plus the values and types only the input has.
+struct TranslateOptions {
+  std::string reference;  // a trace (.prv/.prv.gz) whose .pcf gives the numbering
+};
+
 // One step of a paramedir XML parameter file, in file order (or a shift of paramedir's
 // -t/-tt/-ta).
 struct ToolStep {
-  enum class Kind { kCut, kFilter, kSoftCounters, kShift };
+  enum class Kind { kCut, kFilter, kSoftCounters, kShift, kTranslate };
   Kind kind = Kind::kCut;
   CutOptions cut;
   FilterOptions filter;
   SoftCountersOptions softcounters;
   ShiftOptions shift;
+  TranslateOptions translate;
+  // The options were given on the command line (paramedir's -g/-t/-tt/-ta/-tw), not read from
+  // the .xml parameter file.
+  bool from_command_line = false;
 };
 
 // Reads a paramedir XML parameter file (<config> with <cutter>, <filter> and/or
@@ -158,6 +172,24 @@ Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options)
 Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersOptions& options);
 Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options);
 Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options);
+Result<ToolReport> TranslateEventsTrace(const ToolRun& run, const TranslateOptions& options);
+
+// `parallax merge A.prv B.prv ... -o OUT.prv` (prvmerger -merge / -concat, docs/tools.md).
+// Merge: the applications of every input side by side in one trace on the same time base
+// (applications, nodes and cpus of input k numbered after those of inputs 1..k-1, records
+// renumbered, the body a k-way merge by time). Concat: inputs of the same process and resource
+// structure one after the other, input k's times shifted by the header end times of the ones
+// before. Both merge the .pcf files (labels of all inputs; conflicting labels keep the first
+// input's and are reported in the notes) and the .row files. Streamed: one block of each
+// input in memory.
+struct MergeOptions {
+  std::vector<std::string> inputs;  // .prv or .prv.gz, at least two
+  bool concat = false;
+};
+// run.input is not used (the inputs are in `options`); run.output, force and progress are.
+Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& options);
+// Whether `path` is a Paraver trace: its first line begins with "#Paraver" (.prv or .prv.gz).
+bool IsParaverTrace(const std::string& path);
 
 // Clock coherence (parallax clocks, docs/tools.md): messages received before they are sent.
 // A communication is physically backward when its physical receive time is before its physical

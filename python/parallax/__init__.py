@@ -261,9 +261,9 @@ class Trace:
     def thread_names(self):
         return list(self._all_records()["thread_names"])
 
-    def pop(self):
-        """The POP metrics of this trace alone."""
-        return pop([self.path])
+    def pop(self, from_=None, to=None):
+        """The POP metrics of this trace alone, or of its portion [from_, to) (trace units)."""
+        return pop([self.path], from_=from_, to=to)
 
 
 def _path(p):
@@ -334,10 +334,10 @@ def open(path, strict=False, threads=0, progress=None):  # noqa: A001 - the modu
                  path)
 
 
-def pop(traces, scaling="auto"):
+def pop(traces, scaling="auto", from_=None, to=None):
     """The POP efficiency metrics of a scaling series of traces (paths), as modelfactors
-    computes them."""
-    return PopTable(_parallax.pop([_os.fspath(t) for t in traces], scaling))
+    computes them; with from_/to (trace units) on the portion [from_, to) of each trace."""
+    return PopTable(_parallax.pop([_os.fspath(t) for t in traces], scaling, from_, to))
 
 
 def functions():

@@ -128,8 +128,14 @@ std::string FormatText(const PopReport& r) {
   if (!notes.empty()) out += "\nNot available (n/a):\n" + notes;
   out += "\nTraces:\n";
   for (const PopTraceInfo& t : r.traces)
-    fmt::format_to(std::back_inserter(out), "  {}: {} processes, {} threads\n", t.path, t.processes,
+  {
+    fmt::format_to(std::back_inserter(out), "  {}: {} processes, {} threads", t.path, t.processes,
                    t.threads);
+    if (t.portion)
+      fmt::format_to(std::back_inserter(out), ", portion [{}, {}) {}", t.portion->from,
+                     t.portion->to, t.time_unit);
+    out += '\n';
+  }
   if (!r.warnings.empty()) out += "\nWarnings:\n";
   for (const std::string& s : r.warnings) fmt::format_to(std::back_inserter(out), "  {}\n", s);
   return out;
@@ -158,8 +164,15 @@ std::string FormatCsv(const PopReport& r) {
 
 std::string FormatJson(const PopReport& r) {
   nlohmann::json traces = nlohmann::json::array();
-  for (const PopTraceInfo& t : r.traces)
-    traces.push_back({{"path", t.path}, {"processes", t.processes}, {"threads", t.threads}});
+  for (const PopTraceInfo& t : r.traces) {
+    nlohmann::json j = {{"path", t.path}, {"processes", t.processes}, {"threads", t.threads}};
+    if (t.portion) {
+      j["from"] = t.portion->from;
+      j["to"] = t.portion->to;
+      j["time_unit"] = t.time_unit;
+    }
+    traces.push_back(std::move(j));
+  }
   nlohmann::json j = {{"scaling", PopScalingName(r.scaling)},
                       {"scaling_detected", r.scaling_detected},
                       {"reference", r.reference},

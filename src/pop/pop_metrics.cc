@@ -35,29 +35,31 @@ bool RuntimeColumn(double v) { return v >= 0 && v <= 1e62; }
 bool UsefulColumn(double v) { return v != 0; }
 bool CounterColumn(double v) { return v >= 0 && v <= 1e18; }
 
-// analysis.md §5.2 over [0, trace end) for one object: every non-zero-length interval, then
-// the one that reaches the end, clipped to the range.
-RowSums ScanRow(const semantic::WindowEvaluator& w, uint32_t object, bool (*in_column)(double)) {
+// analysis.md §5.2 over the analysis range [f, t) for one object, as RowPass::Iterate in
+// src/analysis/histogram.cc: every non-zero-length interval, then the one that reaches t,
+// each clipped to the range. Sum bursts adds whole values, as Paraver's does.
+RowSums ScanRow(const semantic::WindowEvaluator& w, uint32_t object, bool (*in_column)(double),
+                Time f, Time t) {
   const Time e = w.trace_end();
   RowSums s;
-  if (e == 0) return s;
+  if (e == 0 || f >= t) return s;
   auto row = w.MakeRow(object);
-  row->Init(0);
+  row->Init(f);
   auto leaf = [&](const semantic::Interval& iv) {
     if (!in_column(iv.value)) return;
-    s.time += std::min(iv.end, e) - iv.begin;
+    s.time += std::min(iv.end, t) - std::max(iv.begin, f);
     s.sum += iv.value;
     ++s.leaves;
   };
-  while (row->current().end == 0) row->Next();
+  while (row->current().end <= f && row->current().end < e) row->Next();
   for (;;) {
     const semantic::Interval& iv = row->current();
-    if (iv.end < e && iv.begin < e) {
+    if (iv.end < t && iv.begin < e) {
       if (iv.begin != iv.end) leaf(iv);
       row->Next();
       continue;
     }
-    if (iv.begin < e) leaf(iv);
+    if (iv.begin < t) leaf(iv);
     return s;
   }
 }
@@ -163,7 +165,8 @@ void Aggregate(const std::vector<ThreadSums>& rows, const Evaluators& ev, model:
 }  // namespace
 
 Result<RawData> ComputeRawData(const semantic::TraceView& trace,
-                               const std::vector<uint32_t>& event_types, unsigned threads) {
+                               const std::vector<uint32_t>& event_types, unsigned threads,
+                               std::optional<std::pair<uint64_t, uint64_t>> portion) {
   auto ev = MakeEvaluators(trace, event_types);
   if (!ev.ok()) return ev.status();
   const Evaluators& e = ev.value();
@@ -171,13 +174,16 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
   raw.processes = trace.header->processes.tasks();
   raw.threads = trace.header->processes.threads();
   std::vector<ThreadSums> rows(raw.threads);
+  const Time f = portion ? portion->first : 0;
+  const Time t = portion ? std::min<Time>(portion->second, e.runtime->trace_end())
+                         : e.runtime->trace_end();
   base::ParallelFor(rows.size(), threads ? threads : base::DefaultThreads(), [&](size_t i) {
     const auto object = static_cast<uint32_t>(i);
     ThreadSums& r = rows[i];
-    r.runtime = ScanRow(*e.runtime, object, RuntimeColumn);
-    r.useful = ScanRow(*e.useful, object, UsefulColumn);
-    if (e.instructions) r.instructions = ScanRow(*e.instructions, object, CounterColumn);
-    if (e.cycles) r.cycles = ScanRow(*e.cycles, object, CounterColumn);
+    r.runtime = ScanRow(*e.runtime, object, RuntimeColumn, f, t);
+    r.useful = ScanRow(*e.useful, object, UsefulColumn, f, t);
+    if (e.instructions) r.instructions = ScanRow(*e.instructions, object, CounterColumn, f, t);
+    if (e.cycles) r.cycles = ScanRow(*e.cycles, object, CounterColumn, f, t);
   });
   Aggregate(rows, e, trace.header->unit, raw);
   for (uint32_t type : event_types)

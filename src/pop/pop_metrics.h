@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "include/parallax/pop.h"
@@ -43,9 +45,12 @@ struct RawData {
 };
 
 // Computes the raw data of a loaded trace whose event types (sorted, every type that occurs)
-// are `event_types`, rows on up to `threads` workers (0 = all cores).
+// are `event_types`, rows on up to `threads` workers (0 = all cores). With `portion`
+// [from, to) (trace units, inside the trace), every interval is clipped to it as a
+// histogram's analysis range clips it (analysis.md §4); without, the whole trace.
 Result<RawData> ComputeRawData(const semantic::TraceView& trace,
-                               const std::vector<uint32_t>& event_types, unsigned threads);
+                               const std::vector<uint32_t>& event_types, unsigned threads,
+                               std::optional<std::pair<uint64_t, uint64_t>> portion = {});
 
 // The factors and raw lines of a series (one RawData per trace, in the order given).
 // `traces` only names the columns; warnings explain what is not available.

@@ -7,6 +7,8 @@
 
 #include <utility>
 
+#include "src/model/time.h"
+
 #include "src/pop/pop_format.h"
 #include "src/pop/pop_metrics.h"
 #include "src/session/guard.h"
@@ -17,16 +19,34 @@ namespace parallax {
 
 namespace {
 
-Result<pop::RawData> RawDataOf(const std::string& path, const LoadOptions& load, bool replay) {
+Result<pop::RawData> RawDataOf(const std::string& path, const PopOptions& options,
+                               PopTraceInfo& info) {
+  const LoadOptions& load = options.load;
   auto trace = session::OpenTrace(path, load);
   if (!trace.ok()) return trace.status();
   const session::TraceImpl& t = *trace.value();
   if (t.header().processes.threads() == 0)
     return Status::Error("the trace declares no threads, so it has no POP metrics", Location{path});
-  auto raw = pop::ComputeRawData(t.View(), t.EventTypes(), load.threads);
+  info.time_unit = std::string(model::TimeUnitName(t.header().unit));
+  std::optional<std::pair<uint64_t, uint64_t>> range;
+  if (options.portion) {
+    auto span = options.portion(t, path);
+    if (!span.ok()) return span.status();
+    info.portion = span.value();
+    if (info.portion) range = std::pair(info.portion->from, info.portion->to);
+  }
+  auto raw = pop::ComputeRawData(t.View(), t.EventTypes(), load.threads, range);
   if (!raw.ok())
     return Status::Error(fmt::format("{}: {}", path, raw.status().message()), Location{path});
-  if (!replay) {
+  info.processes = raw->processes;
+  info.threads = raw->threads;
+  if (range) {
+    raw->ideal_unavailable =
+        "the ideal replay runs on whole traces only (cut the portion with `parallax cut` and run "
+        "pop on the cut for them)";
+    return raw;
+  }
+  if (!options.replay) {
     raw->ideal_unavailable = "the replay was skipped (--no-replay)";
     return raw;
   }
@@ -51,9 +71,11 @@ static Result<PopReport> ComputePopUnguarded(const std::vector<std::string>& tra
   std::vector<pop::RawData> raw;
   std::vector<PopTraceInfo> infos;
   for (const std::string& path : traces) {
-    auto r = RawDataOf(path, options.load, options.replay);
+    PopTraceInfo info;
+    info.path = path;
+    auto r = RawDataOf(path, options, info);
     if (!r.ok()) return r.status();
-    infos.push_back({path, r->processes, r->threads});
+    infos.push_back(std::move(info));
     raw.push_back(std::move(r.value()));
   }
   return pop::BuildReport(raw, std::move(infos), options.scaling);

@@ -27,6 +27,8 @@ const char* LevelWord(ShiftOptions::Level level) {
       return "task";
     case ShiftOptions::Level::kThread:
       return "thread";
+    case ShiftOptions::Level::kWorkload:
+      return "trace";
   }
   return "object";
 }
@@ -107,6 +109,7 @@ class ShiftEngine {
     size_t i = th.value;
     if (o_.level == ShiftOptions::Level::kTask) i = p_.thread(th).task.value;
     if (o_.level == ShiftOptions::Level::kApplication) i = p_.thread(th).appl.value;
+    if (o_.level == ShiftOptions::Level::kWorkload) i = 0;
     *d = o_.offsets[i];
     return Status::Ok();
   }
@@ -180,9 +183,10 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
   if (!opened.ok()) return opened.status();
   tools::InputTrace in = std::move(opened).value();
   const model::ProcessModel& p = in.header.processes;
-  size_t objects = options.level == ShiftOptions::Level::kThread ? p.threads()
-                   : options.level == ShiftOptions::Level::kTask ? p.tasks()
-                                                                 : p.appls();
+  size_t objects = options.level == ShiftOptions::Level::kThread        ? p.threads()
+                   : options.level == ShiftOptions::Level::kTask        ? p.tasks()
+                   : options.level == ShiftOptions::Level::kApplication ? p.appls()
+                                                                        : 1;
   if (options.offsets.size() != objects) {
     return Status::Error(
         std::to_string(options.offsets.size()) + " offsets for " + std::to_string(objects) + " " +

@@ -86,6 +86,12 @@ Status CheckOutputs(const ToolRun& run) {
   return Status::Ok();
 }
 
+std::string SkippedLinesNote(uint64_t n) {
+  return std::to_string(n) +
+         " lines that are not state, event, communication or comment records (global "
+         "communications, empty lines) were dropped";
+}
+
 Status CopyPcfAndRow(const ToolRun& run) {
   for (const char* ext : {".pcf", ".row"}) {
     bool copied = false;

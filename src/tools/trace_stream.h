@@ -71,6 +71,10 @@ Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolRe
   return Status::Ok();
 }
 
+// The note of a tool that dropped `n` lines that are not records it copies (type-4 global
+// communications, empty lines).
+std::string SkippedLinesNote(uint64_t n);
+
 // Copies the input's .pcf and .row beside the output (when the input has them).
 Status CopyPcfAndRow(const ToolRun& run);
 

@@ -121,11 +121,13 @@ expected_shift='#Paraver (01/01/2024 at 10:00):130_ns:1(3):1:2(1:1,2:1)
 2:1:1:1:1:80:7:1
 3:1:1:1:1:90:91:1:1:2:1:70:71:8:3'
 expect "shift --level thread" "$expected_shift" "$(cat shifted.prv)"
-"$PARAMEDIR" two.prv -tt threads.txt -o pshift.prv
-expect "paramedir -tt" "$expected_shift" "$(cat pshift.prv)"
+# paramedir's -t is the thread shifter, -tt the task shifter (paramedir's --thread-shifter and
+# --task-shifter).
+"$PARAMEDIR" two.prv -t threads.txt -o pshift.prv
+expect "paramedir -t" "$expected_shift" "$(cat pshift.prv)"
 printf '5\n20\n' > tasks.txt
-"$PARAMEDIR" -t tasks.txt two.prv -o ptasks.prv
-expect "paramedir -t" '1:1:1:1:1:5:105:1' "$(sed -n 2p ptasks.prv)"
+"$PARAMEDIR" -tt tasks.txt two.prv -o ptasks.prv
+expect "paramedir -tt" '1:1:1:1:1:5:105:1' "$(sed -n 2p ptasks.prv)"
 # Chained in command-line order: shift, then cut (original time, 25..120: the message
 # sent at 90 and received at 70 is inside; the open event 7 is closed at the last time, 130).
 cat > cut.xml <<'X'
@@ -147,8 +149,8 @@ cat > cut.xml <<'X'
 </cutter>
 </config>
 X
-"$PARAMEDIR" -tt threads.txt -c two.prv cut.xml -o chain.prv
-expect "paramedir -tt then -c" \
+"$PARAMEDIR" -t threads.txt -c two.prv cut.xml -o chain.prv
+expect "paramedir -t then -c" \
 '#CUTTER:0:25:120
 1:1:1:2:1:0:100:1
 1:1:1:2:2:0:100:1

@@ -220,3 +220,15 @@ def test_a_bad_portion_raises(epoch2):
         epoch2.analyze(cfg_text=STATES_CFG, to=end + 1)
     with pytest.raises(parallax.Error, match="at or after the trace end"):
         epoch2.window(function="State As Is", from_=end)
+
+
+def test_pop_of_a_portion_equals_the_command_line():
+    trace = os.path.join(DATA, "epoch", "epoch_2proc.prv.gz")
+    cli = subprocess.run([BIN, "pop", trace, "--from", "1000000000", "--to", "5000000000",
+                          "--format", "csv"], check=True, capture_output=True, text=True).stdout
+    assert parallax.pop([trace], from_=1000000000, to=5000000000).csv == cli
+    assert parallax.open(trace).pop(from_=1000000000, to=5000000000).csv == cli
+    # The runtime of the portion is its length: 4 s.
+    assert "#Runtime (us);4000000.00" in cli.splitlines()
+    with pytest.raises(parallax.Error, match="after the trace end"):
+        parallax.pop([trace], to=10**12)
