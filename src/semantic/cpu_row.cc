@@ -43,7 +43,7 @@ bool CpuRow::Boundary(const Stream& s, uint32_t interval_thread) const {
   const RecordRef& r = s.rec;
   if (!IsComm(r.kind) && s.thread != interval_thread) return true;
   bool begin_follows = false;
-  if (r.kind == RecKind::kStateEnd) {
+  if (NeedsBeginAtSameTime(env_, *thread_fn_.desc, r)) {
     for (const auto& tr : records_) {  // a state of this cpu begins at the same time
       const auto& b = tr->states().begin;
       auto [lo, hi] = std::equal_range(b.begin(), b.end(), r.time);

@@ -66,8 +66,15 @@ ThreadRecords::ThreadRecords(const store::TraceStore& store, uint32_t thread, bo
   for (const Tmp& t : tmp) comms_.push_back(t.r);
 }
 
-bool ThreadRecords::StateBeginsAt(Time t) const {
-  return std::binary_search(states_->begin.begin(), states_->begin.end(), t);
+bool ThreadRecords::StateBeginsAt(Time t, uint32_t state) const {
+  const auto& b = states_->begin;  // sorted
+  const size_t n = b.size();
+  if (state < n && b[state] < t) {  // usually the next state begins where `state` ends
+    if (state + 1 == n) return false;  // every begin is <= b[state] < t
+    if (b[state + 1] == t) return true;
+    if (b[state + 1] > t) return false;  // b[i] <= b[state] < t < b[state + 1] for the rest
+  }
+  return std::binary_search(b.begin(), b.end(), t);
 }
 
 uint32_t RecordCursor::Size(Stream s) const {

@@ -75,8 +75,10 @@ class ThreadRecords {
   };
   const std::vector<CommRecord>& comms() const { return comms_; }
 
-  // True when a state of this thread begins exactly at `t` (fill-state-gaps rule).
-  bool StateBeginsAt(Time t) const;
+  // True when a state of this thread begins exactly at `t` (fill-state-gaps rule). `state` is a
+  // state whose begin is known to be near t (the one ending at t): it usually answers without a
+  // search.
+  bool StateBeginsAt(Time t, uint32_t state) const;
 
  private:
   const store::TraceStore* store_;

@@ -57,9 +57,14 @@ bool IsBoundary(const WindowEnv& env, const FunctionDesc& f, const ThreadRecords
   return env.filter->PassComm(r.index, IsLogical(r.kind), IsRecvSide(r.kind));
 }
 
+bool NeedsBeginAtSameTime(const WindowEnv& env, const FunctionDesc& f, const RecordRef& r) {
+  return r.kind == RecKind::kStateEnd && !(f.valid & kValidStateEnds) && (f.valid & kValidStates) &&
+         env.fill_state_gaps;
+}
+
 bool ThreadRow::Valid(const RecordCursor& c) const {
   const RecordRef& r = c.current();
-  bool begin_follows = r.kind == RecKind::kStateEnd && records_.StateBeginsAt(r.time);
+  bool begin_follows = NeedsBeginAtSameTime(env_, *f_.desc, r) && records_.StateBeginsAt(r.time, r.index);
   return IsBoundary(env_, *f_.desc, records_, r, begin_follows);
 }
 

@@ -63,6 +63,9 @@ struct IntervalBatch {
 // `begin_at_same_time`: a state begins at r's time later in the list (fill-state-gaps rule).
 bool IsBoundary(const WindowEnv& env, const FunctionDesc& f, const ThreadRecords& records, const RecordRef& r,
                 bool begin_at_same_time);
+// Whether IsBoundary's answer for r depends on `begin_at_same_time` (a search callers skip
+// when it does not: most records, most functions).
+bool NeedsBeginAtSameTime(const WindowEnv& env, const FunctionDesc& f, const RecordRef& r);
 
 class ThreadRow : public Row {
  public:

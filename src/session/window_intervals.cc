@@ -132,7 +132,8 @@ TraceRecords RecordsUnguarded(const Trace& trace) {
     e.cpu.insert(e.cpu.end(), r.events.cpu.begin(), r.events.cpu.end());
   }
   const store::CommTable& c = st.comms();
-  out.comms = {c.sender, c.receiver, c.log_send, c.phy_send, c.log_recv, c.phy_recv, c.size, c.tag};
+  out.comms = {c.sender.ToVector(),   c.receiver.ToVector(), c.log_send.ToVector(), c.phy_send.ToVector(),
+               c.log_recv.ToVector(), c.phy_recv.ToVector(), c.size.ToVector(),     c.tag.ToVector()};
   return out;
 }
 

@@ -9,18 +9,22 @@ namespace parallax::store {
 
 namespace {
 template <typename T>
+size_t Bytes(const Column<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+template <typename T>
 size_t Bytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
 }
 
 template <typename T>
-void Move(std::vector<T>& v, size_t first, size_t last, size_t to) {
+void Move(Column<T>& v, size_t first, size_t last, size_t to) {
   std::copy(v.begin() + static_cast<ptrdiff_t>(first), v.begin() + static_cast<ptrdiff_t>(last),
             v.begin() + static_cast<ptrdiff_t>(to));
 }
 
 template <typename T>
-void Shrink(std::vector<T>& v, size_t n) {
+void Shrink(Column<T>& v, size_t n) {
   v.resize(n);
   v.shrink_to_fit();
 }
@@ -141,7 +145,7 @@ void BuildCommIndices(TraceStore& store, unsigned worker_threads) {
   }
   base::ParallelFor(store.threads(), worker_threads, [&](size_t t) {
     auto& tr = store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
-    auto by = [](const std::vector<Time>& key) {
+    auto by = [](const Column<Time>& key) {
       return [&key](uint32_t a, uint32_t b) { return key[a] < key[b]; };
     };
     if (!std::is_sorted(tr.sent.begin(), tr.sent.end(), by(c.log_send)))
@@ -154,7 +158,7 @@ void BuildCommIndices(TraceStore& store, unsigned worker_threads) {
 namespace {
 
 // Appends the runs of equal non-zero cpu in `cpu` to per-cpu lists.
-void CollectRuns(uint32_t thread, const std::vector<uint16_t>& cpu, uint32_t cpus,
+void CollectRuns(uint32_t thread, const Column<uint16_t>& cpu, uint32_t cpus,
                  std::vector<std::pair<uint16_t, CpuRun>>& out) {
   size_t n = cpu.size();
   size_t i = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/model/ids.h"
+#include "src/store/column.h"
 #include "src/model/time.h"
 
 namespace parallax::store {
@@ -19,10 +20,10 @@ using model::Time;
 
 // State intervals of one thread, as parallel columns (22 bytes per record).
 struct StateColumns {
-  std::vector<Time> begin;
-  std::vector<Time> end;  // model::kNoEnd when the record was open-ended (-1)
-  std::vector<uint32_t> state;
-  std::vector<uint16_t> cpu;  // 1-based cpu, 0 = none
+  Column<Time> begin;
+  Column<Time> end;  // model::kNoEnd when the record was open-ended (-1)
+  Column<uint32_t> state;
+  Column<uint16_t> cpu;  // 1-based cpu, 0 = none
 
   size_t size() const { return begin.size(); }
   size_t MemoryBytes() const;
@@ -35,10 +36,10 @@ struct StateColumns {
 
 // Events of one thread, one row per type:value pair (22 bytes per record).
 struct EventColumns {
-  std::vector<Time> time;
-  std::vector<uint32_t> type;
-  std::vector<int64_t> value;  // raw value; values written above INT64_MAX wrap (see writer)
-  std::vector<uint16_t> cpu;
+  Column<Time> time;
+  Column<uint32_t> type;
+  Column<int64_t> value;  // raw value; values written above INT64_MAX wrap (see writer)
+  Column<uint16_t> cpu;
 
   size_t size() const { return time.size(); }
   size_t MemoryBytes() const;
@@ -50,16 +51,16 @@ struct EventColumns {
 // All point-to-point communications of the trace; the row number is the communication id
 // (order of appearance in the file).
 struct CommTable {
-  std::vector<uint32_t> sender;  // global thread
-  std::vector<uint32_t> receiver;
-  std::vector<uint16_t> sender_cpu;
-  std::vector<uint16_t> receiver_cpu;
-  std::vector<Time> log_send;
-  std::vector<Time> phy_send;
-  std::vector<Time> log_recv;
-  std::vector<Time> phy_recv;
-  std::vector<int64_t> size;
-  std::vector<int64_t> tag;
+  Column<uint32_t> sender;  // global thread
+  Column<uint32_t> receiver;
+  Column<uint16_t> sender_cpu;
+  Column<uint16_t> receiver_cpu;
+  Column<Time> log_send;
+  Column<Time> phy_send;
+  Column<Time> log_recv;
+  Column<Time> phy_recv;
+  Column<int64_t> size;
+  Column<int64_t> tag;
 
   size_t rows() const { return sender.size(); }
   size_t MemoryBytes() const;
@@ -70,8 +71,8 @@ struct CommTable {
 struct ThreadRecords {
   StateColumns states;
   EventColumns events;
-  std::vector<uint32_t> sent;      // comm ids with this sender, by logical send time
-  std::vector<uint32_t> received;  // comm ids with this receiver, by logical receive time
+  Column<uint32_t> sent;      // comm ids with this sender, by logical send time
+  Column<uint32_t> received;  // comm ids with this receiver, by logical receive time
 };
 
 // A run of consecutive records of one thread that all ran on the same cpu: records

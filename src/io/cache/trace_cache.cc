@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -47,6 +50,13 @@ uint32_t Crc(uint32_t crc, const void* data, size_t n) {
 
 size_t Pad8(size_t n) { return (8 - n % 8) % 8; }
 
+XXH3_state_t* NewHashState() {
+  XXH3_state_t* s = XXH3_createState();
+  if (s == nullptr) throw std::bad_alloc();
+  XXH3_64bits_reset(s);
+  return s;
+}
+
 // The encoder writes through a sink: a counting one sizes each section first (sections are
 // length-prefixed), then the file sink writes it, summing the crc32 of the payload.
 class Sink {
@@ -67,6 +77,8 @@ class Sink {
   }
   template <typename T>
   void Array(const std::vector<T>& v) { Array(v.data(), v.size()); }
+  template <typename T>
+  void Array(const store::Column<T>& v) { Array(v.data(), v.size()); }
   void String(std::string_view s) { Array(s.data(), s.size()); }
 };
 
@@ -92,18 +104,18 @@ class FileSink : public Sink {
       return;
     }
     written_ += n;
-    crc_ = Crc(crc_, data, n);
+    XXH3_64bits_update(hash_.get(), data, n);
   }
   bool failed() const { return failed_; }
   int error() const { return error_; }
-  uint32_t crc() const { return crc_; }
+  uint64_t hash() const { return XXH3_64bits_digest(hash_.get()); }
   uint64_t written() const { return written_; }
 
  private:
   std::FILE* f_;
   uint64_t fail_after_;
   uint64_t written_ = 0;
-  uint32_t crc_ = 0;
+  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> hash_{NewHashState(), XXH3_freeState};
   bool failed_ = false;
   int error_ = 0;
 };
@@ -182,14 +194,14 @@ using Encoder = void (*)(const PrvTrace&, Sink&);
 constexpr std::pair<Section, Encoder> kSections[] = {
     {kMeta, EncodeMeta}, {kThreads, EncodeThreads}, {kComms, EncodeComms}, {kCpuView, EncodeCpuView}};
 
-void PutHeader(std::FILE* f, uint64_t payload, uint32_t crc, const SourceStamp& stamp) {
+void PutHeader(std::FILE* f, uint64_t payload, uint64_t hash, const SourceStamp& stamp) {
   char h[kHeaderBytes] = {};
   std::memcpy(h, kMagic.data(), 8);
   uint32_t version = kFormatVersion, bom = kByteOrderMark;
   std::memcpy(h + 8, &version, 4);
   std::memcpy(h + 12, &bom, 4);
   std::memcpy(h + 16, &payload, 8);
-  std::memcpy(h + 24, &crc, 4);
+  std::memcpy(h + 24, &hash, 8);
   std::memcpy(h + 32, &stamp.size, 8);
   std::memcpy(h + 40, &stamp.mtime_ns, 8);
   std::memcpy(h + 48, &stamp.hash, 8);
@@ -199,8 +211,9 @@ void PutHeader(std::FILE* f, uint64_t payload, uint32_t crc, const SourceStamp& 
 // Reads checked values from the payload; the first failure sticks and names the offset.
 class Reader {
  public:
-  Reader(std::string_view bytes, size_t base, const std::function<void(size_t, size_t)>* release = nullptr)
-      : bytes_(bytes), base_(base), release_(release) {}
+  Reader(std::string_view bytes, size_t base, const std::function<void(size_t, size_t)>* release = nullptr,
+         const std::shared_ptr<const void>* keep = nullptr)
+      : bytes_(bytes), base_(base), release_(release), keep_(keep) {}
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   size_t remaining() const { return bytes_.size() - pos_; }
@@ -242,6 +255,34 @@ class Reader {
     }
     Skip(Pad8(bytes));
   }
+  // A store column: a view of the bytes when the caller keeps them alive (and they are
+  // aligned for T), else a copy.
+  template <typename T>
+  void Array(store::Column<T>& out) {
+    if (keep_ == nullptr || !*keep_) {
+      std::vector<T> v;
+      Array(v);
+      out = std::move(v);
+      return;
+    }
+    uint64_t n = U64();
+    if (!ok()) return;
+    if (n > remaining() / sizeof(T)) {
+      Fail(fmt::format("array of {} elements runs past the end", n));
+      return;
+    }
+    size_t bytes = static_cast<size_t>(n) * sizeof(T);
+    const char* at = bytes_.data() + pos_;
+    if (reinterpret_cast<uintptr_t>(at) % alignof(T) == 0) {
+      out = store::Column<T>::View(reinterpret_cast<const T*>(at), static_cast<size_t>(n), *keep_);
+    } else {  // a damaged section length shifted the data; copying keeps the reads aligned
+      std::vector<T> v(static_cast<size_t>(n));
+      if (bytes > 0) std::memcpy(v.data(), at, bytes);
+      out = std::move(v);
+    }
+    pos_ += bytes;
+    Skip(Pad8(bytes));
+  }
   std::string String() {
     std::vector<char> v;
     Array(v);
@@ -270,6 +311,7 @@ class Reader {
   std::string_view bytes_;
   size_t base_;
   const std::function<void(size_t, size_t)>* release_;
+  const std::shared_ptr<const void>* keep_;
   size_t pos_ = 0;
   size_t released_ = 0;  // bytes before this were handed to release_
   std::string error_;
@@ -317,7 +359,7 @@ void DecodeMeta(Reader& r, PrvTrace& t) {
   }
 }
 
-bool CpusInRange(const std::vector<uint16_t>& cpu, uint32_t cpus) {
+bool CpusInRange(const store::Column<uint16_t>& cpu, uint32_t cpus) {
   return std::all_of(cpu.begin(), cpu.end(), [cpus](uint16_t c) { return c <= cpus; });
 }
 
@@ -501,7 +543,7 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
   int error = sink.error();
   if (ok) {
     std::fseek(f, 0, SEEK_SET);
-    PutHeader(f, sink.written(), sink.crc(), stamp);
+    PutHeader(f, sink.written(), sink.hash(), stamp);
     if (std::fflush(f) != 0 || std::ferror(f)) {
       ok = false;
       error = errno;
@@ -533,7 +575,7 @@ Result<CacheHeader> ReadHeader(std::string_view bytes, const std::string& path) 
                                      kFormatVersion));
   if (ReadU32(bytes, 12) != kByteOrderMark) return Invalid(path, "written on a machine of another byte order");
   h.payload_bytes = ReadU64(bytes, 16);
-  h.payload_crc = ReadU32(bytes, 24);
+  h.payload_hash = ReadU64(bytes, 24);
   h.source.size = ReadU64(bytes, 32);
   h.source.mtime_ns = static_cast<int64_t>(ReadU64(bytes, 40));
   h.source.hash = ReadU64(bytes, 48);
@@ -550,14 +592,15 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
     return Invalid(path, "the trace changed since the cache was written (stale)");
   std::string_view payload = bytes.substr(kHeaderBytes);
   if (options.verify_checksum) {
-    uint32_t crc = 0;
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state{NewHashState(), XXH3_freeState};
     constexpr size_t kStep = 16u << 20;
     for (size_t at = 0; at < payload.size(); at += kStep) {
       size_t n = std::min(kStep, payload.size() - at);
-      crc = Crc(crc, payload.data() + at, n);
-      if (options.release) options.release(kHeaderBytes + at, kHeaderBytes + at + n);
+      XXH3_64bits_update(state.get(), payload.data() + at, n);
+      if (options.release && !options.keep) options.release(kHeaderBytes + at, kHeaderBytes + at + n);
     }
-    if (crc != header->payload_crc) return Invalid(path, "checksum mismatch (corrupted)");
+    if (XXH3_64bits_digest(state.get()) != header->payload_hash)
+      return Invalid(path, "checksum mismatch (corrupted)");
   }
   PrvTrace t;
   Reader outer(payload, kHeaderBytes);
@@ -572,7 +615,7 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
       outer.Fail(fmt::format("expected section {}, found {}", static_cast<uint32_t>(tag), got));
     std::string_view body = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
     if (!outer.ok()) return Invalid(path, outer.error());
-    Reader r(body, kHeaderBytes + at + 16, &options.release);
+    Reader r(body, kHeaderBytes + at + 16, options.keep ? nullptr : &options.release, &options.keep);
     decode(r, t);
     if (r.ok() && r.remaining() != 0) r.Fail("unexpected bytes at the end of a section");
     if (!r.ok()) return Invalid(path, r.error());
@@ -584,10 +627,12 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
 Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options) {
   auto buffer = base::InputBuffer::Open(path);
   if (!buffer.ok()) return buffer.status();
+  // The store's columns view the mapping, which lives as long as any of them.
+  auto shared = std::make_shared<const base::InputBuffer>(std::move(buffer.value()));
   DecodeOptions o = options;
-  const base::InputBuffer& b = buffer.value();
-  o.release = [&b](size_t begin, size_t end) { b.Release(begin, end); };
-  return DecodeCache(b.view(), path, o);
+  o.release = [b = shared.get()](size_t begin, size_t end) { b->Release(begin, end); };
+  o.keep = shared;
+  return DecodeCache(shared->view(), path, o);
 }
 
 }  // namespace parallax::io::cache

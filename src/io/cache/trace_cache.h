@@ -5,7 +5,7 @@
 //
 // Layout (little-endian, every field 8-byte aligned):
 //   fixed header  magic "PXCACHE\n", format version u32, byte-order mark u32, payload bytes u64,
-//                 payload crc32 u32, pad u32, source size u64, source mtime (ns) i64,
+//                 payload XXH3-64 u64, source size u64, source mtime (ns) i64,
 //                 source head/tail hash u64
 //   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8)
 // A cache whose magic, version, byte order, length, checksum or source stamp does not match is
@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,7 +23,7 @@
 
 namespace parallax::io::cache {
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;  // 2: XXH3-64 checksum, columns mapped in place
 inline constexpr std::string_view kMagic = "PXCACHE\n";
 
 // What identifies the source a cache was built from.
@@ -57,7 +58,7 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
 struct CacheHeader {
   uint32_t version = 0;
   uint64_t payload_bytes = 0;
-  uint32_t payload_crc = 0;
+  uint64_t payload_hash = 0;  // XXH3-64 of the payload
   SourceStamp source;
 };
 
@@ -70,6 +71,9 @@ struct DecodeOptions {
   // Called with byte ranges of `bytes` that were read and will not be read again (ReadCache
   // lets the kernel drop those mapped pages, so the cache and its copy are not both resident).
   std::function<void(size_t begin, size_t end)> release;
+  // When set, the store's columns view `bytes` (no copy) and hold `keep` to keep them alive;
+  // `release` is then not called for column data. Otherwise columns are copied.
+  std::shared_ptr<const void> keep;
 };
 
 // Decodes a whole cache; every length and index is checked, so any bytes give a trace or an

@@ -238,7 +238,7 @@ class ChunkParser {
 
   // Notes the first line of a thread's records in this chunk and reports a record earlier than
   // the previous one (slots [begin, next) are this chunk's so far).
-  void Track(Time t, const std::vector<Time>& times, uint64_t next, uint64_t begin, uint64_t& first_line) {
+  void Track(Time t, const store::Column<Time>& times, uint64_t next, uint64_t begin, uint64_t& first_line) {
     if (next == begin) {
       if (first_line == 0) first_line = line_;
     } else if (t < times[next - 1]) {

@@ -110,15 +110,15 @@ Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file,
 }
 
 template <typename T>
-void ApplyPermutation(std::vector<T>& v, const std::vector<uint32_t>& perm) {
+void ApplyPermutation(store::Column<T>& v, const std::vector<uint32_t>& perm) {
   std::vector<T> tmp(v.size());
   for (size_t i = 0; i < perm.size(); ++i) tmp[i] = v[perm[i]];
-  v.swap(tmp);
+  v = std::move(tmp);
 }
 
 // Stable sort of one thread's columns by their time key, when the parser found them unsorted.
 void SortThread(store::ThreadRecords& tr) {
-  auto sort_by = [](const std::vector<Time>& key) {
+  auto sort_by = [](const store::Column<Time>& key) {
     std::vector<uint32_t> perm(key.size());
     std::iota(perm.begin(), perm.end(), 0u);
     std::stable_sort(perm.begin(), perm.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
@@ -167,7 +167,7 @@ void AppendComms(const std::vector<ChunkResult>& chunks, store::CommTable& table
 // out of order across chunk boundaries, and sorts the thread when needed.
 template <typename Columns>
 bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Columns& cols,
-                   const std::vector<Time>& key, const std::vector<uint64_t>& line_offset,
+                   const store::Column<Time>& key, const std::vector<uint64_t>& line_offset,
                    std::unique_ptr<Diagnostics>& diags) {
   uint64_t write = 0;
   bool unsorted = false, have_last = false;

@@ -119,11 +119,53 @@ TEST_F(TraceCacheTest, SecondOpenReadsTheCacheWithIdenticalResults) {
   EXPECT_EQ(cached->store.event_records(), 3u);
   EXPECT_EQ(cached->diagnostics.count(io::DiagKind::kOutOfOrder), 1u);
   EXPECT_EQ(cached->header.communicators.size(), 1u);
-  std::string second = Fingerprint(*Open(trace));
+  auto reopened = Open(trace);
+  std::string second = Fingerprint(*reopened);
+  // Nothing on the way (open, summary, writing every record) copied a mapped column.
+  const store::TraceStore& st = reopened->store();
+  for (uint32_t t = 0; t < st.threads(); ++t) {
+    EXPECT_TRUE(st.thread(model::ThreadIndex(t)).states.begin.is_view()) << t;
+    EXPECT_TRUE(st.thread(model::ThreadIndex(t)).events.time.is_view()) << t;
+  }
+  EXPECT_TRUE(st.comms().log_send.is_view());
   EXPECT_EQ(parsed, first);
   EXPECT_EQ(parsed, second);
   EXPECT_NE(parsed.find("out_of_order"), std::string::npos);
   EXPECT_TRUE(notices_.empty());
+}
+
+// Reopening maps the cache: the columns view the file's bytes (no copy), stay valid after the
+// decoded trace is moved and the reader is gone, and an edit copies the column instead of
+// writing into the mapping.
+TEST_F(TraceCacheTest, ReopenedColumnsViewTheMappedCache) {
+  fs::path trace = WriteTrace(kTrace);
+  ASSERT_NE(Open(trace), nullptr);  // writes the cache
+  const fs::path cache = dir_ / "t.prv.pxc";
+  const std::string bytes = Slurp(cache);
+  store::TraceStore st;
+  {
+    auto cached = io::cache::ReadCache(cache.string(), {});
+    ASSERT_TRUE(cached.ok()) << cached.status().ToString();
+    st = std::move(cached->store);
+  }
+  auto& t1 = st.thread(model::ThreadIndex(0));
+  EXPECT_TRUE(t1.states.begin.is_view());
+  EXPECT_TRUE(t1.events.value.is_view());
+  EXPECT_TRUE(st.comms().size.is_view());
+  EXPECT_EQ(st.MemoryBytes() < 4096, true) << st.MemoryBytes();  // only the cpu view is on the heap
+  EXPECT_EQ(std::as_const(t1.states.end)[1], 300);
+  EXPECT_EQ(std::as_const(st.comms().size)[0], 1024);
+  t1.states.end[1] = 333;
+  EXPECT_FALSE(t1.states.end.is_view());
+  EXPECT_EQ(std::as_const(t1.states.end)[1], 333);
+  EXPECT_EQ(Slurp(cache), bytes);
+  // Copies of the decoded store keep reading the mapping.
+  io::cache::DecodeOptions copying;
+  auto copied = io::cache::DecodeCache(bytes, cache.string(), copying);
+  ASSERT_TRUE(copied.ok());
+  EXPECT_FALSE(copied->store.thread(model::ThreadIndex(0)).states.begin.is_view());
+  EXPECT_EQ(copied->store.thread(model::ThreadIndex(1)).states.begin,
+            std::as_const(st).thread(model::ThreadIndex(1)).states.begin);
 }
 
 TEST_F(TraceCacheTest, RealGzipTraceWithLabelsRoundTrips) {
@@ -183,7 +225,13 @@ TEST_F(DamagedCacheTest, Truncated) {
 }
 
 TEST_F(DamagedCacheTest, AnotherFormatVersion) {
-  Check([](std::string& b) { b[8] = static_cast<char>(io::cache::kFormatVersion + 1); }, "format version 2");
+  Check([](std::string& b) { b[8] = static_cast<char>(io::cache::kFormatVersion + 1); },
+        "format version " + std::to_string(io::cache::kFormatVersion + 1));
+}
+
+// A cache written by the version before (crc32, copied columns) is rebuilt too.
+TEST_F(DamagedCacheTest, ThePreviousFormatVersion) {
+  Check([](std::string& b) { b[8] = 1; }, "format version 1, this Parallax reads version 2");
 }
 
 TEST_F(DamagedCacheTest, CorruptedByte) {
