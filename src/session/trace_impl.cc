@@ -285,10 +285,10 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
   if (!stamp.ok()) return io::ReadPrv(path, ro);  // the reader reports the problem
   const std::string cache_path = io::cache::CachePathFor(path, options.cache_dir);
   std::error_code ec;
-  const uint64_t cache_bytes = std::filesystem::file_size(cache_path, ec);
-  // A cache larger than the budget is not read: the parser then refuses the trace with the
-  // budget's message.
-  if (!ec && cache_bytes <= base::EffectiveMemoryBudget(options.memory_limit)) {
+  // The cache is mapped, not copied: its columns are the kernel's page cache, dropped under
+  // pressure, so a cache larger than the memory budget is read too (the budget bounds what the
+  // process allocates; parsing the trace is what needs it).
+  if (std::filesystem::is_regular_file(cache_path, ec)) {
     io::cache::DecodeOptions d;
     d.expect = &stamp.value();
     auto cached = io::cache::ReadCache(cache_path, d);

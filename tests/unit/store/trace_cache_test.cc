@@ -168,6 +168,26 @@ TEST_F(TraceCacheTest, ReopenedColumnsViewTheMappedCache) {
             std::as_const(st).thread(model::ThreadIndex(1)).states.begin);
 }
 
+// The memory budget bounds what parsing allocates; a mapped cache is not allocated, so a trace
+// whose parse the budget refuses still opens from its cache, with the same results.
+TEST_F(TraceCacheTest, CacheLargerThanTheBudgetIsMappedNotRefused) {
+  fs::path trace = WriteTrace(kTrace);
+  std::string expected = Fingerprint(*Open(trace));  // writes the cache
+  LoadOptions tight;
+  tight.threads = 1;
+  tight.memory_limit = 64;  // bytes: far below what parsing needs
+  tight.use_cache = false;
+  auto refused = session::OpenTrace(trace.string(), tight);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("memory"), std::string::npos) << refused.status().ToString();
+  tight.use_cache = true;
+  tight.notice = [this](const std::string& n) { notices_.push_back(n); };
+  auto mapped = session::OpenTrace(trace.string(), tight);
+  ASSERT_TRUE(mapped.ok()) << mapped.status().ToString();
+  EXPECT_EQ(Fingerprint(*mapped.value()), expected);
+  EXPECT_TRUE(notices_.empty());
+}
+
 TEST_F(TraceCacheTest, RealGzipTraceWithLabelsRoundTrips) {
   fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.prv.gz", dir_);
   fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.pcf", dir_);
