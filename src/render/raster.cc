@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "src/render/font.h"
 
@@ -22,11 +23,20 @@ class Canvas {
     img_.rgb[i + 2] = c.b;
   }
 
+  // Clipped once; the first row of the span is written pixel by pixel, the others copied.
   void Fill(const Rect& r) {
     int32_t x0 = std::max(r.x, 0), x1 = std::min(r.x + r.w, img_.width);
     int32_t y0 = std::max(r.y, 0), y1 = std::min(r.y + r.h, img_.height);
-    for (int32_t y = y0; y < y1; ++y)
-      for (int32_t x = x0; x < x1; ++x) Set(x, y, r.color);
+    if (x0 >= x1 || y0 >= y1) return;
+    const size_t stride = static_cast<size_t>(img_.width) * 3;
+    const size_t span = static_cast<size_t>(x1 - x0) * 3;
+    uint8_t* first = img_.rgb.data() + static_cast<size_t>(y0) * stride + static_cast<size_t>(x0) * 3;
+    for (size_t i = 0; i < span; i += 3) {
+      first[i] = r.color.r;
+      first[i + 1] = r.color.g;
+      first[i + 2] = r.color.b;
+    }
+    for (int32_t y = y0 + 1; y < y1; ++y) std::memcpy(first + static_cast<size_t>(y - y0) * stride, first, span);
   }
 
   // Bresenham, both ends included.
