@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstddef>
 #include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
+#include <vector>
 
 #include "src/render/font.h"
 
@@ -77,6 +82,23 @@ class Canvas {
   Image& img_;
 };
 
+// Which lines change the image: of identical lines (same ends and colour) only the last one
+// drawn matters, since whatever a pixel shows is the last line drawn over it. A whole-trace
+// frame folds hundreds of thousands of messages into far fewer distinct lines.
+std::vector<bool> LastOfEach(const std::vector<Line>& lines) {
+  std::vector<bool> keep(lines.size(), false);
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(lines.size());
+  static_assert(std::has_unique_object_representations_v<Rgb> && offsetof(Line, color) == 4 * sizeof(int32_t));
+  for (size_t i = lines.size(); i-- > 0;) {
+    const Line& l = lines[i];
+    // The key is the line's bytes: four ends and three colour bytes, no padding inside.
+    std::string_view key(reinterpret_cast<const char*>(&l.x0), 4 * sizeof(int32_t) + sizeof(Rgb));
+    keep[i] = seen.insert(key).second;
+  }
+  return keep;
+}
+
 }  // namespace
 
 Image Rasterize(const DrawList& list) {
@@ -91,7 +113,9 @@ Image Rasterize(const DrawList& list) {
   }
   Canvas canvas(img);
   for (const Rect& r : list.rects) canvas.Fill(r);
-  for (const Line& l : list.lines) canvas.Draw(l);
+  const std::vector<bool> keep = LastOfEach(list.lines);
+  for (size_t i = 0; i < list.lines.size(); ++i)
+    if (keep[i]) canvas.Draw(list.lines[i]);
   for (const Text& t : list.texts) canvas.Write(t);
   return img;
 }

@@ -291,6 +291,7 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
   if (std::filesystem::is_regular_file(cache_path, ec)) {
     io::cache::DecodeOptions d;
     d.expect = &stamp.value();
+    d.threads = options.threads;
     auto cached = io::cache::ReadCache(cache_path, d);
     if (cached.ok() && !(options.strict && cached->diagnostics.problems() > 0)) return cached;
     if (!cached.ok())

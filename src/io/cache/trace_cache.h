@@ -5,7 +5,8 @@
 //
 // Layout (little-endian, every field 8-byte aligned):
 //   fixed header  magic "PXCACHE\n", format version u32, byte-order mark u32, payload bytes u64,
-//                 payload XXH3-64 u64, source size u64, source mtime (ns) i64,
+//                 payload checksum u64 (XXH3-64 of the XXH3-64s of its 16 MiB blocks),
+//                 source size u64, source mtime (ns) i64,
 //                 source head/tail hash u64
 //   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8)
 // A cache whose magic, version, byte order, length, checksum or source stamp does not match is
@@ -74,6 +75,7 @@ struct DecodeOptions {
   // When set, the store's columns view `bytes` (no copy) and hold `keep` to keep them alive;
   // `release` is then not called for column data. Otherwise columns are copied.
   std::shared_ptr<const void> keep;
+  unsigned threads = 0;  // checksum blocks hashed in parallel; 0: all cores
 };
 
 // Decodes a whole cache; every length and index is checked, so any bytes give a trace or an

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "src/io/cache/trace_cache.h"
 #include "src/session/trace_impl.h"
 
@@ -166,6 +168,35 @@ TEST_F(TraceCacheTest, ReopenedColumnsViewTheMappedCache) {
   EXPECT_FALSE(copied->store.thread(model::ThreadIndex(0)).states.begin.is_view());
   EXPECT_EQ(copied->store.thread(model::ThreadIndex(1)).states.begin,
             std::as_const(st).thread(model::ThreadIndex(1)).states.begin);
+}
+
+// The checksum is made of 16 MiB blocks hashed in parallel: a cache of several blocks reopens,
+// and one byte changed in its last block is caught.
+TEST_F(TraceCacheTest, ChecksumCoversEveryBlockOfALargeCache) {
+  std::string text = "#Paraver (01/01/2024 at 00:00):900000000_ns:1(2):1:2(1:1,1:1),0\n";
+  constexpr int kStates = 450000;  // 2 threads x 22 bytes: about 19 MiB of columns
+  text.reserve(static_cast<size_t>(kStates) * 2 * 24);
+  for (int i = 0; i < kStates; ++i)
+    for (int t = 1; t <= 2; ++t)
+      text += fmt::format("1:{0}:1:{0}:1:{1}:{2}:{3}\n", t, i * 1000, i * 1000 + 1000, i % 7);
+  fs::path trace = WriteTrace(text);
+  auto first = Open(trace);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->Info().states, 2u * kStates);
+  const fs::path cache = dir_ / "t.prv.pxc";
+  ASSERT_GT(fs::file_size(cache), (16u << 20) + 65536u);  // two blocks at least
+  auto again = Open(trace);
+  ASSERT_NE(again, nullptr);
+  EXPECT_TRUE(notices_.empty());
+  EXPECT_TRUE(again->store().thread(model::ThreadIndex(1)).states.end.is_view());
+  std::string bytes = Slurp(cache);
+  bytes[bytes.size() - 4000] ^= 0x10;
+  Spit(cache, bytes);
+  auto rebuilt = Open(trace);
+  ASSERT_NE(rebuilt, nullptr);
+  EXPECT_EQ(rebuilt->Info().states, 2u * kStates);
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_NE(notices_[0].find("checksum mismatch"), std::string::npos) << notices_[0];
 }
 
 // The memory budget bounds what parsing allocates; a mapped cache is not allocated, so a trace
