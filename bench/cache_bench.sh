@@ -17,9 +17,10 @@ run() {  # label, extra options
   local label=$1
   shift
   local res
-  res=$(cd "$TMP" && /usr/bin/time -f '%e %M' nice "$BUILD/bin/parallax" "$@" paramedir --force \
+  res=$(cd "$TMP" && /usr/bin/time -f '%e %U %S %M' nice "$BUILD/bin/parallax" "$@" paramedir --force \
         "$TMP/synth.prv" "$CFG" 2>&1 >/dev/null | tail -1)
-  printf '%-24s %8s s %8s MiB\n' "$label" "${res%% *}" "$(( ${res##* } / 1024 ))"
+  read -r wall user sys rss <<<"$res"
+  printf '%-24s %8s s wall %6.2f s cpu %8s MiB\n' "$label" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$(( rss / 1024 ))"
 }
 printf 'trace %s: %d MiB\n' "$SIZE" "$(( $(stat -c %s "$TMP/synth.prv") / 1048576 ))"
 run "parse (--no-cache)" --no-cache
