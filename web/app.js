@@ -18,6 +18,7 @@ class App {
     this.panels = [];
     this.functions = [];
     this.serverTraces = [];  // loaded on the server (by any page), from /api/traces
+    this.active = null;  // the timeline panel the keys go to (last under the mouse)
     this.properties = new PropertiesDialog(this, $('properties'));
   }
 
@@ -401,9 +402,21 @@ class App {
     $('save-all').addEventListener('click', () => this.saveAll());
     // Drop the token from the address bar: the cookie carries it from now on.
     if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
+    document.addEventListener('keydown', (e) => this.key(e));
     this.loadFunctions();
     this.listDir('');
     this.openPreloaded();
+  }
+
+  // Navigation keys go to the timeline window last under the mouse (else the first one), unless
+  // a control or a dialog has the keyboard.
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.closest('input, select, textarea, dialog[open]') || t.isContentEditable)) return;
+    let panel = this.active && this.active.root.isConnected ? this.active : null;
+    panel = panel || this.panels.find((p) => p instanceof TimelinePanel);
+    if (panel && panel.key(e.key.toLowerCase())) e.preventDefault();
   }
 
   // A new page shows its own state: only the traces given on the command line (`parallax serve

@@ -1,22 +1,67 @@
 // The canvas of a timeline window: paints the frames the core rendered (PNG plus layout), turns
-// a drag into a zoom and a click into (row, time). It knows nothing about the server: its owner
-// loads the frame for the range it asks for.
+// a drag into a zoom, a click into (row, time) and the wheel into zooms and pans at the cursor.
+// It knows nothing about the server: its owner loads the frame for the range it asks for.
+
+// Wheel pixels (deltaY) per factor e of zoom, and per view width of pan.
+const WHEEL_ZOOM = 500;
+const WHEEL_PAN = 1000;
 
 export class TimelineCanvas {
   // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object].
-  constructor(canvas, selection, { onZoom, onClick }) {
+  // onWheelZoom(factor, fraction): zoom the view by `factor` (< 1: in) keeping the time at
+  // `fraction` of the area where it is. onWheelPan(fraction): pan by a fraction of the view.
+  // onHover(fraction or null): where the cursor is over the area (null: it left).
+  constructor(canvas, selection, { onZoom, onClick, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {} }) {
     this.canvas = canvas;
     this.selection = selection;
     this.onZoom = onZoom;
     this.onClick = onClick;
+    this.onWheelZoom = onWheelZoom;
+    this.onWheelPan = onWheelPan;
+    this.onHover = onHover;
     this.list = null;  // the layout: width, height, area, rows
     this.image = null;
     this.range = null;
+    this.view = null;  // the range on screen while a zoom or pan waits for its frame
     this.drag = null;
     this.marked = null;  // [y, h] of a row to outline
     canvas.addEventListener('mousedown', (e) => this.down(e));
+    canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
+    canvas.addEventListener('mousemove', (e) => this.hover(e));
+    canvas.addEventListener('mouseleave', () => this.onHover(null));
     window.addEventListener('mousemove', (e) => this.move(e));
     window.addEventListener('mouseup', (e) => this.up(e));
+  }
+
+  // Fraction of the timeline area at canvas x, clamped to [0, 1].
+  fractionAt(x) {
+    const [ax, , aw] = this.list.area;
+    return Math.min(1, Math.max(0, (x - ax) / aw));
+  }
+
+  // As Perfetto: the wheel zooms at the cursor, shift+wheel (or a horizontal wheel) pans.
+  wheel(e) {
+    if (!this.list) return;
+    e.preventDefault();
+    const scale = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;  // lines, pages
+    const horizontal = e.shiftKey ? (e.deltaX || e.deltaY) : e.deltaX;
+    if (horizontal && (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY))) {
+      this.onWheelPan((horizontal * scale) / WHEEL_PAN);
+    } else if (e.deltaY) {
+      this.onWheelZoom(Math.exp((e.deltaY * scale) / WHEEL_ZOOM), this.fractionAt(this.local(e).x));
+    }
+  }
+
+  hover(e) {
+    if (this.list) this.onHover(this.fractionAt(this.local(e).x), this.local(e), e);
+  }
+
+  // Shows `view` at once by stretching the frame on screen (its area only; labels stay), until
+  // the frame of that range arrives.
+  preview(view) {
+    if (!this.list) return;
+    this.view = view;
+    this.draw();
   }
 
   // Decodes the frame's PNG, then paints it; resolves once it is on the canvas.
@@ -27,6 +72,7 @@ export class TimelineCanvas {
     this.list = frame.layout;
     this.image = image;
     this.range = range;
+    this.view = null;
     this.draw();
   }
 
@@ -37,6 +83,21 @@ export class TimelineCanvas {
     c.height = l.height;
     const g = c.getContext('2d');
     g.drawImage(this.image, 0, 0);
+    const v = this.view;
+    if (v && (v.from !== this.range.from || v.to !== this.range.to)) {
+      const [ax, , aw] = l.area;
+      const span = this.range.to - this.range.from;
+      const k = span / Math.max(1, v.to - v.from);
+      const x0 = ax - ((v.from - this.range.from) / span) * aw * k;
+      g.save();
+      g.beginPath();
+      g.rect(ax, 0, aw, l.height);
+      g.clip();
+      g.fillStyle = l.background || '#000';
+      g.fillRect(ax, 0, aw, l.height);
+      g.drawImage(this.image, ax, 0, aw, l.height, x0, 0, aw * k, l.height);
+      g.restore();
+    }
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -56,9 +117,9 @@ export class TimelineCanvas {
 
   // Canvas x to trace time, clamped to the timeline area.
   timeAt(x) {
-    const [ax, , aw] = this.list.area;
-    const f = Math.min(1, Math.max(0, (x - ax) / aw));
-    return Math.round(this.range.from + f * (this.range.to - this.range.from));
+    const f = this.fractionAt(x);
+    const r = this.view || this.range;
+    return Math.round(r.from + f * (r.to - r.from));
   }
 
   rowAt(y) {
@@ -97,6 +158,20 @@ export class TimelineCanvas {
     const row = this.rowAt(start.y);
     if (row) this.onClick(row, this.timeAt(start.x));
   }
+}
+
+// `range` zoomed by `factor` (< 1: in) around the time at `fraction` of it, which stays put.
+export function zoomRange(range, factor, fraction = 0.5) {
+  const span = range.to - range.from;
+  const at = range.from + fraction * span;
+  const next = Math.max(1, span * factor);
+  return { from: at - fraction * next, to: at - fraction * next + next };
+}
+
+// `range` moved by `fraction` of its span (> 0: later).
+export function panRange(range, fraction) {
+  const d = (range.to - range.from) * fraction;
+  return { from: range.from + d, to: range.to + d };
 }
 
 // Zoom history of a window: undo and redo stacks over {from, to} ranges, pan and fit, clamped

@@ -3,12 +3,17 @@
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
-import { TimelineCanvas, ZoomHistory, formatRange, timeFormatter } from './timeline.js';
+import { TimelineCanvas, ZoomHistory, formatRange, panRange, timeFormatter, zoomRange } from './timeline.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
 export const DRAW_MODES = ['last', 'maximum', 'minimum-not-zero', 'random', 'random-not-zero', 'average',
   'average-not-zero', 'mode', 'abs-maximum', 'abs-minimum'];
+
+// How long a burst of wheel events or key presses must pause before its frame is asked (ms),
+// and how many frames a window keeps for ranges it may show again (pans back, undo, redo).
+const SETTLE_MS = 120;
+const CACHED_FRAMES = 32;
 
 export class Doc {
   // `source` names the cfg: its path under the root, or "function NAME".
@@ -123,7 +128,18 @@ export class TimelinePanel extends Panel {
     this.canvas = new TimelineCanvas(canvas, selection, {
       onZoom: (from, to) => this.userRange(this.zoom.go({ from, to })),
       onClick: (row, time) => this.showText(row, time),
+      onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
+      onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
+      onHover: (fraction) => {
+        this.app.active = this;
+        this.hoverFraction = fraction;
+      },
     });
+    this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
+    this.settleTimer = null;
+    this.hoverFraction = null;
+    this.requests = 0;  // frames asked from the server
+    this.cache = new Map();  // request body (JSON) → frame promise, oldest first
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
@@ -146,7 +162,56 @@ export class TimelinePanel extends Panel {
   close() {
     this.resizeObserver.disconnect();
     clearTimeout(this.resizeTimer);
+    clearTimeout(this.settleTimer);
+    if (this.app.active === this) this.app.active = null;
     super.close();
+  }
+
+  // The range on screen: the one being zoomed or panned to, else the current one.
+  shown() {
+    return this.pending || this.zoom.range;
+  }
+
+  // A zoom or pan in progress (wheel, keys): shown at once by stretching the frame on screen;
+  // the frame is asked once the burst pauses for SETTLE_MS, and becomes one step of the zoom
+  // history.
+  preview(range) {
+    this.pending = this.zoom.clamp(range.from, range.to);
+    this.canvas.preview(this.pending);
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      const r = this.pending;
+      this.pending = null;
+      if (r && this.root.isConnected) this.userRange(this.zoom.go(r));
+    }, SETTLE_MS);
+  }
+
+  // The keys W/S (zoom in/out at the cursor, else at the centre) and A/D (pan); true if used.
+  key(k) {
+    const at = this.hoverFraction ?? 0.5;
+    if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
+    else if (k === 's') this.preview(zoomRange(this.shown(), 1.25, at));
+    else if (k === 'a') this.preview(panRange(this.shown(), -0.2));
+    else if (k === 'd') this.preview(panRange(this.shown(), 0.2));
+    else return false;
+    return true;
+  }
+
+  // The frame of `body`: from the cache when the same range, size and cfg were drawn before.
+  frame(body) {
+    const key = JSON.stringify(body);
+    let p = this.cache.get(key);
+    if (p) {
+      this.cache.delete(key);  // most recently used last
+    } else {
+      p = timelineFrame(body);
+      this.requests += 1;
+      this.root.dataset.requests = this.requests;
+      p.catch(() => this.cache.delete(key));
+    }
+    this.cache.set(key, p);
+    while (this.cache.size > CACHED_FRAMES) this.cache.delete(this.cache.keys().next().value);
+    return p;
   }
 
   // The width of the frames: the width the canvas is shown at, so that no pixel is scaled.
@@ -249,7 +314,7 @@ export class TimelinePanel extends Panel {
     try {
       const body = this.request(extra);
       this.requestedWidth = body.width;
-      const frame = await timelineFrame(body);
+      const frame = await this.frame(body);
       this.root.dataset.fetchMs = (performance.now() - t0).toFixed(1);
       if (seq !== this.seq) return;  // a newer request is on its way
       if (this.highlight) this.canvas.marked = null;
