@@ -10,7 +10,8 @@ export class TimelineCanvas {
   // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object].
   // onWheelZoom(factor, fraction): zoom the view by `factor` (< 1: in) keeping the time at
   // `fraction` of the area where it is. onWheelPan(fraction): pan by a fraction of the view.
-  // onHover(fraction or null): where the cursor is over the area (null: it left).
+  // onHover(fraction, point, event): the cursor at `fraction` of the area, at canvas `point`
+  // (all null: it left).
   constructor(canvas, selection, { onZoom, onClick, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {} }) {
     this.canvas = canvas;
     this.selection = selection;
@@ -28,7 +29,7 @@ export class TimelineCanvas {
     canvas.addEventListener('mousedown', (e) => this.down(e));
     canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     canvas.addEventListener('mousemove', (e) => this.hover(e));
-    canvas.addEventListener('mouseleave', () => this.onHover(null));
+    canvas.addEventListener('mouseleave', () => this.leave());
     window.addEventListener('mousemove', (e) => this.move(e));
     window.addEventListener('mouseup', (e) => this.up(e));
   }
@@ -54,6 +55,10 @@ export class TimelineCanvas {
 
   hover(e) {
     if (this.list) this.onHover(this.fractionAt(this.local(e).x), this.local(e), e);
+  }
+
+  leave() {
+    this.onHover(null, null, null);
   }
 
   // Shows `view` at once by stretching the frame on screen (its area only; labels stay), until

@@ -4,6 +4,7 @@
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, timeFormatter, zoomRange } from './timeline.js';
+import { CellTooltip } from './inspect.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -130,11 +131,13 @@ export class TimelinePanel extends Panel {
       onClick: (row, time) => this.showText(row, time),
       onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
       onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
-      onHover: (fraction) => {
+      onHover: (fraction, point, event) => {
         this.app.active = this;
         this.hoverFraction = fraction;
+        this.tooltip.hover(point, event);
       },
     });
+    this.tooltip = new CellTooltip(this, this.box);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
     this.hoverFraction = null;
@@ -176,6 +179,7 @@ export class TimelinePanel extends Panel {
   // the frame is asked once the burst pauses for SETTLE_MS, and becomes one step of the zoom
   // history.
   preview(range) {
+    this.tooltip.hide();
     this.pending = this.zoom.clamp(range.from, range.to);
     this.canvas.preview(this.pending);
     clearTimeout(this.settleTimer);
@@ -318,6 +322,7 @@ export class TimelinePanel extends Panel {
       this.root.dataset.fetchMs = (performance.now() - t0).toFixed(1);
       if (seq !== this.seq) return;  // a newer request is on its way
       if (this.highlight) this.canvas.marked = null;
+      this.tooltip.hide();  // it was about the frame before
       await this.canvas.show(frame, range);
       if (seq !== this.seq) return;
       if (this.highlight) this.canvas.mark(this.highlight.object);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "apps/server/assets.h"
+#include "apps/server/cells.h"
 #include "apps/server/connection.h"
 #include "apps/server/json_convert.h"
 #include "apps/server/params.h"
@@ -67,6 +69,7 @@ void SendJson(httplib::Response& res, const json& j) {
 constexpr size_t kMaxCfgBytes = size_t{1} << 20;    // a cfg file, or a cfg's text in a request
 constexpr size_t kMaxDescription = 4000;            // characters of a cfg's description in listings
 constexpr size_t kMaxHeaderBytes = 64 << 10;        // a request's line and headers, as read
+constexpr uint32_t kMaxCellObjects = 4096;  // objects of one /api/cells request
 constexpr uint64_t kMaxPixels = uint64_t{1} << 25;  // width x height of one image (128 MiB as RGBA)
 
 // The core's message, with the line it points at (the file's base name only: absolute paths say
@@ -373,7 +376,8 @@ class ServerImpl final : public Server {
     // GET with query parameters, or POST with the same parameters as a JSON object.
     const std::pair<const char*, Handler> either[] = {
         {"/api/timeline", &ServerImpl::Timeline}, {"/api/text", &ServerImpl::Text},
-        {"/api/analyze", &ServerImpl::AnalyzeRoute}};
+        {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
+        {"/api/cells", &ServerImpl::CellsRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -718,6 +722,56 @@ class ServerImpl final : public Server {
     auto view = trace->Text(r);
     if (!view.ok()) throw CoreError(view.status());
     SendJson(res, ToJson(view.value()));
+  }
+
+  // The cells of objects first..last over [from, to) (both required), summed per value.
+  json Cells(const Params& p, uint32_t first, uint32_t last, std::optional<uint64_t> at) {
+    auto trace = RequiredTrace(p);
+    TextRequest r;
+    ReadWindowSource(p, true).To(&r);
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    if (!from || !to) throw ApiError{400, "missing parameter 'from' or 'to' (the time range, trace units)"};
+    if (last < first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
+    if (last - first >= kMaxCellObjects)
+      throw ApiError{400, "too many objects: " + std::to_string(last - first + 1),
+                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    if (at && (*at < *from || *at >= *to)) throw ApiError{400, "'time' must be inside [from, to)"};
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto s = SummarizeCells(*trace, r, first, last, *from, *to, at);
+    if (!s.ok()) throw CoreError(s.status());
+    const double cells = static_cast<double>(*to - *from) * s->objects.size();
+    json values = json::array();
+    for (const auto& v : s->values)
+      values.push_back({{"value", std::isfinite(v.value) ? json(v.value) : json(nullptr)}, {"label", v.label},
+                        {"time", v.time}, {"fraction", static_cast<double>(v.time) / cells},
+                        {"intervals", v.intervals}});
+    json interval = nullptr;
+    if (s->at)
+      interval = {{"begin", s->at->begin}, {"end", s->at->end},
+                  {"value", std::isfinite(s->at->value) ? json(s->at->value) : json(nullptr)}, {"label", s->at->label}};
+    return {{"window", s->window}, {"time_unit", s->time_unit}, {"from", s->from}, {"to", s->to},
+            {"duration", s->to - s->from}, {"objects", s->objects}, {"values", std::move(values)},
+            {"intervals", s->intervals}, {"events", s->events}, {"comms", s->comms}, {"at", std::move(interval)}};
+  }
+
+  // A point of a timeline (the UI's hover): object_index, time, and the pixel's [from, to).
+  void At(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto object = p.Number<uint32_t>("object_index");
+    auto time = p.Number<uint64_t>("time");
+    if (!object || !time) throw ApiError{400, "missing parameter 'object_index' or 'time'"};
+    SendJson(res, Cells(p, *object, *object, time));
+  }
+
+  // An area of a timeline (the UI's selection): object_first..object_last over [from, to).
+  void CellsRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto first = p.Number<uint32_t>("object_first");
+    auto last = p.Number<uint32_t>("object_last");
+    if (!first || !last) throw ApiError{400, "missing parameter 'object_first' or 'object_last'"};
+    SendJson(res, Cells(p, *first, *last, std::nullopt));
   }
 
   void AnalyzeRoute(const httplib::Request& req, httplib::Response& res) {

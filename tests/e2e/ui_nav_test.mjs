@@ -6,6 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { check, dragZoom, frames, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
 
 const [binary, data, out] = process.argv.slice(2);
@@ -16,6 +17,14 @@ if (!binary || !data || !out) {
 fs.mkdirSync(out, { recursive: true });
 
 const root = makeRoot(['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_2proc.${x}`), `epoch/epoch_2proc.${x}`]));
+
+// THREAD 1.1.1's state records, read straight from the .prv ([begin, end, state]), and the
+// state names of the .pcf: what the tooltip must agree with.
+const prv = zlib.gunzipSync(fs.readFileSync(path.join(data, 'epoch/epoch_2proc.prv.gz'))).toString();
+const states = prv.split('\n').filter((l) => l.startsWith('1:')).map((l) => l.split(':').map(Number))
+  .filter((f) => f[2] === 1 && f[3] === 1 && f[4] === 1).map((f) => [f[5], f[6], f[7]]);
+const pcf = fs.readFileSync(path.join(data, 'epoch/epoch_2proc.pcf'), 'utf8');
+const stateNames = new Map([...pcf.split(/\nSTATES\n/)[1].split(/\n\s*\n/)[0].matchAll(/^(\d+)\s+(.+)$/gm)].map((m) => [Number(m[1]), m[2].trim()]));
 
 let step = 'start';
 const server = await startServer(binary, root);
@@ -114,6 +123,8 @@ const steps = [
     await page.waitForTimeout(400);
     const after = await range();
     check(after.from === before.from && after.to === before.to, 'typing w in the scale box zoomed');
+    check(await panel.locator('input.min-y').inputValue() === '0w', 'the w did not reach the scale box');
+    await page.keyboard.press('Backspace');
     await panel.locator('input.min-y').blur();
   }],
   ['drag still zooms, undo goes back a whole burst', async () => {
@@ -127,6 +138,42 @@ const steps = [
     await waitFrame(panel, n);
     const back = await range();
     check(back.from === before.from && back.to === before.to, 'undo did not go back to the range before the drag');
+  }],
+  ['the tooltip tells the object, time, value, interval and what the pixel folds', async () => {
+    let n = await frames(panel);
+    await panel.locator('button.fit').click();
+    n = await waitFrame(panel, n);
+    const tip = panel.locator('.tooltip');
+    const [, rowY, rowH] = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[0]);
+    const box = await panel.locator('canvas').boundingBox();
+    // The pixel column where the .prv has the most states of THREAD 1.1.1.
+    const r = await range();
+    const [, , aw] = await area();
+    let best = 0, most = 0;
+    for (let px = 0; px < aw; px += 1) {
+      const a = r.from + (px * (r.to - r.from)) / aw, b = r.from + ((px + 1) * (r.to - r.from)) / aw;
+      const k = states.filter(([sb, se]) => sb < b && se > a).length;
+      if (k > most) [best, most] = [px, k];
+    }
+    const p = await at((best + 0.5) / aw);
+    await page.mouse.move(p.x, box.y + rowY + rowH / 2);
+    await tip.waitFor({ state: 'visible', timeout: 10000 });
+    await page.waitForFunction((t) => t.dataset.time, await tip.elementHandle(), { timeout: 10000 });
+    const d = await tip.evaluate((t) => ({ ...t.dataset }));
+    const [time, from, to, begin, end, folded] = ['time', 'from', 'to', 'begin', 'end', 'intervals'].map((k) => Number(d[k]));
+    check(from <= time && time < to, `the time ${time} is not in the pixel ${from}-${to}`);
+    const holding = states.find(([b, e]) => b <= time && time < e);
+    check(holding && holding[0] === begin && holding[1] === end, `the tooltip's interval ${begin}-${end} is not the .prv's ${holding}`);
+    const text = await tip.innerText();
+    check(text.includes('THREAD 1.1.1'), `the tooltip does not name the object:\n${text}`);
+    check(text.includes(`${stateNames.get(holding[2])} (${holding[2]})`), `the tooltip does not say ${stateNames.get(holding[2])}:\n${text}`);
+    const inPixel = states.filter(([b, e]) => b < to && e > from).length;
+    check(folded === inPixel, `the pixel folds ${folded} intervals, the .prv has ${inPixel} states there`);
+    check(inPixel > 1 && text.includes(`${inPixel} intervals`) && text.includes('drawn by maximum'), `the provenance reads:\n${text}`);
+    check(/ns\)\n/.test(text) || text.includes(' ns)'), `the interval has no duration in ns:\n${text}`);
+    await shot('03-tooltip');
+    await page.mouse.move(box.x + 2, box.y + 2);  // the labels: no tooltip
+    await tip.waitFor({ state: 'hidden', timeout: 5000 });
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));

@@ -1,0 +1,92 @@
+// /api/at (a hover: one object, one pixel's time span) and /api/cells (an area selection:
+// objects × a time range), summed per value. Expected numbers are read off omp2.prv by hand:
+// THREAD 1.1.1 is Running [0, 1353917), Others [1353917, 1354412), Running [1354412, 1400646),
+// Synchronization [1400646, 1404187); THREAD 1.1.2 is Not created until 4943850943.
+
+#include "tests/unit/server/server_fixture.h"
+
+namespace parallax::server {
+namespace {
+
+class ServerCellsTest : public ServerFixture {
+ protected:
+  static void SetUpTestSuite() { StartServer("cells"); }
+  static void TearDownTestSuite() { StopServer(); }
+};
+
+const json kStates = {{"trace", kTrace}, {"function", "State As Is"}};
+
+json With(json j, const json& more) {
+  j.update(more);
+  return j;
+}
+
+TEST_F(ServerCellsTest, APixelSaysWhatItFoldsAndWhichIntervalHoldsTheTime) {
+  // A pixel over [1354000, 1354500) of THREAD 1.1.1: Others, then Running again.
+  json a = Ok(Post("/api/at", With(kStates, {{"object_index", 0}, {"time", 1354450}, {"from", 1354000}, {"to", 1354500}})));
+  EXPECT_EQ(a["objects"], json::array({"THREAD 1.1.1"}));
+  EXPECT_EQ(a["duration"], 500);
+  EXPECT_EQ(a["intervals"], 2);
+  EXPECT_EQ(a["at"], json({{"begin", 1354412}, {"end", 1400646}, {"value", 1}, {"label", "Running"}}));
+  ASSERT_EQ(a["values"].size(), 2u) << a;
+  EXPECT_EQ(a["values"][0]["label"], "Others");
+  EXPECT_EQ(a["values"][0]["time"], 1354412 - 1354000);
+  EXPECT_EQ(a["values"][0]["intervals"], 1);
+  EXPECT_DOUBLE_EQ(a["values"][0]["fraction"].get<double>(), 412.0 / 500.0);
+  // Running [1354412, 1354500) only: the first Running interval ended at 1353917, before the
+  // pixel, so the pixel folds Others and the second Running.
+  EXPECT_EQ(a["values"][1]["label"], "Running");
+  EXPECT_EQ(a["values"][1]["time"], 1354500 - 1354412);
+  // The event record at 1354412 has 9 type:value pairs (the .prv line).
+  EXPECT_EQ(a["events"], 9);
+
+  // GET with the query parameters answers the same.
+  auto g = Get(std::string("/api/at?trace=") + kTrace +
+               "&function=State%20As%20Is&object_index=0&time=1354450&from=1354000&to=1354500");
+  EXPECT_EQ(Json(g), a);
+}
+
+TEST_F(ServerCellsTest, AnAreaSumsEveryObjectPerValue) {
+  json c = Ok(Post("/api/cells", With(kStates, {{"object_first", 0}, {"object_last", 1}, {"from", 0}, {"to", 1404187}})));
+  EXPECT_EQ(c["objects"], json::array({"THREAD 1.1.1", "THREAD 1.1.2"}));
+  EXPECT_EQ(c["duration"], 1404187);
+  EXPECT_TRUE(c["at"].is_null());
+  const json& v = c["values"];
+  ASSERT_EQ(v.size(), 4u) << c;
+  // Most time first.
+  EXPECT_EQ(v[0]["label"], "Not created");
+  EXPECT_EQ(v[0]["time"], 1404187);
+  EXPECT_DOUBLE_EQ(v[0]["fraction"].get<double>(), 0.5);
+  EXPECT_EQ(v[1]["label"], "Running");
+  EXPECT_EQ(v[1]["time"], 1353917 + (1400646 - 1354412));
+  EXPECT_EQ(v[1]["intervals"], 2);
+  EXPECT_DOUBLE_EQ(v[1]["fraction"].get<double>(), (1353917.0 + 46234.0) / (2.0 * 1404187.0));
+  EXPECT_EQ(v[2]["label"], "Synchronization");
+  EXPECT_EQ(v[2]["time"], 1404187 - 1400646);
+  EXPECT_EQ(v[3]["label"], "Others");
+  EXPECT_EQ(v[3]["time"], 495);
+  uint64_t total = 0;
+  for (const auto& x : v) total += x["time"].get<uint64_t>();
+  EXPECT_EQ(total, 2u * 1404187u);
+}
+
+TEST_F(ServerCellsTest, BadRequestsAreClearErrors) {
+  json e = ExpectPostError("/api/at", With(kStates, {{"time", 5}, {"from", 0}, {"to", 10}}), 400);
+  EXPECT_NE(e["error"].get<std::string>().find("object_index"), std::string::npos) << e;
+  e = ExpectPostError("/api/at", With(kStates, {{"object_index", 0}, {"time", 50}, {"from", 0}, {"to", 10}}), 400);
+  EXPECT_NE(e["error"].get<std::string>().find("inside [from, to)"), std::string::npos) << e;
+  e = ExpectPostError("/api/at", With(kStates, {{"object_index", 0}, {"time", 5}}), 400);
+  EXPECT_NE(e["error"].get<std::string>().find("'from' or 'to'"), std::string::npos) << e;
+  ExpectPostError("/api/at", With(kStates, {{"object_index", 0}, {"time", 5}, {"from", 10}, {"to", 0}}), 400);
+  ExpectPostError("/api/at", With(kStates, {{"object_index", "zero"}, {"time", 5}, {"from", 0}, {"to", 10}}), 400);
+  e = ExpectPostError("/api/cells", With(kStates, {{"object_first", 1}, {"object_last", 0}, {"from", 0}, {"to", 10}}), 400);
+  EXPECT_NE(e["error"].get<std::string>().find("object_last"), std::string::npos) << e;
+  e = ExpectPostError("/api/cells", With(kStates, {{"object_first", 0}, {"object_last", 100000}, {"from", 0}, {"to", 10}}), 400);
+  EXPECT_NE(e["error"].get<std::string>().find("too many objects"), std::string::npos) << e;
+  // An object the window does not have: the core's answer.
+  ExpectPostError("/api/cells", With(kStates, {{"object_first", 0}, {"object_last", 2}, {"from", 0}, {"to", 10}}), 422);
+  ExpectError("/api/at?trace=traces/omp2.prv.gz&object_index=0&time=5&from=0&to=10", 400);  // no window
+}
+
+}  // namespace
+}  // namespace parallax::server

@@ -1,0 +1,111 @@
+// What a timeline window tells about its cells: the hover tooltip (the object, the time, the
+// value and its label, the interval holding that time, and what the pixel folds: pixel
+// provenance), from the server's /api/at.
+
+import { postJson } from './api.js';
+import { timeFormatter } from './timeline.js';
+import { el } from './tables.js';
+
+const HOVER_MS = 80;  // the cursor must rest this long before the server is asked
+const PIXEL_VALUES = 4;  // values of a pixel listed by name
+
+// A value as the window means it: its label when it has one (states, events, objects).
+export function valueText(value, label) {
+  if (value === null) return 'NaN';
+  const v = Number.isInteger(value) ? String(value) : value.toPrecision(6).replace(/\.?0+$/, '');
+  return label ? `${label} (${v})` : v;
+}
+
+// The request naming a panel's window (its doc's cfg text and the window's name).
+function windowOf(panel) {
+  return { trace: panel.doc.trace, cfg_text: panel.doc.text, window: panel.window.name };
+}
+
+// The time span [from, to) of the pixel column at canvas x of a canvas showing `range`.
+export function pixelSpan(canvas, x) {
+  const [ax, , aw] = canvas.list.area;
+  const r = canvas.range, span = r.to - r.from;
+  const px = Math.floor(x - ax);
+  const from = Math.floor(r.from + (px * span) / aw);
+  return { from, to: Math.max(from + 1, Math.floor(r.from + ((px + 1) * span) / aw)) };
+}
+
+export class CellTooltip {
+  constructor(panel, box) {
+    this.panel = panel;
+    this.box = box;
+    this.tip = el('div', null, 'tooltip');
+    this.tip.hidden = true;
+    this.tip.setAttribute('role', 'tooltip');
+    box.append(this.tip);
+    this.timer = null;
+    this.seq = 0;
+  }
+
+  hide() {
+    clearTimeout(this.timer);
+    this.seq += 1;
+    this.tip.hidden = true;
+  }
+
+  // The cursor at canvas point `pt` (null: it left), `e` its mouse event.
+  hover(pt, e) {
+    clearTimeout(this.timer);
+    const c = this.panel.canvas;
+    const row = pt && c.list ? c.rowAt(pt.y) : null;
+    const [ax, , aw] = c.list ? c.list.area : [0, 0, 0];
+    if (!row || pt.x < ax || pt.x >= ax + aw || this.panel.pending || c.drag) {
+      this.hide();
+      return;
+    }
+    const b = this.box.getBoundingClientRect();
+    const at = { x: e.clientX - b.left, y: e.clientY - b.top };
+    this.timer = setTimeout(() => this.ask(row, pt, at), HOVER_MS);
+  }
+
+  async ask(row, pt, at) {
+    const c = this.panel.canvas;
+    const { from, to } = pixelSpan(c, pt.x);
+    const time = Math.min(to - 1, Math.max(from, c.timeAt(pt.x)));
+    const seq = ++this.seq;
+    try {
+      const a = await postJson('/api/at', { ...windowOf(this.panel), object_index: row[3], time, from, to });
+      if (seq === this.seq) this.show(a, time, at);
+    } catch (e) {
+      if (seq === this.seq) this.place([el('div', `${e.message}${e.hint ? ` (${e.hint})` : ''}`, 'error')], at);
+    }
+  }
+
+  show(a, time, at) {
+    const f = timeFormatter(a.time_unit, this.panel.window.unit);
+    const t = (x) => `${f.format(x)} ${f.unit}`;
+    const lines = [el('div', a.objects[0], 'tip-object'), el('div', `time ${t(time)}`, 'tip-time')];
+    if (a.at) {
+      lines.push(el('div', valueText(a.at.value, a.at.label), 'tip-value'));
+      lines.push(el('div', `interval ${t(a.at.begin)} – ${t(a.at.end)} (${t(a.at.end - a.at.begin)})`, 'tip-interval'));
+    } else {
+      lines.push(el('div', 'no interval here', 'tip-value'));
+    }
+    const mode = this.panel.window.draw_mode;
+    const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+    lines.push(el('div', `pixel ${t(a.from)} – ${t(a.to)}: ${plural(a.intervals, 'interval')}, ${plural(a.events, 'event')}`
+      + `${a.intervals > 1 ? `, drawn by ${mode}` : ''}`, 'tip-pixel'));
+    if (a.values.length > 1) {
+      const shown = a.values.slice(0, PIXEL_VALUES).map((v) => `${valueText(v.value, v.label)} ${(100 * v.fraction).toFixed(1)}%`);
+      if (a.values.length > PIXEL_VALUES) shown.push(`${a.values.length - PIXEL_VALUES} more`);
+      lines.push(el('div', shown.join(', '), 'tip-values'));
+    }
+    Object.assign(this.tip.dataset, { time, from: a.from, to: a.to, intervals: a.intervals, begin: a.at ? a.at.begin : '', end: a.at ? a.at.end : '' });
+    this.place(lines, at);
+  }
+
+  // Shows `lines` beside the cursor, kept inside the window.
+  place(lines, at) {
+    this.tip.replaceChildren(...lines);
+    this.tip.hidden = false;
+    const w = this.tip.offsetWidth;
+    const x = at.x + 14 + w > this.box.clientWidth ? Math.max(0, at.x - 14 - w) : at.x + 14;
+    this.tip.style.left = `${x}px`;
+    this.tip.style.top = `${Math.max(0, at.y + 14)}px`;
+  }
+}
