@@ -109,3 +109,94 @@ export class CellTooltip {
     this.tip.style.top = `${Math.max(0, at.y + 14)}px`;
   }
 }
+
+// Runs of consecutive numbers in `objects`: [[first, last]...].
+function runs(objects) {
+  const sorted = [...new Set(objects)].sort((a, b) => a - b);
+  const out = [];
+  for (const o of sorted) {
+    if (out.length && out[out.length - 1][1] === o - 1) out[out.length - 1][1] = o;
+    else out.push([o, o]);
+  }
+  return out;
+}
+
+// An area selection (time range × rows) of a timeline window: outlined on its frames, with its
+// duration and the time of each value in its cells (from /api/cells), until cleared.
+export class AreaStats {
+  constructor(panel) {
+    this.panel = panel;
+    this.root = el('div', null, 'area-stats');
+    this.root.hidden = true;
+    this.area = null;
+    this.seq = 0;
+  }
+
+  clear() {
+    this.seq += 1;
+    this.area = null;
+    this.root.hidden = true;
+    this.root.replaceChildren();
+    this.panel.canvas.setArea(null);
+  }
+
+  async select(area) {
+    const seq = ++this.seq;
+    this.area = area;
+    this.panel.canvas.setArea(area);
+    this.root.hidden = false;
+    this.root.replaceChildren(el('div', 'summing the selected cells…', 'area-note'));
+    try {
+      const parts = await Promise.all(runs(area.objects).map(([first, last]) => postJson('/api/cells', {
+        ...windowOf(this.panel), object_first: first, object_last: last, from: area.from, to: area.to,
+      })));
+      if (seq === this.seq) this.show(area, parts);
+    } catch (e) {
+      if (seq === this.seq) this.root.replaceChildren(el('div', `${e.message}${e.hint ? ` (${e.hint})` : ''}`, 'error'));
+    }
+  }
+
+  show(area, parts) {
+    const objects = parts.flatMap((p) => p.objects);
+    const byValue = new Map();
+    for (const v of parts.flatMap((p) => p.values)) {
+      const key = `${v.value}\u0000${v.label}`;
+      const sum = byValue.get(key) || { value: v.value, label: v.label, time: 0, intervals: 0 };
+      sum.time += v.time;
+      sum.intervals += v.intervals;
+      byValue.set(key, sum);
+    }
+    const values = [...byValue.values()].sort((a, b) => b.time - a.time);
+    const cells = (area.to - area.from) * objects.length;
+    const f = timeFormatter(parts[0].time_unit, this.panel.window.unit);
+    const t = (x) => `${f.format(x)} ${f.unit}`;
+    const who = objects.length === 1 ? objects[0] : `${objects.length} objects (${objects[0]} – ${objects[objects.length - 1]})`;
+    const head = el('div', null, 'area-head');
+    const zoom = el('button', 'Zoom', 'area-zoom');
+    zoom.type = 'button';
+    zoom.title = 'zoom to the selected time range';
+    zoom.addEventListener('click', () => this.panel.userRange(this.panel.zoom.go({ from: area.from, to: area.to })));
+    const close = el('button', '✕', 'area-clear');
+    close.type = 'button';
+    close.title = 'clear the selection (Esc)';
+    close.addEventListener('click', () => this.clear());
+    head.append(el('strong', 'Selection: '), el('span', `${who}, ${t(area.to - area.from)} (${t(area.from)} – ${t(area.to)})`, 'area-what'), zoom, close);
+    const table = el('table', null, 'area-values');
+    const top = el('tr');
+    for (const h of ['value', 'time', '%', 'intervals', '']) top.append(el('th', h, h === 'value' ? 'label' : ''));
+    table.append(top);
+    for (const v of values) {
+      const tr = el('tr');
+      const pct = cells ? (100 * v.time) / cells : 0;
+      const bar = el('div', null, 'area-bar');
+      bar.style.width = `${pct.toFixed(1)}%`;
+      const barCell = el('td', null, 'bar-cell');
+      barCell.append(bar);
+      tr.append(el('td', valueText(v.value, v.label), 'label'), el('td', t(v.time)), el('td', pct.toFixed(2)), el('td', String(v.intervals)), barCell);
+      Object.assign(tr.dataset, { value: v.value, label: v.label, time: v.time });
+      table.append(tr);
+    }
+    Object.assign(this.root.dataset, { from: area.from, to: area.to, objects: objects.join('\n') });
+    this.root.replaceChildren(head, table);
+  }
+}

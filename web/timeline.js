@@ -1,5 +1,6 @@
 // The canvas of a timeline window: paints the frames the core rendered (PNG plus layout), turns
-// a drag into a zoom, a click into (row, time) and the wheel into zooms and pans at the cursor.
+// a drag into a zoom, a shift+drag into an area selection (time range × rows), a click into
+// (row, time) and the wheel into zooms and pans at the cursor.
 // It knows nothing about the server: its owner loads the frame for the range it asks for.
 
 // Wheel pixels (deltaY) per factor e of zoom, and per view width of pan.
@@ -12,7 +13,10 @@ export class TimelineCanvas {
   // `fraction` of the area where it is. onWheelPan(fraction): pan by a fraction of the view.
   // onHover(fraction, point, event): the cursor at `fraction` of the area, at canvas `point`
   // (all null: it left).
-  constructor(canvas, selection, { onZoom, onClick, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {} }) {
+  // onSelect({from, to, objects}): a shift+drag over a time range and rows.
+  constructor(canvas, selection, {
+    onZoom, onClick, onSelect = () => {}, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {},
+  }) {
     this.canvas = canvas;
     this.selection = selection;
     this.onZoom = onZoom;
@@ -20,6 +24,8 @@ export class TimelineCanvas {
     this.onWheelZoom = onWheelZoom;
     this.onWheelPan = onWheelPan;
     this.onHover = onHover;
+    this.onSelect = onSelect;
+    this.area = null;  // an area selection to outline
     this.list = null;  // the layout: width, height, area, rows
     this.image = null;
     this.range = null;
@@ -103,6 +109,7 @@ export class TimelineCanvas {
       g.drawImage(this.image, ax, 0, aw, l.height, x0, 0, aw * k, l.height);
       g.restore();
     }
+    if (this.area) this.drawArea(g);
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -138,7 +145,7 @@ export class TimelineCanvas {
 
   down(e) {
     if (!this.list || e.button !== 0) return;
-    this.drag = { start: this.local(e), client: e.clientX };
+    this.drag = { start: this.local(e), client: e.clientX, clientY: e.clientY, area: e.shiftKey };
     e.preventDefault();
   }
 
@@ -146,22 +153,53 @@ export class TimelineCanvas {
     if (!this.drag) return;
     const r = this.canvas.getBoundingClientRect();
     const a = this.drag.client - r.left, b = e.clientX - r.left;
-    Object.assign(this.selection.style, { left: `${Math.min(a, b)}px`, width: `${Math.abs(b - a)}px`, height: `${r.height}px` });
+    // A zoom spans every row; an area selection (shift) only the rows dragged over.
+    const y0 = this.drag.area ? Math.min(this.drag.clientY, e.clientY) - r.top : 0;
+    const h = this.drag.area ? Math.abs(e.clientY - this.drag.clientY) : r.height;
+    Object.assign(this.selection.style, { left: `${Math.min(a, b)}px`, width: `${Math.abs(b - a)}px`, top: `${y0}px`, height: `${h}px` });
     this.selection.hidden = Math.abs(b - a) < 3;
   }
 
   up(e) {
     if (!this.drag) return;
-    const start = this.drag.start, end = this.local(e);
+    const { start, area } = this.drag, end = this.local(e);
     this.drag = null;
     this.selection.hidden = true;
     if (Math.abs(end.x - start.x) >= 3) {
       const t0 = this.timeAt(Math.min(start.x, end.x)), t1 = this.timeAt(Math.max(start.x, end.x));
-      if (t1 > t0) this.onZoom(t0, t1);
+      if (t1 <= t0) return;
+      if (!area) {
+        this.onZoom(t0, t1);
+        return;
+      }
+      const top = Math.min(start.y, end.y), bottom = Math.max(start.y, end.y);
+      const rows = this.list.rows.filter(([, y, h]) => y + Math.max(h, 1) > top && y <= bottom);
+      if (rows.length) this.onSelect({ from: t0, to: t1, objects: rows.map((row) => row[3]) });
       return;
     }
     const row = this.rowAt(start.y);
     if (row) this.onClick(row, this.timeAt(start.x));
+  }
+
+  // Outlines an area selection {from, to, objects} (null: none) on the frames from now on.
+  setArea(area) {
+    this.area = area;
+    if (this.list) this.draw();
+  }
+
+  drawArea(g) {
+    const a = this.area, l = this.list;
+    const rows = l.rows.filter((row) => a.objects.includes(row[3]));
+    if (!rows.length) return;
+    const [ax, , aw] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const x0 = Math.max(ax, ax + ((a.from - r.from) / span) * aw), x1 = Math.min(ax + aw, ax + ((a.to - r.from) / span) * aw);
+    if (x1 <= x0) return;
+    const y0 = Math.min(...rows.map((row) => row[1])), y1 = Math.max(...rows.map((row) => row[1] + Math.max(1, row[2])));
+    g.fillStyle = 'rgba(120, 200, 255, 0.25)';
+    g.fillRect(x0, y0, x1 - x0, y1 - y0);
+    g.strokeStyle = '#7cf';
+    g.strokeRect(x0 + 0.5, y0 - 0.5, Math.max(1, x1 - x0 - 1), y1 - y0 + 1);
   }
 }
 

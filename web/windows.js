@@ -4,7 +4,7 @@
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, timeFormatter, zoomRange } from './timeline.js';
-import { CellTooltip } from './inspect.js';
+import { AreaStats, CellTooltip } from './inspect.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -129,6 +129,7 @@ export class TimelinePanel extends Panel {
     this.canvas = new TimelineCanvas(canvas, selection, {
       onZoom: (from, to) => this.userRange(this.zoom.go({ from, to })),
       onClick: (row, time) => this.showText(row, time),
+      onSelect: (area) => this.areaStats.select(area),
       onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
       onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
       onHover: (fraction, point, event) => {
@@ -138,6 +139,7 @@ export class TimelinePanel extends Panel {
       },
     });
     this.tooltip = new CellTooltip(this, this.box);
+    this.areaStats = new AreaStats(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
     this.hoverFraction = null;
@@ -146,7 +148,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.box, this.textBox);
+    this.root.append(this.box, this.areaStats.root, this.textBox);
     this.buildBar();
     this.refreshControls();
     // A frame is drawn at the window's pixel width: when the window's width changes (browser
@@ -190,13 +192,15 @@ export class TimelinePanel extends Panel {
     }, SETTLE_MS);
   }
 
-  // The keys W/S (zoom in/out at the cursor, else at the centre) and A/D (pan); true if used.
+  // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan) and Esc (clear the
+  // area selection); true if used.
   key(k) {
     const at = this.hoverFraction ?? 0.5;
     if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
     else if (k === 's') this.preview(zoomRange(this.shown(), 1.25, at));
     else if (k === 'a') this.preview(panRange(this.shown(), -0.2));
     else if (k === 'd') this.preview(panRange(this.shown(), 0.2));
+    else if (k === 'escape' && this.areaStats.area) this.areaStats.clear();
     else return false;
     return true;
   }
@@ -273,6 +277,7 @@ export class TimelinePanel extends Panel {
   }
 
   refreshControls() {
+    if (this.areaStats.area) this.areaStats.select(this.areaStats.area);  // summed with the new cfg
     const w = this.window;
     this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''}`;
     this.root.dataset.window = w.name;

@@ -21,8 +21,9 @@ const root = makeRoot(['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoc
 // THREAD 1.1.1's state records, read straight from the .prv ([begin, end, state]), and the
 // state names of the .pcf: what the tooltip must agree with.
 const prv = zlib.gunzipSync(fs.readFileSync(path.join(data, 'epoch/epoch_2proc.prv.gz'))).toString();
-const states = prv.split('\n').filter((l) => l.startsWith('1:')).map((l) => l.split(':').map(Number))
-  .filter((f) => f[2] === 1 && f[3] === 1 && f[4] === 1).map((f) => [f[5], f[6], f[7]]);
+const records = prv.split('\n').filter((l) => l.startsWith('1:')).map((l) => l.split(':').map(Number));
+const statesOf = (task) => records.filter((f) => f[2] === 1 && f[3] === task && f[4] === 1).map((f) => [f[5], f[6], f[7]]);
+const states = statesOf(1);
 const pcf = fs.readFileSync(path.join(data, 'epoch/epoch_2proc.pcf'), 'utf8');
 const stateNames = new Map([...pcf.split(/\nSTATES\n/)[1].split(/\n\s*\n/)[0].matchAll(/^(\d+)\s+(.+)$/gm)].map((m) => [Number(m[1]), m[2].trim()]));
 
@@ -174,6 +175,46 @@ const steps = [
     await shot('03-tooltip');
     await page.mouse.move(box.x + 2, box.y + 2);  // the labels: no tooltip
     await tip.waitFor({ state: 'hidden', timeout: 5000 });
+  }],
+  ['shift+drag selects an area and sums its cells per value; Esc clears it', async () => {
+    const rows = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows);
+    check(rows.length === 2, `${rows.length} rows`);
+    const box = await panel.locator('canvas').boundingBox();
+    const a = await at(0.1), b = await at(0.5);
+    await page.keyboard.down('Shift');
+    await page.mouse.move(a.x, box.y + rows[0][1] + 2);
+    await page.mouse.down();
+    await page.mouse.move((a.x + b.x) / 2, box.y + rows[1][1] + 2, { steps: 3 });
+    await page.mouse.move(b.x, box.y + rows[1][1] + rows[1][2] - 2, { steps: 3 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const stats = panel.locator('.area-stats');
+    await stats.locator('table.area-values tr[data-label]').first().waitFor({ timeout: 10000 });
+    const d = await stats.evaluate((e) => ({ ...e.dataset }));
+    const from = Number(d.from), to = Number(d.to);
+    check(d.objects === 'THREAD 1.1.1\nTHREAD 1.2.1', `the selection covers ${d.objects}`);
+    const r = await range();
+    check(Math.abs(from - timeAt(r, 0.1)) <= (r.to - r.from) / 500 && Math.abs(to - timeAt(r, 0.5)) <= (r.to - r.from) / 500,
+      `the selection is ${from}-${to}, not 10%-50% of the view`);
+    check((await stats.locator('.area-what').textContent()).includes('2 objects'), 'the selection does not say it has 2 objects');
+    // The time of each state inside the area, from the .prv.
+    const expected = new Map();
+    for (const [sb, se, st] of [...statesOf(1), ...statesOf(2)]) {
+      const t = Math.min(se, to) - Math.max(sb, from);
+      if (t > 0) expected.set(stateNames.get(st), (expected.get(stateNames.get(st)) || 0) + t);
+    }
+    const shown = await stats.locator('tr[data-label]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.label, Number(tr.dataset.time),
+      Number(tr.children[2].textContent)]));
+    check(shown.length === expected.size && shown.every(([l, t]) => expected.get(l) === t),
+      `the selection's states ${JSON.stringify(shown)} differ from the .prv's ${JSON.stringify([...expected])}`);
+    const pct = shown.reduce((s, [, , p]) => s + p, 0);
+    check(Math.abs(pct - 100) < 0.05, `the percentages add up to ${pct}`);
+    check(shown[0][1] >= shown[shown.length - 1][1], 'the values are not sorted by time');
+    check(await panel.evaluate((e) => Boolean(window.parallax.panels.find((p) => p.root === e).canvas.area)), 'the area is not outlined');
+    await shot('04-area');
+    await page.keyboard.press('Escape');
+    await stats.waitFor({ state: 'hidden', timeout: 5000 });
+    check(await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.area === null), 'Esc left the area outlined');
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
