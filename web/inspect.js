@@ -200,3 +200,109 @@ export class AreaStats {
     this.root.replaceChildren(head, table);
   }
 }
+
+// The query typed in the find box: for events a type ("50000002"), a type and value
+// ("50000002:10") or text in a label; for the window's values a value or text in its label.
+export function parseFind(kind, text) {
+  const t = text.trim();
+  if (kind === 'event') {
+    const m = /^(\d+)(?::(-?\d+))?$/.exec(t);
+    if (m) return m[2] === undefined ? { type: Number(m[1]) } : { type: Number(m[1]), event_value: Number(m[2]) };
+    return { text: t };
+  }
+  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(t) ? { value: Number(t) } : { text: t };
+}
+
+// Find in a timeline window: events (type, type:value or label) or the window's values (value or
+// label), next and previous from the last match (else from the view), over the window's rows.
+// A match is centred in the view (the span kept) and marked.
+export class FindBar {
+  constructor(panel) {
+    this.panel = panel;
+    this.root = el('div', null, 'find-bar');
+    this.root.hidden = true;
+    this.kind = el('select', null, 'find-kind');
+    this.kind.setAttribute('aria-label', 'find what');
+    for (const [v, label] of [['event', 'events'], ['value', 'values']]) {
+      const o = el('option', label);
+      o.value = v;
+      this.kind.append(o);
+    }
+    this.input = el('input', null, 'find-text');
+    this.input.size = 24;
+    this.input.placeholder = 'type, type:value or label';
+    this.input.setAttribute('aria-label', 'find');
+    this.kind.addEventListener('change', () => {
+      this.input.placeholder = this.kind.value === 'event' ? 'type, type:value or label' : 'value or label (a state name)';
+    });
+    this.input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.go(e.shiftKey ? 'previous' : 'next');
+      if (e.key === 'Escape') this.close();
+    });
+    const mk = (text, title, cls, fn) => {
+      const b = el('button', text, cls);
+      b.type = 'button';
+      b.title = title;
+      b.addEventListener('click', fn);
+      return b;
+    };
+    this.result = el('span', null, 'find-result');
+    this.root.append(el('strong', 'Find '), this.kind, this.input,
+      mk('◀', 'previous match (P, shift+Enter)', 'find-previous', () => this.go('previous')),
+      mk('▶', 'next match (N, Enter)', 'find-next', () => this.go('next')),
+      this.result, mk('✕', 'close (Esc)', 'find-close', () => this.close()));
+    this.last = null;  // the last match, where the next search starts: {time, end, object_index}
+    this.seq = 0;
+  }
+
+  open() {
+    this.root.hidden = false;
+    this.input.focus();
+    this.input.select();
+  }
+
+  close() {
+    this.root.hidden = true;
+    this.last = null;
+    this.panel.canvas.setFound(null);
+    this.input.blur();
+  }
+
+  async go(direction) {
+    if (!this.input.value.trim()) {
+      this.open();
+      return;
+    }
+    const c = this.panel.canvas;
+    const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
+    if (!objects.length) return;
+    const view = this.panel.shown();
+    const time = this.last ? this.last.time : (direction === 'next' ? Math.max(0, view.from - 1) : view.to);
+    const seq = ++this.seq;
+    this.result.textContent = 'looking…';
+    this.result.className = 'find-result';
+    try {
+      const m = await postJson('/api/find', {
+        ...windowOf(this.panel), ...parseFind(this.kind.value, this.input.value), kind: this.kind.value, direction, time,
+        object_first: Math.min(...objects), object_last: Math.max(...objects), span: Math.max(1, view.to - view.from),
+      });
+      if (seq !== this.seq) return;
+      if (!m.found) {
+        const f = timeFormatter(this.panel.app.traceInfo(this.panel.doc.trace).time_unit, this.panel.window.unit);
+        this.result.textContent = `no match ${direction === 'next' ? 'after' : 'before'} ${f.format(time)} ${f.unit}`;
+        return;
+      }
+      this.last = m;
+      const f = timeFormatter(this.panel.app.traceInfo(this.panel.doc.trace).time_unit, this.panel.window.unit);
+      this.result.textContent = `${m.what} on ${m.object} at ${f.format(m.time)} ${f.unit}`;
+      Object.assign(this.root.dataset, { time: m.time, end: m.end, object: m.object_index });
+      const span = view.to - view.from;
+      c.setFound(m);
+      this.panel.userRange(this.panel.zoom.go({ from: m.time - span / 2, to: m.time - span / 2 + span }));
+    } catch (e) {
+      if (seq !== this.seq) return;
+      this.result.textContent = `${e.message}${e.hint ? ` (${e.hint})` : ''}`;
+      this.result.className = 'find-result error';
+    }
+  }
+}

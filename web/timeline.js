@@ -26,6 +26,7 @@ export class TimelineCanvas {
     this.onHover = onHover;
     this.onSelect = onSelect;
     this.area = null;  // an area selection to outline
+    this.found = null;  // a find match to mark
     this.list = null;  // the layout: width, height, area, rows
     this.image = null;
     this.range = null;
@@ -110,6 +111,7 @@ export class TimelineCanvas {
       g.restore();
     }
     if (this.area) this.drawArea(g);
+    if (this.found) this.drawFound(g);
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -179,6 +181,35 @@ export class TimelineCanvas {
     }
     const row = this.rowAt(start.y);
     if (row) this.onClick(row, this.timeAt(start.x));
+  }
+
+  // Marks a find match {time, end, object_index} (null: none) on the frames from now on.
+  setFound(found) {
+    this.found = found;
+    if (this.list) this.draw();
+  }
+
+  drawFound(g) {
+    const m = this.found, l = this.list;
+    const [ax, ay, aw, ah] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const x0 = ax + ((m.time - r.from) / span) * aw, x1 = ax + ((m.end - r.from) / span) * aw;
+    if (x1 < ax || x0 > ax + aw) return;
+    g.strokeStyle = '#ff40ff';
+    g.fillStyle = '#ff40ff';
+    g.beginPath();
+    g.moveTo(Math.round(x0) + 0.5, ay);
+    g.lineTo(Math.round(x0) + 0.5, ay + ah);
+    g.stroke();
+    const row = l.rows.find((x) => x[3] === m.object_index);
+    if (row) {
+      g.beginPath();  // a triangle above the row
+      g.moveTo(x0 - 5, row[1] - 6);
+      g.lineTo(x0 + 5, row[1] - 6);
+      g.lineTo(x0, row[1]);
+      g.fill();
+      if (x1 - x0 >= 2) g.strokeRect(Math.max(ax, x0), row[1], Math.min(ax + aw, x1) - Math.max(ax, x0), Math.max(1, row[2]));
+    }
   }
 
   // Outlines an area selection {from, to, objects} (null: none) on the frames from now on.
@@ -303,4 +334,15 @@ export function timeFormatter(traceUnit, windowUnit) {
   for (let k = UNITS.indexOf(traceUnit); k >= 0 && k < UNITS.indexOf(unit); k += 1) decimals += FACTORS[k] === 1000 ? 3 : 2;
   const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   return { unit, format: (t) => fmt.format(convertTime(t, traceUnit, unit)) };
+}
+
+// A time typed by the user ("1.5 ms", "2,000 us", "1e6"; without a unit: `windowUnit`) in trace
+// units, or throws an Error saying what was expected.
+export function parseTime(text, traceUnit, windowUnit) {
+  const m = /^\s*([-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?)\s*(ns|us|µs|ms|s|min|h|day)?\s*$/i.exec(text);
+  if (!m) throw new Error(`'${text}' is not a time: a number and an optional unit (ns, us, ms, s, min, h), e.g. 1.5 ms`);
+  const unit = m[2] ? m[2].toLowerCase().replace('µs', 'us') : (UNITS.includes(windowUnit) ? windowUnit : traceUnit);
+  const v = convertTime(Number(m[1].replace(/,/g, '')), unit, traceUnit);
+  if (!Number.isFinite(v) || v < 0) throw new Error(`'${text}' is not a time of the trace (it is negative or too large)`);
+  return Math.round(v);
 }

@@ -3,8 +3,8 @@
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
-import { TimelineCanvas, ZoomHistory, formatRange, panRange, timeFormatter, zoomRange } from './timeline.js';
-import { AreaStats, CellTooltip } from './inspect.js';
+import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
+import { AreaStats, CellTooltip, FindBar } from './inspect.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -140,6 +140,7 @@ export class TimelinePanel extends Panel {
     });
     this.tooltip = new CellTooltip(this, this.box);
     this.areaStats = new AreaStats(this);
+    this.findBar = new FindBar(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
     this.hoverFraction = null;
@@ -148,7 +149,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.box, this.areaStats.root, this.textBox);
+    this.root.append(this.findBar.root, this.box, this.areaStats.root, this.textBox);
     this.buildBar();
     this.refreshControls();
     // A frame is drawn at the window's pixel width: when the window's width changes (browser
@@ -192,8 +193,8 @@ export class TimelinePanel extends Panel {
     }, SETTLE_MS);
   }
 
-  // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan) and Esc (clear the
-  // area selection); true if used.
+  // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan), Esc (clear the
+  // area selection), F (find), N/P (next, previous match); true if used.
   key(k) {
     const at = this.hoverFraction ?? 0.5;
     if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
@@ -201,6 +202,9 @@ export class TimelinePanel extends Panel {
     else if (k === 'a') this.preview(panRange(this.shown(), -0.2));
     else if (k === 'd') this.preview(panRange(this.shown(), 0.2));
     else if (k === 'escape' && this.areaStats.area) this.areaStats.clear();
+    else if (k === 'f') this.findBar.open();
+    else if (k === 'n') this.findBar.go('next');
+    else if (k === 'p') this.findBar.go('previous');
     else return false;
     return true;
   }
@@ -263,6 +267,15 @@ export class TimelinePanel extends Panel {
     const fitBox = checkbox('fit scale', false, (v) => { this.fit = v; this.render(); }, 'fit-scale');
     fitBox.label.title = 'semantic scale from the values in view';
     const syncBox = checkbox('sync', this.sync, (v) => { this.sync = v; }, 'sync');
+    // The range typed: begin and end, in the window's unit unless a unit is given.
+    this.beginInput = el('input', null, 'begin-time');
+    this.endInput = el('input', null, 'end-time');
+    for (const [input, label] of [[this.beginInput, 'begin time'], [this.endInput, 'end time']]) {
+      input.size = 14;
+      input.setAttribute('aria-label', label);
+      input.title = `${label}: a number in the window's unit, or with a unit (ns, us, ms, s), e.g. 1.5 ms; Enter applies`;
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.typedRange(); });
+    }
     const more = el('span', null, 'more');
     more.append(
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
@@ -272,8 +285,10 @@ export class TimelinePanel extends Panel {
       button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
       button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'),
       button('✕', 'close', () => this.close(), 'close'));
+    const typed = el('span', null, 'typed-range');
+    typed.append(this.beginInput, '–', this.endInput);
     b.append(this.flags.label, this.comms.label, this.colorMode, this.drawMode, this.minY, this.maxY,
-      fitBox.label, syncBox.label, more, this.range);
+      fitBox.label, syncBox.label, more, typed, this.range);
   }
 
   refreshControls() {
@@ -287,6 +302,32 @@ export class TimelinePanel extends Panel {
     this.drawMode.value = w.draw_mode;
     this.minY.value = w.min_y;
     this.maxY.value = w.max_y;
+  }
+
+  // The range typed in the begin and end boxes, shown here and in the synchronised windows.
+  typedRange() {
+    const unit = this.app.traceInfo(this.doc.trace).time_unit;
+    try {
+      const from = parseTime(this.beginInput.value, unit, this.window.unit);
+      const to = parseTime(this.endInput.value, unit, this.window.unit);
+      if (to <= from) throw new Error(`the end (${this.endInput.value}) must come after the begin (${this.beginInput.value})`);
+      for (const i of [this.beginInput, this.endInput]) i.classList.remove('invalid');
+      this.userRange(this.zoom.go({ from, to }));
+    } catch (e) {
+      for (const i of [this.beginInput, this.endInput]) i.classList.add('invalid');
+      this.error(e);
+    }
+  }
+
+  // The begin and end boxes show the range on screen (unless being typed in).
+  showTypedRange(range) {
+    const unit = this.app.traceInfo(this.doc.trace).time_unit;
+    const f = timeFormatter(unit, this.window.unit);
+    for (const [input, t] of [[this.beginInput, range.from], [this.endInput, range.to]]) {
+      if (document.activeElement === input) continue;
+      input.value = `${f.format(t).replace(/,/g, '')} ${f.unit}`;
+      input.classList.remove('invalid');
+    }
   }
 
   async setDisplay(changes) {
@@ -340,6 +381,7 @@ export class TimelinePanel extends Panel {
       const unit = this.app.traceInfo(this.doc.trace).time_unit;
       this.range.textContent = `${formatRange(range, unit, this.window.unit)} (${ms.toFixed(0)} ms)`;
       this.range.title = `${range.from} – ${range.to} ${unit} (trace units); the frame took ${ms.toFixed(0)} ms`;
+      this.showTypedRange(range);
       this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);

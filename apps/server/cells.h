@@ -36,3 +36,31 @@ Result<CellSummary> SummarizeCells(const Trace& trace, const TextRequest& base, 
                                    uint64_t from, uint64_t to, std::optional<uint64_t> at);
 
 }  // namespace parallax::server
+
+namespace parallax::server {
+
+// What to look for (the UI's find): events (by type, type and value, or text in their type or
+// value label) or the window's values (a value, or text in its label, as state names).
+struct FindQuery {
+  bool events = true;
+  std::optional<uint32_t> type;
+  std::optional<int64_t> event_value;
+  std::optional<double> value;
+  std::string text;  // lower case; matched as a substring of the labels, case-insensitively
+  bool forward = true;
+};
+
+struct FindMatch {
+  uint64_t time = 0, end = 0;  // an event: end == time; a value: its interval
+  uint32_t object = 0;         // 0-based at the window's level
+  std::string object_name;
+  std::string what;            // "MPI_Send (50000001:3)", "Running (1)", ...
+};
+
+// The first match strictly after (forward) or before `time` over objects first..last, looking
+// in spans that start at `span` trace units and double up to the trace's end; nullopt when
+// there is none. Stops with a limit error past `seconds` (0: no limit).
+Result<std::optional<FindMatch>> FindNext(const Trace& trace, const TextRequest& base, uint32_t first, uint32_t last,
+                                          uint64_t time, uint64_t span, const FindQuery& query, double seconds);
+
+}  // namespace parallax::server

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -377,7 +378,7 @@ class ServerImpl final : public Server {
     const std::pair<const char*, Handler> either[] = {
         {"/api/timeline", &ServerImpl::Timeline}, {"/api/text", &ServerImpl::Text},
         {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
-        {"/api/cells", &ServerImpl::CellsRoute}};
+        {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -772,6 +773,54 @@ class ServerImpl final : public Server {
     auto last = p.Number<uint32_t>("object_last");
     if (!first || !last) throw ApiError{400, "missing parameter 'object_first' or 'object_last'"};
     SendJson(res, Cells(p, *first, *last, std::nullopt));
+  }
+
+  // The next (or previous) event or window value matching a query, over a run of objects.
+  void Find(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    TextRequest r;
+    ReadWindowSource(p, true).To(&r);
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto first = p.Number<uint32_t>("object_first");
+    auto last = p.Number<uint32_t>("object_last");
+    auto time = p.Number<uint64_t>("time");
+    if (!first || !last || !time) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'time'"};
+    if (*last < *first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
+    if (*last - *first >= kMaxCellObjects)
+      throw ApiError{400, "too many objects: " + std::to_string(*last - *first + 1),
+                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    FindQuery q;
+    const std::string kind = p.String("kind", 16), direction = p.String("direction", 16);
+    if (kind != "event" && kind != "value") throw ApiError{400, "'kind' must be event or value, not '" + kind + "'"};
+    if (direction != "next" && direction != "previous")
+      throw ApiError{400, "'direction' must be next or previous, not '" + direction + "'"};
+    q.events = kind == "event";
+    q.forward = direction == "next";
+    q.text = p.String("text", 256);
+    for (char& c : q.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (q.events) {
+      q.type = p.Number<uint32_t>("type");
+      q.event_value = p.Number<int64_t>("event_value");
+      if (q.event_value && !q.type) throw ApiError{400, "'event_value' needs 'type'"};
+    } else {
+      q.value = p.Number<double>("value");
+    }
+    if (!q.type && !q.value && q.text.empty())
+      throw ApiError{400, "nothing to find",
+                     kind == "event" ? "give 'type' (and 'event_value') or 'text' (part of a label)"
+                                     : "give 'value' or 'text' (part of a label, e.g. a state name)"};
+    const uint64_t span = p.Number<uint64_t>("span").value_or(std::max<uint64_t>(1, trace->Info().trace_end / 100));
+    auto found = FindNext(*trace, r, *first, *last, *time, span, q, options_.request_time_limit);
+    if (!found.ok()) throw CoreError(found.status());
+    if (!found.value()) {
+      SendJson(res, {{"found", false}});
+      return;
+    }
+    const FindMatch& m = **found;
+    SendJson(res, {{"found", true}, {"time", m.time}, {"end", m.end}, {"object_index", m.object},
+                   {"object", m.object_name}, {"what", m.what}});
   }
 
   void AnalyzeRoute(const httplib::Request& req, httplib::Response& res) {

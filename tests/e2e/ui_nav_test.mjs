@@ -216,6 +216,106 @@ const steps = [
     await stats.waitFor({ state: 'hidden', timeout: 5000 });
     check(await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.area === null), 'Esc left the area outlined');
   }],
+  ['typed begin and end times', async () => {
+    const begin = panel.locator('input.begin-time'), end = panel.locator('input.end-time');
+    let r = await range();
+    check(await begin.inputValue() === `${r.from} ns` && await end.inputValue() === `${r.to} ns`,
+      `the boxes show '${await begin.inputValue()}' – '${await end.inputValue()}', not the range ${r.from}-${r.to}`);
+    let n = await frames(panel);
+    await begin.fill('1.5 ms');
+    await end.fill('2500 us');
+    await end.press('Enter');
+    n = await waitFrame(panel, n);
+    r = await range();
+    check(r.from === 1500000 && r.to === 2500000, `typing 1.5 ms – 2500 us showed ${r.from}-${r.to}`);
+    check(await begin.inputValue() === '1500000 ns', `the begin box reads '${await begin.inputValue()}' after the frame`);
+    await end.fill('1 ms');
+    await end.press('Enter');
+    await page.waitForTimeout(300);
+    check(await end.evaluate((e) => e.classList.contains('invalid')), 'an end before the begin is not marked');
+    check((await panel.locator('.panel-message').textContent()).includes('must come after'), 'no message says the end is before the begin');
+    await end.fill('soon');
+    await end.press('Enter');
+    check((await panel.locator('.panel-message').textContent()).includes("'soon' is not a time"), 'no message says soon is not a time');
+    r = await range();
+    check(r.from === 1500000 && r.to === 2500000, 'a bad time changed the range');
+    await shot('05-typed-range');
+    await end.fill('2.5 ms');
+    await end.press('Enter');
+    await page.locator('#windows').click({ position: { x: 5, y: 5 } });  // the keys go to the page again
+  }],
+  ['? shows the keys', async () => {
+    await page.keyboard.press('?');
+    const help = page.locator('dialog#help');
+    await help.waitFor({ timeout: 5000 });
+    const keys = await help.locator('table.keys th').allTextContents();
+    for (const k of ['wheel', 'shift + wheel', 'W / S', 'A / D', 'shift + drag', 'Esc', 'F', 'N / P', '?'])
+      check(keys.includes(k), `the help does not list ${k}: ${keys.join(', ')}`);
+    await shot('06-help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden', timeout: 5000 });
+  }],
+  ['find events with next and previous, moving the view', async () => {
+    // MPI_Allreduce (50000002:10) in the .prv, both threads, at distinct times.
+    const times = [...new Set(prv.split('\n').filter((l) => l.startsWith('2:')).map((l) => l.split(':'))
+      .filter((f) => f.slice(6).some((x, i) => i % 2 === 0 && x === '50000002' && f[7 + i] === '10')).map((f) => Number(f[5])))].sort((a, b) => a - b);
+    check(times.length > 3, `only ${times.length} MPI_Allreduce in the .prv`);
+    let n = await frames(panel);
+    await panel.locator('input.begin-time').fill('0');
+    await panel.locator('input.end-time').fill('100 ms');
+    await panel.locator('input.end-time').press('Enter');
+    n = await waitFrame(panel, n);
+    await page.locator('#windows').click({ position: { x: 5, y: 5 } });
+    const view = await range();
+    check(view.from === 0 && view.to === 100000000 && times[0] > view.to, `the view before finding is ${view.from}-${view.to}`);
+    const span = view.to - view.from;
+    const box = await panel.locator('canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press('f');
+    const bar = panel.locator('.find-bar');
+    await bar.waitFor({ timeout: 5000 });
+    check(await page.evaluate(() => document.activeElement.classList.contains('find-text')), 'F did not put the cursor in the find box');
+    await page.keyboard.type('allreduce');
+    await page.keyboard.press('Enter');
+    const found = async (t) => page.waitForFunction(([b, x]) => b.dataset.time === String(x), [await bar.elementHandle(), t], { timeout: 20000 });
+    await found(times[0]);
+    n = await waitFrame(panel, n);
+    let r = await range();
+    check(Math.abs((r.from + r.to) / 2 - times[0]) <= 1, `the view ${r.from}-${r.to} is not centred on ${times[0]}`);
+    check(r.to - r.from === span, 'finding changed the span');
+    check((await bar.locator('.find-result').textContent()).startsWith('MPI_Allreduce (50000002:10) on THREAD 1.'), `the result reads '${await bar.locator('.find-result').textContent()}'`);
+    await page.keyboard.press('Enter');
+    await found(times[1]);
+    await page.keyboard.press('Enter');
+    await found(times[2]);
+    n = await waitFrame(panel, n);
+    r = await range();
+    check(Math.abs((r.from + r.to) / 2 - times[2]) <= 1, `the view ${r.from}-${r.to} is not centred on ${times[2]}`);
+    await page.keyboard.press('Shift+Enter');
+    await found(times[1]);
+    // The type:value form, from the page's keys (N) once the box is left.
+    await bar.locator('input.find-text').fill('50000002:10');
+    await page.locator('#windows').click({ position: { x: 5, y: 5 } });
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press('n');
+    await found(times[2]);
+    await page.keyboard.press('p');
+    await found(times[1]);
+    n = await waitFrame(panel, n);
+    await shot('07-find');
+    // States by name.
+    await bar.locator('select.find-kind').selectOption('value');
+    await bar.locator('input.find-text').fill('group comm');
+    await bar.locator('input.find-text').press('Enter');
+    const groups = [...statesOf(1), ...statesOf(2)].filter(([, , st]) => st === 13).map(([b]) => b).filter((b) => b > times[1]).sort((a, b) => a - b);
+    await found(groups[0]);
+    check((await bar.locator('.find-result').textContent()).startsWith('Group Communication (13)'), `the result reads '${await bar.locator('.find-result').textContent()}'`);
+    await bar.locator('input.find-text').fill('no such state');
+    await bar.locator('input.find-text').press('Enter');
+    await page.waitForFunction((b) => b.querySelector('.find-result').textContent.startsWith('no match after'), await bar.elementHandle(), { timeout: 20000 });
+    await bar.locator('input.find-text').press('Escape');
+    await bar.waitFor({ state: 'hidden' });
+  }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
   }],

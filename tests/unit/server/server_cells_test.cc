@@ -88,5 +88,46 @@ TEST_F(ServerCellsTest, BadRequestsAreClearErrors) {
   ExpectError("/api/at?trace=traces/omp2.prv.gz&object_index=0&time=5&from=0&to=10", 400);  // no window
 }
 
+// Find: event 60000006 (OpenMP named-Lock) of THREAD 1.1.1 is 3 (Lock) at 1400646, 6 (Locked
+// status) at 1404187 and 3 at 1426290; THREAD 1.1.2 has none before 4944132954.
+json Find(const json& more) {
+  return With(With(kStates, {{"object_first", 0}, {"object_last", 1}, {"direction", "next"}}), more);
+}
+
+TEST_F(ServerCellsTest, FindsTheNextAndPreviousEventOrValue) {
+  json e = Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 60000006}, {"time", 0}})));
+  EXPECT_EQ(e, json({{"found", true}, {"time", 1400646}, {"end", 1400646}, {"object_index", 0}, {"object", "THREAD 1.1.1"},
+                     {"what", "Lock (60000006:3)"}}));
+  // Starting with a 1-unit span: the span doubles until the match.
+  EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 60000006}, {"time", 0}, {"span", 1}})))["time"], 1400646);
+  EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 60000006}, {"event_value", 6}, {"time", 0}})))["time"], 1404187);
+  EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "event"}, {"text", "LOCKED status"}, {"time", 1400646}})))["time"], 1404187);
+  json prev = Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 60000006}, {"time", 1426290}, {"direction", "previous"}})));
+  EXPECT_EQ(prev["time"], 1404187);
+  EXPECT_EQ(prev["what"], "Locked status (60000006:6)");
+
+  json v = Ok(Post("/api/find", Find({{"kind", "value"}, {"text", "synchro"}, {"time", 0}})));
+  EXPECT_EQ(v["time"], 1400646);
+  EXPECT_EQ(v["end"], 1404187);
+  EXPECT_EQ(v["what"], "Synchronization (5)");
+  json running = Ok(Post("/api/find", Find({{"kind", "value"}, {"value", 1}, {"time", 1400646}, {"direction", "previous"}})));
+  EXPECT_EQ(running["time"], 1354412);
+  EXPECT_EQ(running["end"], 1400646);
+
+  EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 99999999}, {"time", 0}}))), json({{"found", false}}));
+  EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "value"}, {"text", "running"}, {"time", 0}, {"direction", "previous"}}))),
+            json({{"found", false}}));
+}
+
+TEST_F(ServerCellsTest, FindRefusesUnclearQueries) {
+  json e = ExpectPostError("/api/find", Find({{"kind", "event"}, {"time", 0}}), 400);
+  EXPECT_NE(e["error"].get<std::string>().find("nothing to find"), std::string::npos) << e;
+  ExpectPostError("/api/find", Find({{"kind", "states"}, {"text", "x"}, {"time", 0}}), 400);
+  ExpectPostError("/api/find", Find({{"kind", "event"}, {"text", "x"}, {"time", 0}, {"direction", "up"}}), 400);
+  ExpectPostError("/api/find", Find({{"kind", "event"}, {"event_value", 3}, {"time", 0}}), 400);
+  ExpectPostError("/api/find", Find({{"kind", "event"}, {"text", "x"}}), 400);  // no time
+  ExpectPostError("/api/find", Find({{"kind", "event"}, {"text", "x"}, {"time", 0}, {"object_last", 7}}), 422);
+}
+
 }  // namespace
 }  // namespace parallax::server
