@@ -5,6 +5,7 @@
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
 import { AreaStats, CellTooltip, FindBar } from './inspect.js';
+import { Overview } from './overview.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -141,6 +142,7 @@ export class TimelinePanel extends Panel {
     this.tooltip = new CellTooltip(this, this.box);
     this.areaStats = new AreaStats(this);
     this.findBar = new FindBar(this);
+    this.overview = new Overview(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
     this.hoverFraction = null;
@@ -149,7 +151,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.box, this.areaStats.root, this.textBox);
+    this.root.append(this.findBar.root, this.overview.root, this.box, this.areaStats.root, this.textBox);
     this.buildBar();
     this.refreshControls();
     // A frame is drawn at the window's pixel width: when the window's width changes (browser
@@ -185,6 +187,7 @@ export class TimelinePanel extends Panel {
     this.tooltip.hide();
     this.pending = this.zoom.clamp(range.from, range.to);
     this.canvas.preview(this.pending);
+    this.overview.draw();
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
       const r = this.pending;
@@ -271,7 +274,7 @@ export class TimelinePanel extends Panel {
     this.beginInput = el('input', null, 'begin-time');
     this.endInput = el('input', null, 'end-time');
     for (const [input, label] of [[this.beginInput, 'begin time'], [this.endInput, 'end time']]) {
-      input.size = 14;
+      input.size = 13;
       input.setAttribute('aria-label', label);
       input.title = `${label}: a number in the window's unit, or with a unit (ns, us, ms, s), e.g. 1.5 ms; Enter applies`;
       input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.typedRange(); });
@@ -311,7 +314,10 @@ export class TimelinePanel extends Panel {
       const from = parseTime(this.beginInput.value, unit, this.window.unit);
       const to = parseTime(this.endInput.value, unit, this.window.unit);
       if (to <= from) throw new Error(`the end (${this.endInput.value}) must come after the begin (${this.beginInput.value})`);
-      for (const i of [this.beginInput, this.endInput]) i.classList.remove('invalid');
+      for (const i of [this.beginInput, this.endInput]) {
+        i.classList.remove('invalid');
+        i.blur();  // the boxes show the range drawn, and the keys navigate again
+      }
       this.userRange(this.zoom.go({ from, to }));
     } catch (e) {
       for (const i of [this.beginInput, this.endInput]) i.classList.add('invalid');
@@ -325,7 +331,7 @@ export class TimelinePanel extends Panel {
     const f = timeFormatter(unit, this.window.unit);
     for (const [input, t] of [[this.beginInput, range.from], [this.endInput, range.to]]) {
       if (document.activeElement === input) continue;
-      input.value = `${f.format(t).replace(/,/g, '')} ${f.unit}`;
+      input.value = `${f.format(t)} ${f.unit}`;
       input.classList.remove('invalid');
     }
   }
@@ -382,6 +388,7 @@ export class TimelinePanel extends Panel {
       this.range.textContent = `${formatRange(range, unit, this.window.unit)} (${ms.toFixed(0)} ms)`;
       this.range.title = `${range.from} – ${range.to} ${unit} (trace units); the frame took ${ms.toFixed(0)} ms`;
       this.showTypedRange(range);
+      this.overview.update();
       this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);

@@ -219,7 +219,8 @@ const steps = [
   ['typed begin and end times', async () => {
     const begin = panel.locator('input.begin-time'), end = panel.locator('input.end-time');
     let r = await range();
-    check(await begin.inputValue() === `${r.from} ns` && await end.inputValue() === `${r.to} ns`,
+    const grouped = (t) => `${t.toLocaleString('en-US')} ns`;
+    check(await begin.inputValue() === grouped(r.from) && await end.inputValue() === grouped(r.to),
       `the boxes show '${await begin.inputValue()}' – '${await end.inputValue()}', not the range ${r.from}-${r.to}`);
     let n = await frames(panel);
     await begin.fill('1.5 ms');
@@ -228,7 +229,7 @@ const steps = [
     n = await waitFrame(panel, n);
     r = await range();
     check(r.from === 1500000 && r.to === 2500000, `typing 1.5 ms – 2500 us showed ${r.from}-${r.to}`);
-    check(await begin.inputValue() === '1500000 ns', `the begin box reads '${await begin.inputValue()}' after the frame`);
+    check(await begin.inputValue() === '1,500,000 ns', `the begin box reads '${await begin.inputValue()}' after the frame`);
     await end.fill('1 ms');
     await end.press('Enter');
     await page.waitForTimeout(300);
@@ -315,6 +316,51 @@ const steps = [
     await page.waitForFunction((b) => b.querySelector('.find-result').textContent.startsWith('no match after'), await bar.elementHandle(), { timeout: 20000 });
     await bar.locator('input.find-text').press('Escape');
     await bar.waitFor({ state: 'hidden' });
+  }],
+  ['the overview strip marks the view; a click moves the view there', async () => {
+    const strip = panel.locator('.overview');
+    await strip.locator('img').waitFor({ timeout: 10000 });
+    const end = await page.evaluate(() => window.parallax.traceEnd('epoch/epoch_2proc.prv.gz'));
+    let n = await frames(panel);
+    await panel.locator('input.begin-time').fill('1 s');
+    await panel.locator('input.end-time').fill('2 s');
+    await panel.locator('input.end-time').press('Enter');
+    n = await waitFrame(panel, n);
+    const [ax, , aw] = await area();
+    const marked = async () => strip.locator('.overview-view').evaluate((m) => [parseFloat(m.style.left), parseFloat(m.style.width)]);
+    let [left, width] = await marked();
+    check(Math.abs(left - (ax + (1e9 / end) * aw)) < 1 && Math.abs(width - (1e9 / end) * aw) < 1,
+      `the marker is at ${left}+${width} px, not at 1-2 s of ${end} ns over ${ax}+${aw} px`);
+    // The strip is the whole trace: a state drawn there at the x of a state in the .prv.
+    const painted = await strip.locator('img').evaluate((img) => {
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, c.width, c.height).data;
+      let k = 0;  // columns with some blue (Running) pixel
+      for (let x = 0; x < c.width; x += 1) {
+        for (let y = 0; y < c.height; y += 1) {
+          const i = 4 * (y * c.width + x);
+          if (d[i + 2] > 200 && d[i] < 50) {
+            k += 1;
+            break;
+          }
+        }
+      }
+      return k;
+    });
+    check(painted > aw * 0.5, `the strip has ${painted} blue pixels over ${aw}: not the whole trace's Running`);
+    await shot('08-overview');
+    const box = await strip.boundingBox();
+    await page.mouse.click(box.x + ax + 0.75 * aw, box.y + 8);
+    n = await waitFrame(panel, n);
+    const r = await range();
+    check(Math.abs((r.from + r.to) / 2 - 0.75 * end) <= end / aw && r.to - r.from === 1e9,
+      `clicking the strip at 75% shows ${r.from}-${r.to}, not 1 s around ${0.75 * end}`);
+    [left] = await marked();
+    check(Math.abs(left - (ax + (r.from / end) * aw)) < 1, 'the marker did not follow the view');
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
