@@ -6,6 +6,7 @@ import { download, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
 import { AreaStats, CellTooltip, FindBar } from './inspect.js';
 import { Overview } from './overview.js';
+import { RowGroups } from './groups.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -143,6 +144,7 @@ export class TimelinePanel extends Panel {
     this.areaStats = new AreaStats(this);
     this.findBar = new FindBar(this);
     this.overview = new Overview(this);
+    this.groups = new RowGroups(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
     this.hoverFraction = null;
@@ -151,7 +153,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.overview.root, this.box, this.areaStats.root, this.textBox);
+    this.root.append(this.findBar.root, this.groups.root, this.overview.root, this.box, this.areaStats.root, this.textBox);
     this.buildBar();
     this.refreshControls();
     // A frame is drawn at the window's pixel width: when the window's width changes (browser
@@ -283,6 +285,7 @@ export class TimelinePanel extends Panel {
     more.append(
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
+      button('Rows…', 'collapse or expand groups of rows (tasks, applications, nodes)', () => this.groups.toggleShown(), 'rows'),
       button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
       button('PNG', 'export the image', () => this.export('png'), 'export-png'),
       button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
@@ -296,6 +299,7 @@ export class TimelinePanel extends Panel {
 
   refreshControls() {
     if (this.areaStats.area) this.areaStats.select(this.areaStats.area);  // summed with the new cfg
+    this.groups.reset();
     const w = this.window;
     this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''}`;
     this.root.dataset.window = w.name;
@@ -352,6 +356,8 @@ export class TimelinePanel extends Panel {
       width: this.pixelWidth(), ...extra,
     };
     if (this.fit) body.fit = true;
+    const objects = this.groups.objects();
+    if (objects) body.objects = objects;
     if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });
     return body;
   }
@@ -378,6 +384,7 @@ export class TimelinePanel extends Panel {
       await this.canvas.show(frame, range);
       if (seq !== this.seq) return;
       if (this.highlight) this.canvas.mark(this.highlight.object);
+      this.groups.framed(frame.layout.rows);
       const ms = performance.now() - t0;
       this.frames += 1;
       this.root.dataset.frames = this.frames;

@@ -37,6 +37,7 @@
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
+#include "include/parallax/window.h"
 
 namespace parallax::server {
 
@@ -378,7 +379,8 @@ class ServerImpl final : public Server {
     const std::pair<const char*, Handler> either[] = {
         {"/api/timeline", &ServerImpl::Timeline}, {"/api/text", &ServerImpl::Text},
         {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
-        {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find}};
+        {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
+        {"/api/objects", &ServerImpl::Objects}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -773,6 +775,28 @@ class ServerImpl final : public Server {
     auto last = p.Number<uint32_t>("object_last");
     if (!first || !last) throw ApiError{400, "missing parameter 'object_first' or 'object_last'"};
     SendJson(res, Cells(p, *first, *last, std::nullopt));
+  }
+
+  // The objects of a window's level, by their canonical names (THREAD 1.2.1, CPU 2.3, ...,
+  // whatever the .row says), in object order: what the UI groups rows by.
+  void Objects(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    WindowSource source = ReadWindowSource(p, true);
+    WindowRequest r;
+    r.cfg_path = source.cfg_path;
+    r.cfg_text = source.cfg_text;
+    r.window = source.window;
+    r.thread_function = source.function;
+    r.parameters = source.params;
+    r.from = 0;
+    r.to = 1;  // only the names are wanted: the shortest range
+    r.threads = 1;
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto w = EvaluateWindow(*trace, r);
+    if (!w.ok()) throw CoreError(w.status());
+    SendJson(res, {{"window", w->window}, {"level", w->level}, {"objects", w->object_names}});
   }
 
   // The next (or previous) event or window value matching a query, over a run of objects.

@@ -362,6 +362,39 @@ const steps = [
     [left] = await marked();
     check(Math.abs(left - (ax + (r.from / end) * aw)) < 1, 'the marker did not follow the view');
   }],
+  ['groups of rows collapse and expand', async () => {
+    const rowsOf = () => panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows.map((r) => [r[0], r[3]]));
+    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.1.1",0],["THREAD 1.2.1",1]]', `the rows are ${JSON.stringify(await rowsOf())}`);
+    await panel.locator('button.rows').click();
+    const tree = panel.locator('.row-groups');
+    await tree.locator('button.group').first().waitFor({ timeout: 10000 });
+    const groups = await tree.locator('button.group').allTextContents();
+    check(groups.join('|') === '▾ APPL 1|▾ TASK 1.1|▾ TASK 1.2', `the groups are ${groups.join(', ')}`);
+    let n = await frames(panel);
+    await tree.locator('button.group[data-group="TASK 1.1"]').click();
+    n = await waitFrame(panel, n);
+    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.2.1",1]]', `with TASK 1.1 collapsed the rows are ${JSON.stringify(await rowsOf())}`);
+    check(await tree.locator('button.group[data-group="TASK 1.1"]').textContent() === '▸ TASK 1.1', 'the collapsed group does not say so');
+    await shot('09-groups');
+    // The tooltip and the area follow the rows drawn: the only row is THREAD 1.2.1's.
+    const [, rowY, rowH] = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[0]);
+    const box = await panel.locator('canvas').boundingBox();
+    const p = await at(0.5);
+    await page.mouse.move(p.x, box.y + rowY + rowH / 2);
+    await page.waitForFunction((t) => !t.hidden && t.querySelector('.tip-object'), await panel.locator('.tooltip').elementHandle(), { timeout: 10000 });
+    check(await panel.locator('.tooltip .tip-object').textContent() === 'THREAD 1.2.1', 'the tooltip is not about THREAD 1.2.1');
+    await tree.locator('button.group[data-group="TASK 1.2"]').click();  // would leave no row
+    await page.waitForTimeout(300);
+    check((await panel.locator('.panel-message').textContent()).includes('at least one row stays'), 'collapsing every row was not refused');
+    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.2.1",1]]', 'the refused collapse changed the rows');
+    await tree.locator('button.group[data-group="TASK 1.1"]').click();
+    n = await waitFrame(panel, n);
+    check((await rowsOf()).length === 2, 'expanding TASK 1.1 did not bring its row back');
+    await tree.locator('button.group[data-group="APPL 1"]').click();  // APPL 1 is every row: refused
+    check(await tree.locator('button.group[data-group="TASK 1.1"]').count() === 1, 'the refused APPL collapse hid its tasks');
+    await panel.locator('button.rows').click();
+    await tree.waitFor({ state: 'hidden' });
+  }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
   }],

@@ -119,6 +119,15 @@ TEST_F(ServerCellsTest, FindsTheNextAndPreviousEventOrValue) {
             json({{"found", false}}));
 }
 
+TEST_F(ServerCellsTest, ObjectsOfAWindowByCanonicalName) {
+  EXPECT_EQ(Ok(Post("/api/objects", kStates)),
+            json({{"window", "State As Is"}, {"level", "THREAD"}, {"objects", {"THREAD 1.1.1", "THREAD 1.1.2"}}}));
+  json task = Ok(Get(std::string("/api/objects?trace=") + kTrace + "&cfg=" + kViewCfg));  // a task-level cfg
+  EXPECT_EQ(task["level"], "TASK");
+  EXPECT_EQ(task["objects"], json::array({"TASK 1.1"}));
+  ExpectPostError("/api/objects", {{"trace", kTrace}}, 400);  // no window
+}
+
 TEST_F(ServerCellsTest, FindRefusesUnclearQueries) {
   json e = ExpectPostError("/api/find", Find({{"kind", "event"}, {"time", 0}}), 400);
   EXPECT_NE(e["error"].get<std::string>().find("nothing to find"), std::string::npos) << e;
