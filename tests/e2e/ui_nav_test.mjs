@@ -395,6 +395,42 @@ const steps = [
     await panel.locator('button.rows').click();
     await tree.waitFor({ state: 'hidden' });
   }],
+  ['usable at 1280x720 with every navigation view open', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.waitForFunction((c) => Math.abs(c.width - c.parentElement.clientWidth) <= 1,
+      await panel.locator('canvas').elementHandle(), { timeout: 10000, polling: 50 });
+    await panel.locator('button.rows').click();
+    await panel.locator('.row-groups button.group').first().waitFor();
+    await page.mouse.move(10, 10);
+    await page.keyboard.press('f');
+    await panel.locator('.find-bar select.find-kind').selectOption('event');
+    await panel.locator('.find-bar input.find-text').fill('allreduce');
+    await panel.locator('.find-bar input.find-text').press('Shift+Enter');  // the last MPI_Allreduce is before the view
+    await page.waitForFunction((b) => b.querySelector('.find-result').textContent.startsWith('MPI_Allreduce'),
+      await panel.locator('.find-bar').elementHandle(), { timeout: 20000 });
+    const rows = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows);
+    const box = await panel.locator('canvas').boundingBox();
+    const a = await at(0.3), b = await at(0.7);
+    await page.keyboard.down('Shift');
+    await page.mouse.move(a.x, box.y + rows[0][1] + 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x, box.y + rows[rows.length - 1][1] + 2, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await panel.locator('.area-stats tr[data-label]').first().waitFor({ timeout: 10000 });
+    const outside = await panel.evaluate((p) => {
+      const r = p.getBoundingClientRect();
+      return [...p.querySelectorAll('button, select, input')].filter((x) => {
+        const b = x.getBoundingClientRect();
+        return b.width && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
+      }).map((x) => x.textContent || x.getAttribute('aria-label'));
+    });
+    check(!outside.length, `controls stick out of the window at 1280 px: ${outside.join(', ')}`);
+    check(await page.evaluate(() => document.documentElement.scrollWidth) <= 1280, 'the page is wider than 1280 px');
+    await shot('10-1280x720');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1500, height: 1000 });
+  }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
   }],
