@@ -45,10 +45,13 @@ export class Doc {
     this.app.docChanged(this, before);
   }
 
-  async analyze(hideEmpty) {
-    const key = hideEmpty ? 'hide' : 'all';
+  // The histograms, over `range` ({from, to}) instead of the cfg's limits when given.
+  async analyze(hideEmpty, range = null) {
+    const key = `${hideEmpty ? 'hide' : 'all'} ${range ? `${range.from}-${range.to}` : 'cfg'}`;
     if (!this.analyzeCache.has(key)) {
-      const p = postJson('/api/analyze', { trace: this.trace, cfg_text: this.text, hide_empty: hideEmpty });
+      const p = postJson('/api/analyze', {
+        trace: this.trace, cfg_text: this.text, hide_empty: hideEmpty, from: range ? range.from : null, to: range ? range.to : null,
+      });
       this.analyzeCache.set(key, p);
       p.catch(() => this.analyzeCache.delete(key));
     }
@@ -396,6 +399,7 @@ export class TimelinePanel extends Panel {
       this.range.title = `${range.from} – ${range.to} ${unit} (trace units); the frame took ${ms.toFixed(0)} ms`;
       this.showTypedRange(range);
       this.overview.update();
+      for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);
       this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);
@@ -461,6 +465,9 @@ export class AnalyzerPanel extends Panel {
     this.totals = true;
     this.hideEmpty = this.settings.hide_empty_columns;
     this.plane = 0;
+    this.follow = true;  // over the range its control window shows (else the cfg's limits)
+    this.followTimer = null;
+    this.limits = el('span', null, 'analysis-range');
     this.tableBox = el('div', null, 'table-box');
     this.root.append(this.tableBox);
     this.buildBar();
@@ -491,8 +498,27 @@ export class AnalyzerPanel extends Panel {
       checkbox('transpose', this.transpose, (v) => { this.transpose = v; this.draw(); }, 'transpose').label,
       checkbox('hide empty', this.hideEmpty, (v) => { this.hideEmpty = v; this.render(); }, 'hide-empty').label,
       checkbox('totals', this.totals, (v) => { this.totals = v; this.draw(); }, 'totals').label,
+      checkbox('follow zoom', this.follow, (v) => { this.follow = v; this.render(); }, 'follow').label,
       button('CSV', 'export the table', () => this.exportCsv(), 'export-csv'),
-      button('✕', 'close', () => this.close(), 'close'));
+      button('✕', 'close', () => this.close(), 'close'), this.limits);
+  }
+
+  // The timeline panel of this histogram's control window, when one is on screen.
+  controlPanel() {
+    const c = this.settings.control;
+    return this.app.panels.find((p) => p instanceof TimelinePanel && p.doc === this.doc && p.index === c && !p.highlight);
+  }
+
+  // A control window drew a new range: follow it, once the zooms settle.
+  controlMoved(panel) {
+    if (!this.follow || panel !== this.controlPanel()) return;
+    clearTimeout(this.followTimer);
+    this.followTimer = setTimeout(() => this.render(), 150);
+  }
+
+  close() {
+    clearTimeout(this.followTimer);
+    super.close();
   }
 
   refreshControls() {
@@ -500,8 +526,15 @@ export class AnalyzerPanel extends Panel {
   }
 
   async render() {
+    const control = this.follow ? this.controlPanel() : null;
+    const range = control ? { ...control.zoom.range } : null;
+    const seq = (this.seq = (this.seq || 0) + 1);
     try {
-      const tables = await this.doc.analyze(this.hideEmpty);
+      const tables = await this.doc.analyze(this.hideEmpty, range);
+      if (seq !== this.seq) return;  // a newer range is on its way
+      const unit = this.app.traceInfo(this.doc.trace).time_unit;
+      this.limits.textContent = range ? `over ${formatRange(range, unit, control.window.unit)} (${control.window.name})` : 'over the cfg\'s analysis limits';
+      Object.assign(this.root.dataset, { from: range ? range.from : '', to: range ? range.to : '' });
       this.table = tables[this.index];
       if (!this.table) throw new Error('the server returned no table for this histogram');
       const planes = this.table.planes;

@@ -856,6 +856,7 @@ class ServerImpl final : public Server {
     r.cfg_text = w.cfg_text;
     r.all_histograms = p.Bool("all").value_or(true);
     r.hide_empty_columns = p.Bool("hide_empty").value_or(false);
+    TimeRange(p, &r.from, &r.to);  // in place of the cfg's AnalysisLimits (the UI's zoom)
     r.time_limit = options_.request_time_limit;
     r.memory_limit = options_.request_memory_limit;
     auto tables = Analyze(*trace, r);

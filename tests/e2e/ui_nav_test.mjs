@@ -16,7 +16,10 @@ if (!binary || !data || !out) {
 }
 fs.mkdirSync(out, { recursive: true });
 
-const root = makeRoot(['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_2proc.${x}`), `epoch/epoch_2proc.${x}`]));
+const root = makeRoot([
+  ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_2proc.${x}`), `epoch/epoch_2proc.${x}`]),
+  [path.join(data, 'cfg/bsc/mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
+]);
 
 // THREAD 1.1.1's state records, read straight from the .prv ([begin, end, state]), and the
 // state names of the .pcf: what the tooltip must agree with.
@@ -430,6 +433,53 @@ const steps = [
     await shot('10-1280x720');
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1500, height: 1000 });
+  }],
+  ['the analyzer follows its control window\'s zoom', async () => {
+    await page.locator('#files li.dir', { hasText: '..' }).click();
+    await page.locator('#files li.dir', { hasText: 'cfgs' }).click();
+    await page.locator('#files li.cfg', { hasText: 'mpi_stats.cfg' }).click();
+    await page.locator('#cfg-details button.open-cfg').click();
+    const mpi = page.locator('#windows > section.timeline[data-window="MPI call"]');
+    const analyzer = page.locator('#windows > section.analyzer').first();
+    await waitFrame(mpi);
+    await analyzer.locator('table.analyzer td').first().waitFor();
+    const [a, b] = [500000000, 2500000000];
+    await mpi.locator('input.begin-time').fill('0.5 s');
+    await mpi.locator('input.end-time').fill('2.5 s');
+    await mpi.locator('input.end-time').press('Enter');
+    await page.waitForFunction(([e, from, to]) => e.dataset.from === String(from) && e.dataset.to === String(to),
+      [await analyzer.elementHandle(), a, b], { timeout: 30000 });
+    check((await analyzer.locator('.analysis-range').textContent()).includes('(MPI call)'), 'the analyzer does not say it follows MPI call');
+    // % of time inside an MPI call for THREAD 1.1.1 over [a, b), from the .prv's MPI events.
+    const mpiTypes = new Set(['50000001', '50000002', '50000003', '50000004', '50000005']);
+    const changes = [];
+    for (const l of prv.split('\n')) {
+      if (!l.startsWith('2:')) continue;
+      const f = l.split(':');
+      if (f[2] !== '1' || f[3] !== '1' || f[4] !== '1') continue;
+      for (let i = 6; i + 1 < f.length; i += 2) if (mpiTypes.has(f[i])) changes.push([Number(f[5]), Number(f[i + 1])]);
+    }
+    changes.sort((x, y) => x[0] - y[0]);
+    let inside = 0;
+    for (let i = 0; i < changes.length; i += 1) {
+      if (changes[i][1] === 0) continue;
+      const end = i + 1 < changes.length ? changes[i + 1][0] : Infinity;
+      inside += Math.max(0, Math.min(end, b) - Math.max(changes[i][0], a));
+    }
+    const expected = (100 * inside) / (b - a);
+    const shown = await analyzer.evaluate((e) => {
+      const t = window.parallax.panels.find((p) => p.root === e).table;
+      const p = t.planes[0];
+      const r = p.rows.indexOf('THREAD 1.1.1');
+      return p.values[r].reduce((s, v, c) => s + (p.column_ranges[c][0] !== 0 ? v || 0 : 0), 0);
+    });
+    check(Math.abs(shown - expected) < 0.01, `the analyzer shows ${shown}% in MPI for THREAD 1.1.1 over 0.5-2.5 s, the .prv ${expected}%`);
+    await analyzer.scrollIntoViewIfNeeded();
+    await shot('11-analyzer-follows');
+    // Unchecked: the cfg's limits (the whole trace) again.
+    await analyzer.locator('label.follow input').uncheck();
+    await page.waitForFunction((e) => e.dataset.from === '', await analyzer.elementHandle(), { timeout: 30000 });
+    check((await analyzer.locator('.analysis-range').textContent()).includes('cfg'), 'unchecked, the analyzer does not say it uses the cfg\'s limits');
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));

@@ -3,6 +3,8 @@
 // THREAD 1.1.1 is Running [0, 1353917), Others [1353917, 1354412), Running [1354412, 1400646),
 // Synchronization [1400646, 1404187); THREAD 1.1.2 is Not created until 4943850943.
 
+#include "apps/server/json_convert.h"
+#include "include/parallax/trace.h"
 #include "tests/unit/server/server_fixture.h"
 
 namespace parallax::server {
@@ -126,6 +128,25 @@ TEST_F(ServerCellsTest, ObjectsOfAWindowByCanonicalName) {
   EXPECT_EQ(task["level"], "TASK");
   EXPECT_EQ(task["objects"], json::array({"TASK 1.1"}));
   ExpectPostError("/api/objects", {{"trace", kTrace}}, 400);  // no window
+}
+
+// /api/analyze with from/to: the histograms of that range (what the analyzer shows when it
+// follows its control window's zoom), as the core computes them for the range.
+TEST_F(ServerCellsTest, AnalyzesARange) {
+  const json whole = Ok(Get(std::string("/api/analyze?trace=") + kTrace + "&cfg=" + kAnalysisCfg))["tables"];
+  const json part =
+      Ok(Get(std::string("/api/analyze?trace=") + kTrace + "&cfg=" + kAnalysisCfg + "&from=1000000&to=900000000"))["tables"];
+  auto trace = Trace::Open((Root() / kTrace).string());
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  AnalyzeRequest r;
+  r.cfg_path = (Root() / kAnalysisCfg).string();
+  r.from = 1000000;
+  r.to = 900000000;
+  auto tables = Analyze(*trace.value(), r);
+  ASSERT_TRUE(tables.ok()) << tables.status().message();
+  EXPECT_EQ(part, ToJson(tables.value()));
+  EXPECT_NE(part, whole);
+  ExpectError(std::string("/api/analyze?trace=") + kTrace + "&cfg=" + kAnalysisCfg + "&from=9&to=5", 400);
 }
 
 TEST_F(ServerCellsTest, FindRefusesUnclearQueries) {
