@@ -500,7 +500,75 @@ export class AnalyzerPanel extends Panel {
       checkbox('totals', this.totals, (v) => { this.totals = v; this.draw(); }, 'totals').label,
       checkbox('follow zoom', this.follow, (v) => { this.follow = v; this.render(); }, 'follow').label,
       button('CSV', 'export the table', () => this.exportCsv(), 'export-csv'),
+      button('Properties', 'histogram properties: statistic, control scale, column order', () => this.openProperties(), 'hist-properties'),
       button('✕', 'close', () => this.close(), 'close'), this.limits);
+  }
+
+  // The histogram's properties in a dialog; Apply rewrites the cfg (saved with *Save cfg…*).
+  openProperties() {
+    const h = this.settings;
+    const dialog = document.getElementById('histogram-properties');
+    const form = el('form', null, 'histogram-form');
+    form.method = 'dialog';
+    const field = (label, input) => {
+      const d = el('div', null, 'field');
+      d.append(el('label', label), input);
+      return d;
+    };
+    const number = (value, cls) => {
+      const i = el('input', null, cls);
+      i.type = 'number';
+      i.step = 'any';
+      i.value = value;
+      return i;
+    };
+    const statistic = select(h.statistics, h.statistic, 'statistic');
+    const auto = checkbox('computed from the values', h.compute_scale, () => {}, 'compute-scale');
+    const min = number(h.minimum, 'minimum'), max = number(h.maximum, 'maximum'), delta = number(h.delta, 'delta');
+    for (const i of [min, max, delta]) i.addEventListener('input', () => { auto.input.checked = false; });
+    const sort = checkbox('by a total row', h.sort_columns, () => {}, 'sort-columns');
+    const criteria = select(['Total', 'Average', 'Maximum', 'Minimum', 'Stdev', 'Avg/Max'], h.sort_criteria, 'sort criterion');
+    criteria.classList.add('sort-criteria');
+    const reverse = checkbox('reversed', h.sort_reverse, () => {}, 'sort-reverse');
+    const hide = checkbox('hide empty columns', h.hide_empty_columns, () => {}, 'hide-columns');
+    const message = el('div', null, 'error');
+    const parts = [el('h4', `${h.name}`), field('statistic', statistic)];
+    if (!h.communications) {
+      parts.push(el('h4', 'Control scale (columns)'), field('autofit', auto.label), field('minimum', min), field('maximum', max),
+        field('delta', delta));
+    }
+    const order = el('span');
+    order.append(sort.label, criteria, reverse.label);
+    parts.push(el('h4', 'Columns'), field('sort', order), field('empty', hide.label), message);
+    const cancel = el('button', 'Cancel', 'cancel');
+    cancel.value = 'cancel';
+    const apply = el('button', 'Apply', 'apply');
+    apply.type = 'button';
+    apply.addEventListener('click', async () => {
+      const values = {
+        statistic: statistic.value, sort_columns: sort.input.checked, sort_criteria: criteria.value,
+        sort_reverse: reverse.input.checked, hide_empty_columns: hide.input.checked,
+      };
+      if (!h.communications) {
+        Object.assign(values, { compute_scale: auto.input.checked, minimum: Number(min.value), maximum: Number(max.value), delta: Number(delta.value) });
+        if (![values.minimum, values.maximum, values.delta].every(Number.isFinite)) {
+          message.textContent = 'the minimum, maximum and delta must be numbers';
+          return;
+        }
+      }
+      try {
+        await this.doc.edit((d) => Object.assign(d.histograms[this.index], values));
+        this.hideEmpty = values.hide_empty_columns;
+        dialog.close();
+      } catch (e) {
+        message.textContent = `${e.message}${e.hint ? ` (${e.hint})` : ''}`;
+      }
+    });
+    const buttons = el('div', null, 'buttons');
+    buttons.append(cancel, apply);
+    form.append(...parts, buttons);
+    dialog.replaceChildren(form);
+    dialog.showModal();
   }
 
   // The timeline panel of this histogram's control window, when one is on screen.

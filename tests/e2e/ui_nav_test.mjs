@@ -481,6 +481,43 @@ const steps = [
     await page.waitForFunction((e) => e.dataset.from === '', await analyzer.elementHandle(), { timeout: 30000 });
     check((await analyzer.locator('.analysis-range').textContent()).includes('cfg'), 'unchecked, the analyzer does not say it uses the cfg\'s limits');
   }],
+  ['histogram properties: sort the columns by their total, saved to the cfg', async () => {
+    const analyzer = page.locator('#windows > section.analyzer').first();
+    const planeOf = () => analyzer.evaluate((e) => {
+      const p = window.parallax.panels.find((x) => x.root === e).table.planes[0];
+      return { columns: p.columns, total: p.totals[p.total_names.indexOf('Total')] };
+    });
+    const before = await planeOf();
+    await analyzer.locator('button.hist-properties').click();
+    const dialog = page.locator('dialog#histogram-properties');
+    await dialog.waitFor();
+    check(await dialog.locator('select[aria-label="statistic"]').inputValue() === '% Time', 'the dialog does not show the statistic');
+    await dialog.locator('label.sort-columns input').check();
+    await dialog.locator('select.sort-criteria').selectOption('Total');
+    await dialog.locator('button.apply').click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10000 });
+    await page.waitForFunction((e) => {
+      const p = window.parallax.panels.find((x) => x.root === e).doc.document.histograms[0];
+      return p.sort_columns && p.sort_criteria === 'Total';
+    }, await analyzer.elementHandle(), { timeout: 10000 });
+    await page.waitForFunction(([e, cols]) => {
+      const t = window.parallax.panels.find((x) => x.root === e).table;
+      return t && t.planes[0].columns.join('|') !== cols;
+    }, [await analyzer.elementHandle(), before.columns.join('|')], { timeout: 20000 });
+    const after = await planeOf();
+    check(after.total.every((v, k) => k === 0 || after.total[k - 1] >= v), `the columns are not by decreasing total: ${after.total}`);
+    check([...after.columns].sort().join() === [...before.columns].sort().join(), 'sorting changed the set of columns');
+    const headers = await analyzer.locator('table.analyzer tr').first().locator('th').allTextContents();
+    check(headers.slice(1).join('|') === after.columns.join('|'), `the table shows ${headers.join(', ')}, not the sorted columns`);
+    await analyzer.scrollIntoViewIfNeeded();
+    await shot('12-histogram-sorted');
+    page.once('dialog', (d) => d.accept('cfgs/mpi_sorted.cfg'));
+    await page.locator('#windows > section.timeline[data-window="MPI call"] button.save-cfg').click();
+    await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('saved'), null, { timeout: 10000 });
+    const saved = fs.readFileSync(path.join(root, 'cfgs/mpi_sorted.cfg'), 'utf8');
+    check(saved.includes('Analyzer2D.SortCols: True') && saved.includes('Analyzer2D.SortCriteria: Total'),
+      'the saved cfg does not sort the columns by Total');
+  }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
   }],
