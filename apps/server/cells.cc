@@ -102,7 +102,10 @@ void Scan(const TextView& view, uint32_t object, uint64_t from, uint64_t to, con
 Result<std::optional<FindMatch>> FindNext(const Trace& trace, const TextRequest& base, uint32_t first, uint32_t last,
                                           uint64_t time, uint64_t span, const FindQuery& query, double seconds) {
   const auto start = std::chrono::steady_clock::now();
-  const uint64_t end = trace.Info().trace_end;
+  auto whole = TraceRange(trace, std::nullopt, std::nullopt);  // O(1), unlike Info()
+  if (!whole.ok()) return whole.status();
+  const uint64_t end = whole->to;
+  if (query.forward && time >= end) return std::optional<FindMatch>();  // nothing after the end
   span = std::max<uint64_t>(span, 1);
   // Searched so far: (time, cursor) forward, [cursor, time) backward.
   uint64_t cursor = query.forward ? time + 1 : time;

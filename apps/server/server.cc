@@ -835,7 +835,9 @@ class ServerImpl final : public Server {
       throw ApiError{400, "nothing to find",
                      kind == "event" ? "give 'type' (and 'event_value') or 'text' (part of a label)"
                                      : "give 'value' or 'text' (part of a label, e.g. a state name)"};
-    const uint64_t span = p.Number<uint64_t>("span").value_or(std::max<uint64_t>(1, trace->Info().trace_end / 100));
+    auto whole = TraceRange(*trace, std::nullopt, std::nullopt);
+    if (!whole.ok()) throw CoreError(whole.status());
+    const uint64_t span = p.Number<uint64_t>("span").value_or(std::max<uint64_t>(1, whole->to / 100));
     auto found = FindNext(*trace, r, *first, *last, *time, span, q, options_.request_time_limit);
     if (!found.ok()) throw CoreError(found.status());
     if (!found.value()) {

@@ -117,6 +117,7 @@ TEST_F(ServerCellsTest, FindsTheNextAndPreviousEventOrValue) {
   EXPECT_EQ(running["end"], 1400646);
 
   EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 99999999}, {"time", 0}}))), json({{"found", false}}));
+  EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "event"}, {"type", 60000006}, {"time", UINT64_MAX}}))), json({{"found", false}}));
   EXPECT_EQ(Ok(Post("/api/find", Find({{"kind", "value"}, {"text", "running"}, {"time", 0}, {"direction", "previous"}}))),
             json({{"found", false}}));
 }
