@@ -21,6 +21,7 @@ Result<CellSummary> SummarizeCells(const Trace& trace, const TextRequest& base, 
     r.object_index = object;
     r.from = from;
     r.to = to;
+    r.records = at.has_value();  // the events and communications only for a pixel (its provenance)
     auto view = trace.Text(r);
     if (!view.ok()) return view.status();
     s.window = view->window;
@@ -119,6 +120,7 @@ Result<std::optional<FindMatch>> FindNext(const Trace& trace, const TextRequest&
       r.object_index = object;
       r.from = lo;
       r.to = hi;
+      r.records = query.events;  // values are the intervals' own
       auto view = trace.Text(r);
       if (!view.ok()) return view.status();
       Scan(view.value(), object, lo, hi, query, &best);

@@ -25,7 +25,8 @@ struct CellSummary {
   uint64_t from = 0, to = 0;
   std::vector<std::string> objects;  // names of the objects summed
   std::vector<CellValue> values;     // most time first
-  uint64_t intervals = 0, events = 0, comms = 0;  // records meeting the range
+  uint64_t intervals = 0, events = 0, comms = 0;  // records meeting the range (events and
+                                                  // comms counted for a pixel, `at`, only)
   std::optional<TextInterval> at;    // the first object's interval holding `at`
 };
 

@@ -754,9 +754,14 @@ class ServerImpl final : public Server {
     if (s->at)
       interval = {{"begin", s->at->begin}, {"end", s->at->end},
                   {"value", std::isfinite(s->at->value) ? json(s->at->value) : json(nullptr)}, {"label", s->at->label}};
-    return {{"window", s->window}, {"time_unit", s->time_unit}, {"from", s->from}, {"to", s->to},
-            {"duration", s->to - s->from}, {"objects", s->objects}, {"values", std::move(values)},
-            {"intervals", s->intervals}, {"events", s->events}, {"comms", s->comms}, {"at", std::move(interval)}};
+    json j = {{"window", s->window}, {"time_unit", s->time_unit}, {"from", s->from}, {"to", s->to},
+              {"duration", s->to - s->from}, {"objects", s->objects}, {"values", std::move(values)},
+              {"intervals", s->intervals}, {"at", std::move(interval)}};
+    if (at) {  // a pixel's provenance: its records too (an area reads the intervals only)
+      j["events"] = s->events;
+      j["comms"] = s->comms;
+    }
+    return j;
   }
 
   // A point of a timeline (the UI's hover): object_index, time, and the pixel's [from, to).

@@ -53,6 +53,7 @@ TEST_F(ServerCellsTest, AnAreaSumsEveryObjectPerValue) {
   EXPECT_EQ(c["objects"], json::array({"THREAD 1.1.1", "THREAD 1.1.2"}));
   EXPECT_EQ(c["duration"], 1404187);
   EXPECT_TRUE(c["at"].is_null());
+  EXPECT_FALSE(c.contains("events"));  // an area reads the intervals only
   const json& v = c["values"];
   ASSERT_EQ(v.size(), 4u) << c;
   // Most time first.

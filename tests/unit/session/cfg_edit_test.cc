@@ -571,6 +571,26 @@ TEST(CfgText, SameAsCfgPath) {
   EXPECT_EQ(h1.value()[0].planes[0].columns, h2.value()[0].planes[0].columns);
 }
 
+// records = false: the same intervals, without the events and communications.
+TEST(TextView, IntervalsOnly) {
+  TextRequest full;
+  full.cfg_path = Data(kMpiStats);
+  TextRequest bare = full;
+  bare.records = false;
+  auto a = Epoch().Text(full), b = Epoch().Text(bare);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_FALSE(a->events.empty());
+  EXPECT_FALSE(a->comms.empty());
+  EXPECT_TRUE(b->events.empty());
+  EXPECT_TRUE(b->comms.empty());
+  ASSERT_EQ(a->intervals.size(), b->intervals.size());
+  for (size_t k = 0; k < a->intervals.size(); ++k) {
+    EXPECT_EQ(a->intervals[k].begin, b->intervals[k].begin);
+    EXPECT_EQ(a->intervals[k].value, b->intervals[k].value);
+    EXPECT_EQ(a->intervals[k].label, b->intervals[k].label);
+  }
+}
+
 // --- Analyze: windows, row objects, column ranges ------------------------------------------
 
 // mpi_stats: discrete columns (MPI call values), one row per thread.
