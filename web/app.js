@@ -18,6 +18,7 @@ const KEYS = [
   ['W / S', 'zoom in / out at the cursor (at the centre when the cursor is elsewhere)'],
   ['A / D', 'pan left / right by a fifth of the view'],
   ['drag', 'zoom to the dragged range'],
+  ['ctrl + drag, middle drag', 'pan: the trace follows the mouse'],
   ['shift + drag', 'select an area (time range × rows): its duration and the time of each value'],
   ['Esc', 'clear the area selection; close this help'],
   ['click', 'textual view of the row around the time clicked'],

@@ -1,5 +1,6 @@
 // The canvas of a timeline window: paints the frames the core rendered (PNG plus layout), turns
-// a drag into a zoom, a shift+drag into an area selection (time range × rows), a click into
+// a drag into a zoom, a shift+drag into an area selection (time range × rows), a ctrl or middle
+// drag into a pan, a click into
 // (row, time) and the wheel into zooms and pans at the cursor.
 // It knows nothing about the server: its owner loads the frame for the range it asks for.
 
@@ -13,9 +14,11 @@ export class TimelineCanvas {
   // `fraction` of the area where it is. onWheelPan(fraction): pan by a fraction of the view.
   // onHover(fraction, point, event): the cursor at `fraction` of the area, at canvas `point`
   // (all null: it left).
-  // onSelect({from, to, objects}): a shift+drag over a time range and rows.
+  // onSelect({from, to, objects}): a shift+drag over a time range and rows. onDragPan(range,
+  // fraction): a drag with the middle button or ctrl, `fraction` of `range` (the view pressed on).
   constructor(canvas, selection, {
     onZoom, onClick, onSelect = () => {}, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {},
+    onDragPan = () => {},
   }) {
     this.canvas = canvas;
     this.selection = selection;
@@ -25,6 +28,8 @@ export class TimelineCanvas {
     this.onWheelPan = onWheelPan;
     this.onHover = onHover;
     this.onSelect = onSelect;
+    this.onDragPan = onDragPan;  // (range at the press, fraction of it moved): a ctrl or middle drag
+    this.panning = null;
     this.area = null;  // an area selection to outline
     this.found = null;  // a find match to mark
     this.list = null;  // the layout: width, height, area, rows
@@ -146,12 +151,24 @@ export class TimelineCanvas {
   }
 
   down(e) {
-    if (!this.list || e.button !== 0) return;
+    if (!this.list) return;
+    if (e.button === 1 || (e.button === 0 && e.ctrlKey)) {  // middle button or ctrl: pan
+      this.panning = { client: e.clientX, range: this.view || this.range };
+      e.preventDefault();
+      return;
+    }
+    if (e.button !== 0) return;
     this.drag = { start: this.local(e), client: e.clientX, clientY: e.clientY, area: e.shiftKey };
     e.preventDefault();
   }
 
   move(e) {
+    if (this.panning) {
+      const r = this.canvas.getBoundingClientRect();
+      const aw = this.list.area[2] * (r.width / this.canvas.width);
+      this.onDragPan(this.panning.range, -(e.clientX - this.panning.client) / aw);
+      return;
+    }
     if (!this.drag) return;
     const r = this.canvas.getBoundingClientRect();
     const a = this.drag.client - r.left, b = e.clientX - r.left;
@@ -163,6 +180,10 @@ export class TimelineCanvas {
   }
 
   up(e) {
+    if (this.panning) {
+      this.panning = null;
+      return;
+    }
     if (!this.drag) return;
     const { start, area } = this.drag, end = this.local(e);
     this.drag = null;

@@ -137,6 +137,7 @@ export class TimelinePanel extends Panel {
       onSelect: (area) => this.areaStats.select(area),
       onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
       onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
+      onDragPan: (range, fraction) => this.preview(panRange(range, fraction)),
       onHover: (fraction, point, event) => {
         this.app.active = this;
         this.hoverFraction = fraction;

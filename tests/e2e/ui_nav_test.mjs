@@ -131,6 +131,24 @@ const steps = [
     await page.keyboard.press('Backspace');
     await panel.locator('input.min-y').blur();
   }],
+  ['ctrl+drag pans: the trace follows the mouse', async () => {
+    const before = await range();
+    const n = await frames(panel);
+    const a = await at(0.6), b = await at(0.4);
+    await page.keyboard.down('Control');
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 3 });
+    await page.mouse.move(b.x, b.y, { steps: 3 });
+    await page.mouse.up();
+    await page.keyboard.up('Control');
+    await waitFrame(panel, n);
+    const after = await range();
+    const span = before.to - before.from;
+    check(after.to - after.from === span, 'panning by drag changed the span');
+    check(Math.abs(after.from - before.from - 0.2 * span) <= span / 500, `dragging left by 20% moved ${before.from} to ${after.from}, not by ${0.2 * span}`);
+    check(!(await panel.locator('.text-view').isVisible()), 'the pan drag was taken for a click');
+  }],
   ['drag still zooms, undo goes back a whole burst', async () => {
     const before = await range();
     let n = await frames(panel);
