@@ -415,6 +415,12 @@ const steps = [
     check(await tree.locator('button.group[data-group="TASK 1.1"]').count() === 1, 'the refused APPL collapse hid its tasks');
     await panel.locator('button.rows').click();
     await tree.waitFor({ state: 'hidden' });
+    // The groups of other levels' canonical names: cpus under nodes, tasks under applications.
+    const named = await page.evaluate(async () => {
+      const { groupsOf, objectRanges } = await import('./groups.js');
+      return [groupsOf('CPU 2.3'), groupsOf('TASK 3.4'), groupsOf('THREAD 1.12.2'), groupsOf('NODE 1'), objectRanges([0, 1, 2, 5, 7, 8])];
+    });
+    check(JSON.stringify(named) === '[["NODE 2"],["APPL 3"],["APPL 1","TASK 1.12"],[],"1-3,6,8-9"]', `groups of names: ${JSON.stringify(named)}`);
   }],
   ['usable at 1280x720 with every navigation view open', async () => {
     await page.setViewportSize({ width: 1280, height: 720 });
