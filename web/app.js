@@ -11,6 +11,24 @@ import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 const $ = (id) => document.getElementById(id);
 const STATUS_SECONDS = 10;
 
+// What the keyboard and the mouse do over a timeline window (the help overlay, docs/serve.md).
+const KEYS = [
+  ['wheel', 'zoom in or out at the cursor'],
+  ['shift + wheel', 'pan (a horizontal wheel or touchpad pans too)'],
+  ['W / S', 'zoom in / out at the cursor (at the centre when the cursor is elsewhere)'],
+  ['A / D', 'pan left / right by a fifth of the view'],
+  ['drag', 'zoom to the dragged range'],
+  ['ctrl + drag, middle drag', 'pan: the trace follows the mouse'],
+  ['shift + drag', 'select an area (time range × rows): its duration and the time of each value'],
+  ['Esc', 'clear the area selection; close this help'],
+  ['click', 'textual view of the row around the time clicked'],
+  ['hover', 'tooltip: object, time, value, interval and what the pixel folds'],
+  ['begin – end boxes', 'type a range (1.5 ms, 2000 us, ...), Enter applies'],
+  ['F', 'find: events by type, type:value or label, or the window\'s values, with next / previous'],
+  ['N / P', 'next / previous match of the last find'],
+  ['?', 'this help'],
+];
+
 class App {
   constructor() {
     this.traces = new Map();  // path → info
@@ -18,6 +36,7 @@ class App {
     this.panels = [];
     this.functions = [];
     this.serverTraces = [];  // loaded on the server (by any page), from /api/traces
+    this.active = null;  // the timeline panel the keys go to (last under the mouse)
     this.properties = new PropertiesDialog(this, $('properties'));
   }
 
@@ -401,9 +420,46 @@ class App {
     $('save-all').addEventListener('click', () => this.saveAll());
     // Drop the token from the address bar: the cookie carries it from now on.
     if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
+    document.addEventListener('keydown', (e) => this.key(e));
+    $('help-button').addEventListener('click', () => this.showHelp());
     this.loadFunctions();
     this.listDir('');
     this.openPreloaded();
+  }
+
+  // Navigation keys go to the timeline window last under the mouse (else the first one), unless
+  // a control or a dialog has the keyboard.
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.closest('input, select, textarea, dialog[open]') || t.isContentEditable)) return;
+    if (e.key === '?') {
+      e.preventDefault();
+      this.showHelp();
+      return;
+    }
+    let panel = this.active && this.active.root.isConnected ? this.active : null;
+    panel = panel || this.panels.find((p) => p instanceof TimelinePanel);
+    if (panel && panel.key(e.key.toLowerCase())) e.preventDefault();
+  }
+
+  // The keys and mouse actions, in a dialog (Esc or the button closes it).
+  showHelp() {
+    const dialog = $('help');
+    const table = el('table', null, 'keys');
+    for (const [k, what] of KEYS) {
+      const tr = el('tr');
+      tr.append(el('th', k, 'label'), el('td', what, 'label'));
+      table.append(tr);
+    }
+    const form = el('form');
+    form.method = 'dialog';
+    const close = el('button', 'Close', 'close');
+    const buttons = el('div', null, 'buttons');
+    buttons.append(close);
+    form.append(el('h3', 'Keys and mouse over a timeline window'), table, buttons);
+    dialog.replaceChildren(form);
+    dialog.showModal();
   }
 
   // A new page shows its own state: only the traces given on the command line (`parallax serve

@@ -1,22 +1,84 @@
 // The canvas of a timeline window: paints the frames the core rendered (PNG plus layout), turns
-// a drag into a zoom and a click into (row, time). It knows nothing about the server: its owner
-// loads the frame for the range it asks for.
+// a drag into a zoom, a shift+drag into an area selection (time range × rows), a ctrl or middle
+// drag into a pan, a click into
+// (row, time) and the wheel into zooms and pans at the cursor.
+// It knows nothing about the server: its owner loads the frame for the range it asks for.
+
+// Wheel pixels (deltaY) per factor e of zoom, and per view width of pan.
+const WHEEL_ZOOM = 500;
+const WHEEL_PAN = 1000;
 
 export class TimelineCanvas {
   // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object].
-  constructor(canvas, selection, { onZoom, onClick }) {
+  // onWheelZoom(factor, fraction): zoom the view by `factor` (< 1: in) keeping the time at
+  // `fraction` of the area where it is. onWheelPan(fraction): pan by a fraction of the view.
+  // onHover(fraction, point, event): the cursor at `fraction` of the area, at canvas `point`
+  // (all null: it left).
+  // onSelect({from, to, objects}): a shift+drag over a time range and rows. onDragPan(range,
+  // fraction): a drag with the middle button or ctrl, `fraction` of `range` (the view pressed on).
+  constructor(canvas, selection, {
+    onZoom, onClick, onSelect = () => {}, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {},
+    onDragPan = () => {},
+  }) {
     this.canvas = canvas;
     this.selection = selection;
     this.onZoom = onZoom;
     this.onClick = onClick;
+    this.onWheelZoom = onWheelZoom;
+    this.onWheelPan = onWheelPan;
+    this.onHover = onHover;
+    this.onSelect = onSelect;
+    this.onDragPan = onDragPan;  // (range at the press, fraction of it moved): a ctrl or middle drag
+    this.panning = null;
+    this.area = null;  // an area selection to outline
+    this.found = null;  // a find match to mark
     this.list = null;  // the layout: width, height, area, rows
     this.image = null;
     this.range = null;
+    this.view = null;  // the range on screen while a zoom or pan waits for its frame
     this.drag = null;
     this.marked = null;  // [y, h] of a row to outline
     canvas.addEventListener('mousedown', (e) => this.down(e));
+    canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
+    canvas.addEventListener('mousemove', (e) => this.hover(e));
+    canvas.addEventListener('mouseleave', () => this.leave());
     window.addEventListener('mousemove', (e) => this.move(e));
     window.addEventListener('mouseup', (e) => this.up(e));
+  }
+
+  // Fraction of the timeline area at canvas x, clamped to [0, 1].
+  fractionAt(x) {
+    const [ax, , aw] = this.list.area;
+    return Math.min(1, Math.max(0, (x - ax) / aw));
+  }
+
+  // As Perfetto: the wheel zooms at the cursor, shift+wheel (or a horizontal wheel) pans.
+  wheel(e) {
+    if (!this.list) return;
+    e.preventDefault();
+    const scale = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;  // lines, pages
+    const horizontal = e.shiftKey ? (e.deltaX || e.deltaY) : e.deltaX;
+    if (horizontal && (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY))) {
+      this.onWheelPan((horizontal * scale) / WHEEL_PAN);
+    } else if (e.deltaY) {
+      this.onWheelZoom(Math.exp((e.deltaY * scale) / WHEEL_ZOOM), this.fractionAt(this.local(e).x));
+    }
+  }
+
+  hover(e) {
+    if (this.list) this.onHover(this.fractionAt(this.local(e).x), this.local(e), e);
+  }
+
+  leave() {
+    this.onHover(null, null, null);
+  }
+
+  // Shows `view` at once by stretching the frame on screen (its area only; labels stay), until
+  // the frame of that range arrives.
+  preview(view) {
+    if (!this.list) return;
+    this.view = view;
+    this.draw();
   }
 
   // Decodes the frame's PNG, then paints it; resolves once it is on the canvas.
@@ -27,6 +89,7 @@ export class TimelineCanvas {
     this.list = frame.layout;
     this.image = image;
     this.range = range;
+    this.view = null;
     this.draw();
   }
 
@@ -37,6 +100,23 @@ export class TimelineCanvas {
     c.height = l.height;
     const g = c.getContext('2d');
     g.drawImage(this.image, 0, 0);
+    const v = this.view;
+    if (v && (v.from !== this.range.from || v.to !== this.range.to)) {
+      const [ax, , aw] = l.area;
+      const span = this.range.to - this.range.from;
+      const k = span / Math.max(1, v.to - v.from);
+      const x0 = ax - ((v.from - this.range.from) / span) * aw * k;
+      g.save();
+      g.beginPath();
+      g.rect(ax, 0, aw, l.height);
+      g.clip();
+      g.fillStyle = l.background || '#000';
+      g.fillRect(ax, 0, aw, l.height);
+      g.drawImage(this.image, ax, 0, aw, l.height, x0, 0, aw * k, l.height);
+      g.restore();
+    }
+    if (this.area) this.drawArea(g);
+    if (this.found) this.drawFound(g);
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -56,9 +136,9 @@ export class TimelineCanvas {
 
   // Canvas x to trace time, clamped to the timeline area.
   timeAt(x) {
-    const [ax, , aw] = this.list.area;
-    const f = Math.min(1, Math.max(0, (x - ax) / aw));
-    return Math.round(this.range.from + f * (this.range.to - this.range.from));
+    const f = this.fractionAt(x);
+    const r = this.view || this.range;
+    return Math.round(r.from + f * (r.to - r.from));
   }
 
   rowAt(y) {
@@ -71,32 +151,122 @@ export class TimelineCanvas {
   }
 
   down(e) {
-    if (!this.list || e.button !== 0) return;
-    this.drag = { start: this.local(e), client: e.clientX };
+    if (!this.list) return;
+    if (e.button === 1 || (e.button === 0 && e.ctrlKey)) {  // middle button or ctrl: pan
+      this.panning = { client: e.clientX, range: this.view || this.range };
+      e.preventDefault();
+      return;
+    }
+    if (e.button !== 0) return;
+    this.drag = { start: this.local(e), client: e.clientX, clientY: e.clientY, area: e.shiftKey };
     e.preventDefault();
   }
 
   move(e) {
+    if (this.panning) {
+      const r = this.canvas.getBoundingClientRect();
+      const aw = this.list.area[2] * (r.width / this.canvas.width);
+      this.onDragPan(this.panning.range, -(e.clientX - this.panning.client) / aw);
+      return;
+    }
     if (!this.drag) return;
     const r = this.canvas.getBoundingClientRect();
     const a = this.drag.client - r.left, b = e.clientX - r.left;
-    Object.assign(this.selection.style, { left: `${Math.min(a, b)}px`, width: `${Math.abs(b - a)}px`, height: `${r.height}px` });
+    // A zoom spans every row; an area selection (shift) only the rows dragged over.
+    const y0 = this.drag.area ? Math.min(this.drag.clientY, e.clientY) - r.top : 0;
+    const h = this.drag.area ? Math.abs(e.clientY - this.drag.clientY) : r.height;
+    Object.assign(this.selection.style, { left: `${Math.min(a, b)}px`, width: `${Math.abs(b - a)}px`, top: `${y0}px`, height: `${h}px` });
     this.selection.hidden = Math.abs(b - a) < 3;
   }
 
   up(e) {
+    if (this.panning) {
+      this.panning = null;
+      return;
+    }
     if (!this.drag) return;
-    const start = this.drag.start, end = this.local(e);
+    const { start, area } = this.drag, end = this.local(e);
     this.drag = null;
     this.selection.hidden = true;
     if (Math.abs(end.x - start.x) >= 3) {
       const t0 = this.timeAt(Math.min(start.x, end.x)), t1 = this.timeAt(Math.max(start.x, end.x));
-      if (t1 > t0) this.onZoom(t0, t1);
+      if (t1 <= t0) return;
+      if (!area) {
+        this.onZoom(t0, t1);
+        return;
+      }
+      const top = Math.min(start.y, end.y), bottom = Math.max(start.y, end.y);
+      const rows = this.list.rows.filter(([, y, h]) => y + Math.max(h, 1) > top && y <= bottom);
+      if (rows.length) this.onSelect({ from: t0, to: t1, objects: rows.map((row) => row[3]) });
       return;
     }
     const row = this.rowAt(start.y);
     if (row) this.onClick(row, this.timeAt(start.x));
   }
+
+  // Marks a find match {time, end, object_index} (null: none) on the frames from now on.
+  setFound(found) {
+    this.found = found;
+    if (this.list) this.draw();
+  }
+
+  drawFound(g) {
+    const m = this.found, l = this.list;
+    const [ax, ay, aw, ah] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const x0 = ax + ((m.time - r.from) / span) * aw, x1 = ax + ((m.end - r.from) / span) * aw;
+    if (x1 < ax || x0 > ax + aw) return;
+    g.strokeStyle = '#ff40ff';
+    g.fillStyle = '#ff40ff';
+    g.beginPath();
+    g.moveTo(Math.round(x0) + 0.5, ay);
+    g.lineTo(Math.round(x0) + 0.5, ay + ah);
+    g.stroke();
+    const row = l.rows.find((x) => x[3] === m.object_index);
+    if (row) {
+      g.beginPath();  // a triangle above the row
+      g.moveTo(x0 - 5, row[1] - 6);
+      g.lineTo(x0 + 5, row[1] - 6);
+      g.lineTo(x0, row[1]);
+      g.fill();
+      if (x1 - x0 >= 2) g.strokeRect(Math.max(ax, x0), row[1], Math.min(ax + aw, x1) - Math.max(ax, x0), Math.max(1, row[2]));
+    }
+  }
+
+  // Outlines an area selection {from, to, objects} (null: none) on the frames from now on.
+  setArea(area) {
+    this.area = area;
+    if (this.list) this.draw();
+  }
+
+  drawArea(g) {
+    const a = this.area, l = this.list;
+    const rows = l.rows.filter((row) => a.objects.includes(row[3]));
+    if (!rows.length) return;
+    const [ax, , aw] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const x0 = Math.max(ax, ax + ((a.from - r.from) / span) * aw), x1 = Math.min(ax + aw, ax + ((a.to - r.from) / span) * aw);
+    if (x1 <= x0) return;
+    const y0 = Math.min(...rows.map((row) => row[1])), y1 = Math.max(...rows.map((row) => row[1] + Math.max(1, row[2])));
+    g.fillStyle = 'rgba(120, 200, 255, 0.25)';
+    g.fillRect(x0, y0, x1 - x0, y1 - y0);
+    g.strokeStyle = '#7cf';
+    g.strokeRect(x0 + 0.5, y0 - 0.5, Math.max(1, x1 - x0 - 1), y1 - y0 + 1);
+  }
+}
+
+// `range` zoomed by `factor` (< 1: in) around the time at `fraction` of it, which stays put.
+export function zoomRange(range, factor, fraction = 0.5) {
+  const span = range.to - range.from;
+  const at = range.from + fraction * span;
+  const next = Math.max(1, span * factor);
+  return { from: at - fraction * next, to: at - fraction * next + next };
+}
+
+// `range` moved by `fraction` of its span (> 0: later).
+export function panRange(range, fraction) {
+  const d = (range.to - range.from) * fraction;
+  return { from: range.from + d, to: range.to + d };
 }
 
 // Zoom history of a window: undo and redo stacks over {from, to} ranges, pan and fit, clamped
@@ -185,4 +355,15 @@ export function timeFormatter(traceUnit, windowUnit) {
   for (let k = UNITS.indexOf(traceUnit); k >= 0 && k < UNITS.indexOf(unit); k += 1) decimals += FACTORS[k] === 1000 ? 3 : 2;
   const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   return { unit, format: (t) => fmt.format(convertTime(t, traceUnit, unit)) };
+}
+
+// A time typed by the user ("1.5 ms", "2,000 us", "1e6"; without a unit: `windowUnit`) in trace
+// units, or throws an Error saying what was expected.
+export function parseTime(text, traceUnit, windowUnit) {
+  const m = /^\s*([-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?)\s*(ns|us|µs|ms|s|min|h|day)?\s*$/i.exec(text);
+  if (!m) throw new Error(`'${text}' is not a time: a number and an optional unit (ns, us, ms, s, min, h), e.g. 1.5 ms`);
+  const unit = m[2] ? m[2].toLowerCase().replace('µs', 'us') : (UNITS.includes(windowUnit) ? windowUnit : traceUnit);
+  const v = convertTime(Number(m[1].replace(/,/g, '')), unit, traceUnit);
+  if (!Number.isFinite(v) || v < 0) throw new Error(`'${text}' is not a time of the trace (it is negative or too large)`);
+  return Math.round(v);
 }

@@ -3,12 +3,20 @@
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
 import { download, postJson, timelineFrame, timelineImage } from './api.js';
-import { TimelineCanvas, ZoomHistory, formatRange, timeFormatter } from './timeline.js';
+import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
+import { AreaStats, CellTooltip, FindBar } from './inspect.js';
+import { Overview } from './overview.js';
+import { RowGroups } from './groups.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
 export const DRAW_MODES = ['last', 'maximum', 'minimum-not-zero', 'random', 'random-not-zero', 'average',
   'average-not-zero', 'mode', 'abs-maximum', 'abs-minimum'];
+
+// How long a burst of wheel events or key presses must pause before its frame is asked (ms),
+// and how many frames a window keeps for ranges it may show again (pans back, undo, redo).
+const SETTLE_MS = 120;
+const CACHED_FRAMES = 32;
 
 export class Doc {
   // `source` names the cfg: its path under the root, or "function NAME".
@@ -37,10 +45,13 @@ export class Doc {
     this.app.docChanged(this, before);
   }
 
-  async analyze(hideEmpty) {
-    const key = hideEmpty ? 'hide' : 'all';
+  // The histograms, over `range` ({from, to}) instead of the cfg's limits when given.
+  async analyze(hideEmpty, range = null) {
+    const key = `${hideEmpty ? 'hide' : 'all'} ${range ? `${range.from}-${range.to}` : 'cfg'}`;
     if (!this.analyzeCache.has(key)) {
-      const p = postJson('/api/analyze', { trace: this.trace, cfg_text: this.text, hide_empty: hideEmpty });
+      const p = postJson('/api/analyze', {
+        trace: this.trace, cfg_text: this.text, hide_empty: hideEmpty, from: range ? range.from : null, to: range ? range.to : null,
+      });
       this.analyzeCache.set(key, p);
       p.catch(() => this.analyzeCache.delete(key));
     }
@@ -123,11 +134,30 @@ export class TimelinePanel extends Panel {
     this.canvas = new TimelineCanvas(canvas, selection, {
       onZoom: (from, to) => this.userRange(this.zoom.go({ from, to })),
       onClick: (row, time) => this.showText(row, time),
+      onSelect: (area) => this.areaStats.select(area),
+      onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
+      onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
+      onDragPan: (range, fraction) => this.preview(panRange(range, fraction)),
+      onHover: (fraction, point, event) => {
+        this.app.active = this;
+        this.hoverFraction = fraction;
+        this.tooltip.hover(point, event);
+      },
     });
+    this.tooltip = new CellTooltip(this, this.box);
+    this.areaStats = new AreaStats(this);
+    this.findBar = new FindBar(this);
+    this.overview = new Overview(this);
+    this.groups = new RowGroups(this);
+    this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
+    this.settleTimer = null;
+    this.hoverFraction = null;
+    this.requests = 0;  // frames asked from the server
+    this.cache = new Map();  // request body (JSON) → frame promise, oldest first
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.box, this.textBox);
+    this.root.append(this.findBar.root, this.groups.root, this.overview.root, this.box, this.areaStats.root, this.textBox);
     this.buildBar();
     this.refreshControls();
     // A frame is drawn at the window's pixel width: when the window's width changes (browser
@@ -146,7 +176,63 @@ export class TimelinePanel extends Panel {
   close() {
     this.resizeObserver.disconnect();
     clearTimeout(this.resizeTimer);
+    clearTimeout(this.settleTimer);
+    if (this.app.active === this) this.app.active = null;
     super.close();
+  }
+
+  // The range on screen: the one being zoomed or panned to, else the current one.
+  shown() {
+    return this.pending || this.zoom.range;
+  }
+
+  // A zoom or pan in progress (wheel, keys): shown at once by stretching the frame on screen;
+  // the frame is asked once the burst pauses for SETTLE_MS, and becomes one step of the zoom
+  // history.
+  preview(range) {
+    this.tooltip.hide();
+    this.pending = this.zoom.clamp(range.from, range.to);
+    this.canvas.preview(this.pending);
+    this.overview.draw();
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      const r = this.pending;
+      this.pending = null;
+      if (r && this.root.isConnected) this.userRange(this.zoom.go(r));
+    }, SETTLE_MS);
+  }
+
+  // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan), Esc (clear the
+  // area selection), F (find), N/P (next, previous match); true if used.
+  key(k) {
+    const at = this.hoverFraction ?? 0.5;
+    if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
+    else if (k === 's') this.preview(zoomRange(this.shown(), 1.25, at));
+    else if (k === 'a') this.preview(panRange(this.shown(), -0.2));
+    else if (k === 'd') this.preview(panRange(this.shown(), 0.2));
+    else if (k === 'escape' && this.areaStats.area) this.areaStats.clear();
+    else if (k === 'f') this.findBar.open();
+    else if (k === 'n') this.findBar.go('next');
+    else if (k === 'p') this.findBar.go('previous');
+    else return false;
+    return true;
+  }
+
+  // The frame of `body`: from the cache when the same range, size and cfg were drawn before.
+  frame(body) {
+    const key = JSON.stringify(body);
+    let p = this.cache.get(key);
+    if (p) {
+      this.cache.delete(key);  // most recently used last
+    } else {
+      p = timelineFrame(body);
+      this.requests += 1;
+      this.root.dataset.requests = this.requests;
+      p.catch(() => this.cache.delete(key));
+    }
+    this.cache.set(key, p);
+    while (this.cache.size > CACHED_FRAMES) this.cache.delete(this.cache.keys().next().value);
+    return p;
   }
 
   // The width of the frames: the width the canvas is shown at, so that no pixel is scaled.
@@ -190,20 +276,34 @@ export class TimelinePanel extends Panel {
     const fitBox = checkbox('fit scale', false, (v) => { this.fit = v; this.render(); }, 'fit-scale');
     fitBox.label.title = 'semantic scale from the values in view';
     const syncBox = checkbox('sync', this.sync, (v) => { this.sync = v; }, 'sync');
+    // The range typed: begin and end, in the window's unit unless a unit is given.
+    this.beginInput = el('input', null, 'begin-time');
+    this.endInput = el('input', null, 'end-time');
+    for (const [input, label] of [[this.beginInput, 'begin time'], [this.endInput, 'end time']]) {
+      input.size = 13;
+      input.setAttribute('aria-label', label);
+      input.title = `${label}: a number in the window's unit, or with a unit (ns, us, ms, s), e.g. 1.5 ms; Enter applies`;
+      input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.typedRange(); });
+    }
     const more = el('span', null, 'more');
     more.append(
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
+      button('Rows…', 'collapse or expand groups of rows (tasks, applications, nodes)', () => this.groups.toggleShown(), 'rows'),
       button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
       button('PNG', 'export the image', () => this.export('png'), 'export-png'),
       button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
       button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'),
       button('✕', 'close', () => this.close(), 'close'));
+    const typed = el('span', null, 'typed-range');
+    typed.append(this.beginInput, '–', this.endInput);
     b.append(this.flags.label, this.comms.label, this.colorMode, this.drawMode, this.minY, this.maxY,
-      fitBox.label, syncBox.label, more, this.range);
+      fitBox.label, syncBox.label, more, typed, this.range);
   }
 
   refreshControls() {
+    if (this.areaStats.area) this.areaStats.select(this.areaStats.area);  // summed with the new cfg
+    this.groups.reset();
     const w = this.window;
     this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''}`;
     this.root.dataset.window = w.name;
@@ -213,6 +313,35 @@ export class TimelinePanel extends Panel {
     this.drawMode.value = w.draw_mode;
     this.minY.value = w.min_y;
     this.maxY.value = w.max_y;
+  }
+
+  // The range typed in the begin and end boxes, shown here and in the synchronised windows.
+  typedRange() {
+    const unit = this.app.traceInfo(this.doc.trace).time_unit;
+    try {
+      const from = parseTime(this.beginInput.value, unit, this.window.unit);
+      const to = parseTime(this.endInput.value, unit, this.window.unit);
+      if (to <= from) throw new Error(`the end (${this.endInput.value}) must come after the begin (${this.beginInput.value})`);
+      for (const i of [this.beginInput, this.endInput]) {
+        i.classList.remove('invalid');
+        i.blur();  // the boxes show the range drawn, and the keys navigate again
+      }
+      this.userRange(this.zoom.go({ from, to }));
+    } catch (e) {
+      for (const i of [this.beginInput, this.endInput]) i.classList.add('invalid');
+      this.error(e);
+    }
+  }
+
+  // The begin and end boxes show the range on screen (unless being typed in).
+  showTypedRange(range) {
+    const unit = this.app.traceInfo(this.doc.trace).time_unit;
+    const f = timeFormatter(unit, this.window.unit);
+    for (const [input, t] of [[this.beginInput, range.from], [this.endInput, range.to]]) {
+      if (document.activeElement === input) continue;
+      input.value = `${f.format(t)} ${f.unit}`;
+      input.classList.remove('invalid');
+    }
   }
 
   async setDisplay(changes) {
@@ -231,6 +360,8 @@ export class TimelinePanel extends Panel {
       width: this.pixelWidth(), ...extra,
     };
     if (this.fit) body.fit = true;
+    const objects = this.groups.objects();
+    if (objects) body.objects = objects;
     if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });
     return body;
   }
@@ -249,13 +380,15 @@ export class TimelinePanel extends Panel {
     try {
       const body = this.request(extra);
       this.requestedWidth = body.width;
-      const frame = await timelineFrame(body);
+      const frame = await this.frame(body);
       this.root.dataset.fetchMs = (performance.now() - t0).toFixed(1);
       if (seq !== this.seq) return;  // a newer request is on its way
       if (this.highlight) this.canvas.marked = null;
+      this.tooltip.hide();  // it was about the frame before
       await this.canvas.show(frame, range);
       if (seq !== this.seq) return;
       if (this.highlight) this.canvas.mark(this.highlight.object);
+      this.groups.framed(frame.layout.rows);
       const ms = performance.now() - t0;
       this.frames += 1;
       this.root.dataset.frames = this.frames;
@@ -265,6 +398,9 @@ export class TimelinePanel extends Panel {
       const unit = this.app.traceInfo(this.doc.trace).time_unit;
       this.range.textContent = `${formatRange(range, unit, this.window.unit)} (${ms.toFixed(0)} ms)`;
       this.range.title = `${range.from} – ${range.to} ${unit} (trace units); the frame took ${ms.toFixed(0)} ms`;
+      this.showTypedRange(range);
+      this.overview.update();
+      for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);
       this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);
@@ -330,6 +466,9 @@ export class AnalyzerPanel extends Panel {
     this.totals = true;
     this.hideEmpty = this.settings.hide_empty_columns;
     this.plane = 0;
+    this.follow = true;  // over the range its control window shows (else the cfg's limits)
+    this.followTimer = null;
+    this.limits = el('span', null, 'analysis-range');
     this.tableBox = el('div', null, 'table-box');
     this.root.append(this.tableBox);
     this.buildBar();
@@ -360,8 +499,95 @@ export class AnalyzerPanel extends Panel {
       checkbox('transpose', this.transpose, (v) => { this.transpose = v; this.draw(); }, 'transpose').label,
       checkbox('hide empty', this.hideEmpty, (v) => { this.hideEmpty = v; this.render(); }, 'hide-empty').label,
       checkbox('totals', this.totals, (v) => { this.totals = v; this.draw(); }, 'totals').label,
+      checkbox('follow zoom', this.follow, (v) => { this.follow = v; this.render(); }, 'follow').label,
       button('CSV', 'export the table', () => this.exportCsv(), 'export-csv'),
-      button('✕', 'close', () => this.close(), 'close'));
+      button('Properties', 'histogram properties: statistic, control scale, column order', () => this.openProperties(), 'hist-properties'),
+      button('✕', 'close', () => this.close(), 'close'), this.limits);
+  }
+
+  // The histogram's properties in a dialog; Apply rewrites the cfg (saved with *Save cfg…*).
+  openProperties() {
+    const h = this.settings;
+    const dialog = document.getElementById('histogram-properties');
+    const form = el('form', null, 'histogram-form');
+    form.method = 'dialog';
+    const field = (label, input) => {
+      const d = el('div', null, 'field');
+      d.append(el('label', label), input);
+      return d;
+    };
+    const number = (value, cls) => {
+      const i = el('input', null, cls);
+      i.type = 'number';
+      i.step = 'any';
+      i.value = value;
+      return i;
+    };
+    const statistic = select(h.statistics, h.statistic, 'statistic');
+    const auto = checkbox('computed from the values', h.compute_scale, () => {}, 'compute-scale');
+    const min = number(h.minimum, 'minimum'), max = number(h.maximum, 'maximum'), delta = number(h.delta, 'delta');
+    for (const i of [min, max, delta]) i.addEventListener('input', () => { auto.input.checked = false; });
+    const sort = checkbox('by a total row', h.sort_columns, () => {}, 'sort-columns');
+    const criteria = select(['Total', 'Average', 'Maximum', 'Minimum', 'Stdev', 'Avg/Max'], h.sort_criteria, 'sort criterion');
+    criteria.classList.add('sort-criteria');
+    const reverse = checkbox('reversed', h.sort_reverse, () => {}, 'sort-reverse');
+    const hide = checkbox('hide empty columns', h.hide_empty_columns, () => {}, 'hide-columns');
+    const message = el('div', null, 'error');
+    const parts = [el('h4', `${h.name}`), field('statistic', statistic)];
+    if (!h.communications) {
+      parts.push(el('h4', 'Control scale (columns)'), field('autofit', auto.label), field('minimum', min), field('maximum', max),
+        field('delta', delta));
+    }
+    const order = el('span');
+    order.append(sort.label, criteria, reverse.label);
+    parts.push(el('h4', 'Columns'), field('sort', order), field('empty', hide.label), message);
+    const cancel = el('button', 'Cancel', 'cancel');
+    cancel.value = 'cancel';
+    const apply = el('button', 'Apply', 'apply');
+    apply.type = 'button';
+    apply.addEventListener('click', async () => {
+      const values = {
+        statistic: statistic.value, sort_columns: sort.input.checked, sort_criteria: criteria.value,
+        sort_reverse: reverse.input.checked, hide_empty_columns: hide.input.checked,
+      };
+      if (!h.communications) {
+        Object.assign(values, { compute_scale: auto.input.checked, minimum: Number(min.value), maximum: Number(max.value), delta: Number(delta.value) });
+        if (![values.minimum, values.maximum, values.delta].every(Number.isFinite)) {
+          message.textContent = 'the minimum, maximum and delta must be numbers';
+          return;
+        }
+      }
+      try {
+        await this.doc.edit((d) => Object.assign(d.histograms[this.index], values));
+        this.hideEmpty = values.hide_empty_columns;
+        dialog.close();
+      } catch (e) {
+        message.textContent = `${e.message}${e.hint ? ` (${e.hint})` : ''}`;
+      }
+    });
+    const buttons = el('div', null, 'buttons');
+    buttons.append(cancel, apply);
+    form.append(...parts, buttons);
+    dialog.replaceChildren(form);
+    dialog.showModal();
+  }
+
+  // The timeline panel of this histogram's control window, when one is on screen.
+  controlPanel() {
+    const c = this.settings.control;
+    return this.app.panels.find((p) => p instanceof TimelinePanel && p.doc === this.doc && p.index === c && !p.highlight);
+  }
+
+  // A control window drew a new range: follow it, once the zooms settle.
+  controlMoved(panel) {
+    if (!this.follow || panel !== this.controlPanel()) return;
+    clearTimeout(this.followTimer);
+    this.followTimer = setTimeout(() => this.render(), 150);
+  }
+
+  close() {
+    clearTimeout(this.followTimer);
+    super.close();
   }
 
   refreshControls() {
@@ -369,8 +595,15 @@ export class AnalyzerPanel extends Panel {
   }
 
   async render() {
+    const control = this.follow ? this.controlPanel() : null;
+    const range = control ? { ...control.zoom.range } : null;
+    const seq = (this.seq = (this.seq || 0) + 1);
     try {
-      const tables = await this.doc.analyze(this.hideEmpty);
+      const tables = await this.doc.analyze(this.hideEmpty, range);
+      if (seq !== this.seq) return;  // a newer range is on its way
+      const unit = this.app.traceInfo(this.doc.trace).time_unit;
+      this.limits.textContent = range ? `over ${formatRange(range, unit, control.window.unit)} (${control.window.name})` : 'over the cfg\'s analysis limits';
+      Object.assign(this.root.dataset, { from: range ? range.from : '', to: range ? range.to : '' });
       this.table = tables[this.index];
       if (!this.table) throw new Error('the server returned no table for this histogram');
       const planes = this.table.planes;

@@ -131,7 +131,10 @@ json ToJson(const CfgWindowSettings& w) {
 json ToJson(const CfgHistogramSettings& h) {
   return {{"name", h.name}, {"statistic", h.statistic}, {"statistics", h.statistics}, {"control", h.control},
           {"data", h.data}, {"extra", h.extra}, {"communications", h.communications},
-          {"hide_empty_columns", h.hide_empty_columns}, {"horizontal", h.horizontal}};
+          {"hide_empty_columns", h.hide_empty_columns}, {"horizontal", h.horizontal},
+          {"compute_scale", h.compute_scale}, {"minimum", Number(h.minimum)}, {"maximum", Number(h.maximum)},
+          {"delta", Number(h.delta)}, {"sort_columns", h.sort_columns}, {"sort_reverse", h.sort_reverse},
+          {"sort_criteria", h.sort_criteria}};
 }
 
 // Reading a CfgDocument: every Read names the field it reads in the error it throws.
@@ -288,6 +291,13 @@ void Read(const json& j, const std::string& path, CfgHistogramSettings* h) {
   r.Field("communications", &h->communications);
   r.Field("hide_empty_columns", &h->hide_empty_columns);
   r.Field("horizontal", &h->horizontal);
+  r.Field("compute_scale", &h->compute_scale);
+  r.Field("minimum", &h->minimum);
+  r.Field("maximum", &h->maximum);
+  r.Field("delta", &h->delta);
+  r.Field("sort_columns", &h->sort_columns);
+  r.Field("sort_reverse", &h->sort_reverse);
+  r.Field("sort_criteria", &h->sort_criteria);
   r.Done();
 }
 

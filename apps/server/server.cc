@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "apps/server/assets.h"
+#include "apps/server/cells.h"
 #include "apps/server/connection.h"
 #include "apps/server/json_convert.h"
 #include "apps/server/params.h"
@@ -34,6 +37,7 @@
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
+#include "include/parallax/window.h"
 
 namespace parallax::server {
 
@@ -67,6 +71,7 @@ void SendJson(httplib::Response& res, const json& j) {
 constexpr size_t kMaxCfgBytes = size_t{1} << 20;    // a cfg file, or a cfg's text in a request
 constexpr size_t kMaxDescription = 4000;            // characters of a cfg's description in listings
 constexpr size_t kMaxHeaderBytes = 64 << 10;        // a request's line and headers, as read
+constexpr uint32_t kMaxCellObjects = 4096;  // objects of one /api/cells request
 constexpr uint64_t kMaxPixels = uint64_t{1} << 25;  // width x height of one image (128 MiB as RGBA)
 
 // The core's message, with the line it points at (the file's base name only: absolute paths say
@@ -373,7 +378,9 @@ class ServerImpl final : public Server {
     // GET with query parameters, or POST with the same parameters as a JSON object.
     const std::pair<const char*, Handler> either[] = {
         {"/api/timeline", &ServerImpl::Timeline}, {"/api/text", &ServerImpl::Text},
-        {"/api/analyze", &ServerImpl::AnalyzeRoute}};
+        {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
+        {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
+        {"/api/objects", &ServerImpl::Objects}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -720,6 +727,133 @@ class ServerImpl final : public Server {
     SendJson(res, ToJson(view.value()));
   }
 
+  // The cells of objects first..last over [from, to) (both required), summed per value.
+  json Cells(const Params& p, uint32_t first, uint32_t last, std::optional<uint64_t> at) {
+    auto trace = RequiredTrace(p);
+    TextRequest r;
+    ReadWindowSource(p, true).To(&r);
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    if (!from || !to) throw ApiError{400, "missing parameter 'from' or 'to' (the time range, trace units)"};
+    if (last < first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
+    if (last - first >= kMaxCellObjects)
+      throw ApiError{400, "too many objects: " + std::to_string(last - first + 1),
+                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    if (at && (*at < *from || *at >= *to)) throw ApiError{400, "'time' must be inside [from, to)"};
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto s = SummarizeCells(*trace, r, first, last, *from, *to, at);
+    if (!s.ok()) throw CoreError(s.status());
+    const double cells = static_cast<double>(*to - *from) * s->objects.size();
+    json values = json::array();
+    for (const auto& v : s->values)
+      values.push_back({{"value", std::isfinite(v.value) ? json(v.value) : json(nullptr)}, {"label", v.label},
+                        {"time", v.time}, {"fraction", static_cast<double>(v.time) / cells},
+                        {"intervals", v.intervals}});
+    json interval = nullptr;
+    if (s->at)
+      interval = {{"begin", s->at->begin}, {"end", s->at->end},
+                  {"value", std::isfinite(s->at->value) ? json(s->at->value) : json(nullptr)}, {"label", s->at->label}};
+    json j = {{"window", s->window}, {"time_unit", s->time_unit}, {"from", s->from}, {"to", s->to},
+              {"duration", s->to - s->from}, {"objects", s->objects}, {"values", std::move(values)},
+              {"intervals", s->intervals}, {"at", std::move(interval)}};
+    if (at) {  // a pixel's provenance: its records too (an area reads the intervals only)
+      j["events"] = s->events;
+      j["comms"] = s->comms;
+    }
+    return j;
+  }
+
+  // A point of a timeline (the UI's hover): object_index, time, and the pixel's [from, to).
+  void At(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto object = p.Number<uint32_t>("object_index");
+    auto time = p.Number<uint64_t>("time");
+    if (!object || !time) throw ApiError{400, "missing parameter 'object_index' or 'time'"};
+    SendJson(res, Cells(p, *object, *object, time));
+  }
+
+  // An area of a timeline (the UI's selection): object_first..object_last over [from, to).
+  void CellsRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto first = p.Number<uint32_t>("object_first");
+    auto last = p.Number<uint32_t>("object_last");
+    if (!first || !last) throw ApiError{400, "missing parameter 'object_first' or 'object_last'"};
+    SendJson(res, Cells(p, *first, *last, std::nullopt));
+  }
+
+  // The objects of a window's level, by their canonical names (THREAD 1.2.1, CPU 2.3, ...,
+  // whatever the .row says), in object order: what the UI groups rows by.
+  void Objects(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    WindowSource source = ReadWindowSource(p, true);
+    WindowRequest r;
+    r.cfg_path = source.cfg_path;
+    r.cfg_text = source.cfg_text;
+    r.window = source.window;
+    r.thread_function = source.function;
+    r.parameters = source.params;
+    r.from = 0;
+    r.to = 1;  // only the names are wanted: the shortest range
+    r.threads = 1;
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto w = EvaluateWindow(*trace, r);
+    if (!w.ok()) throw CoreError(w.status());
+    SendJson(res, {{"window", w->window}, {"level", w->level}, {"objects", w->object_names}});
+  }
+
+  // The next (or previous) event or window value matching a query, over a run of objects.
+  void Find(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    TextRequest r;
+    ReadWindowSource(p, true).To(&r);
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto first = p.Number<uint32_t>("object_first");
+    auto last = p.Number<uint32_t>("object_last");
+    auto time = p.Number<uint64_t>("time");
+    if (!first || !last || !time) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'time'"};
+    if (*last < *first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
+    if (*last - *first >= kMaxCellObjects)
+      throw ApiError{400, "too many objects: " + std::to_string(*last - *first + 1),
+                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    FindQuery q;
+    const std::string kind = p.String("kind", 16), direction = p.String("direction", 16);
+    if (kind != "event" && kind != "value") throw ApiError{400, "'kind' must be event or value, not '" + kind + "'"};
+    if (direction != "next" && direction != "previous")
+      throw ApiError{400, "'direction' must be next or previous, not '" + direction + "'"};
+    q.events = kind == "event";
+    q.forward = direction == "next";
+    q.text = p.String("text", 256);
+    for (char& c : q.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (q.events) {
+      q.type = p.Number<uint32_t>("type");
+      q.event_value = p.Number<int64_t>("event_value");
+      if (q.event_value && !q.type) throw ApiError{400, "'event_value' needs 'type'"};
+    } else {
+      q.value = p.Number<double>("value");
+    }
+    if (!q.type && !q.value && q.text.empty())
+      throw ApiError{400, "nothing to find",
+                     kind == "event" ? "give 'type' (and 'event_value') or 'text' (part of a label)"
+                                     : "give 'value' or 'text' (part of a label, e.g. a state name)"};
+    auto whole = TraceRange(*trace, std::nullopt, std::nullopt);
+    if (!whole.ok()) throw CoreError(whole.status());
+    const uint64_t span = p.Number<uint64_t>("span").value_or(std::max<uint64_t>(1, whole->to / 100));
+    auto found = FindNext(*trace, r, *first, *last, *time, span, q, options_.request_time_limit);
+    if (!found.ok()) throw CoreError(found.status());
+    if (!found.value()) {
+      SendJson(res, {{"found", false}});
+      return;
+    }
+    const FindMatch& m = **found;
+    SendJson(res, {{"found", true}, {"time", m.time}, {"end", m.end}, {"object_index", m.object},
+                   {"object", m.object_name}, {"what", m.what}});
+  }
+
   void AnalyzeRoute(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Of(req);
     auto trace = RequiredTrace(p);
@@ -729,6 +863,7 @@ class ServerImpl final : public Server {
     r.cfg_text = w.cfg_text;
     r.all_histograms = p.Bool("all").value_or(true);
     r.hide_empty_columns = p.Bool("hide_empty").value_or(false);
+    TimeRange(p, &r.from, &r.to);  // in place of the cfg's AnalysisLimits (the UI's zoom)
     r.time_limit = options_.request_time_limit;
     r.memory_limit = options_.request_memory_limit;
     auto tables = Analyze(*trace, r);

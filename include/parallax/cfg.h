@@ -68,6 +68,15 @@ struct CfgHistogramSettings {
   bool communications = false;              // a communication histogram
   bool hide_empty_columns = false;
   bool horizontal = true;
+  // Columns of a semantic histogram: the control window's value range [minimum, maximum] in bins
+  // of `delta`, or computed from the values (compute_scale; Paraver's "Autofit control scale").
+  bool compute_scale = true;
+  double minimum = 0, maximum = 1, delta = 1;
+  // Column order: by a total row (sort_criteria: Total, Average, Maximum, Minimum, Stdev,
+  // Avg/Max), largest first unless sort_reverse; else by value (reversed with sort_reverse).
+  bool sort_columns = false;
+  bool sort_reverse = false;
+  std::string sort_criteria = "Average";
 };
 
 struct CfgDocument {

@@ -96,6 +96,7 @@ struct TextRequest {
   std::optional<uint64_t> from, to;  // trace units; default: the whole trace
   double time_limit = 0;             // seconds of computing allowed; 0 = no limit
   uint64_t memory_limit = 0;         // bytes the view may hold; 0 = no limit
+  bool records = true;               // false: the intervals only (no events, no communications)
 };
 
 struct TextInterval {

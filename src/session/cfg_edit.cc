@@ -12,12 +12,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 #include <tuple>
 
 #include "src/cfg/cfg_names.h"
 #include "src/cfg/cfg_reader.h"
 #include "src/cfg/cfg_writer.h"
+#include "src/cfg/histogram_spec.h"
 #include "src/filter/filter_spec.h"
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
@@ -185,6 +187,9 @@ bool IsCommStatistic(const std::string& name) {
          std::end(cfg::kCommStatistics);
 }
 
+// `Analyzer2D.SortCriteria` names, in the order of cfg::SortCriteria.
+constexpr const char* kSortCriteria[] = {"Total", "Average", "Maximum", "Minimum", "Stdev", "Avg/Max", "Custom"};
+
 CfgHistogramSettings DescribeHistogram(const cfg::HistogramSpec& h) {
   CfgHistogramSettings out;
   out.name = h.name;
@@ -199,6 +204,13 @@ CfgHistogramSettings DescribeHistogram(const cfg::HistogramSpec& h) {
   out.extra = h.extra;
   out.hide_empty_columns = h.hide_columns;
   out.horizontal = h.horizontal;
+  out.compute_scale = h.compute_y_scale;
+  out.minimum = h.minimum;
+  out.maximum = h.maximum;
+  out.delta = h.delta;
+  out.sort_columns = h.sort_columns;
+  out.sort_reverse = h.sort_reverse;
+  out.sort_criteria = kSortCriteria[static_cast<size_t>(h.sort_criteria)];
   return out;
 }
 
@@ -486,6 +498,30 @@ Status ApplyHistogram(const CfgHistogramSettings& s, size_t index, size_t window
   }
   if (s.hide_empty_columns != before.hide_empty_columns) h.hide_columns = s.hide_empty_columns;
   if (s.horizontal != before.horizontal) h.horizontal = s.horizontal;
+  if (s.minimum != before.minimum || s.maximum != before.maximum || s.delta != before.delta) {
+    if (!std::isfinite(s.minimum) || !std::isfinite(s.maximum) || !(s.minimum < s.maximum) ||
+        !std::isfinite(s.delta) || !(s.delta > 0))
+      return Bad(what, fmt::format("control scale {} .. {} by {}", s.minimum, s.maximum, s.delta),
+                 "the minimum must be below the maximum, and the delta above 0");
+    if (cfg::FixedBinCount(s.minimum, s.maximum, s.delta) > cfg::kMaxHistogramColumns)
+      return Bad(what, fmt::format("control scale {} .. {} by {} makes too many columns", s.minimum, s.maximum, s.delta),
+                 fmt::format("at most {} columns: use a larger delta", cfg::kMaxHistogramColumns));
+    h.minimum = s.minimum;
+    h.maximum = s.maximum;
+    h.delta = s.delta;
+    h.use_fixed_delta = true;  // the delta given makes the columns
+  }
+  if (s.compute_scale != before.compute_scale) h.compute_y_scale = s.compute_scale;
+  if (s.sort_columns != before.sort_columns) h.sort_columns = s.sort_columns;
+  if (s.sort_reverse != before.sort_reverse) h.sort_reverse = s.sort_reverse;
+  if (s.sort_criteria != before.sort_criteria) {
+    auto* it = std::find_if(std::begin(kSortCriteria), std::end(kSortCriteria) - 1,
+                            [&](const char* c) { return s.sort_criteria == c; });
+    if (it == std::end(kSortCriteria) - 1)
+      return Bad(what, fmt::format("unknown sort criterion '{}'", s.sort_criteria),
+                 "one of: Total, Average, Maximum, Minimum, Stdev, Avg/Max");
+    h.sort_criteria = static_cast<cfg::SortCriteria>(it - std::begin(kSortCriteria));
+  }
   return Status::Ok();
 }
 

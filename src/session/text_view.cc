@@ -143,7 +143,7 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
       return Status::Error(fmt::format("internal error: the window's row does not move past time {}", end), {},
                            "please report this with the cfg and the trace");
   }
-  AddRecords(level, object, view, charge);
+  if (req.records) AddRecords(level, object, view, charge);
   charge.Flush();
   return view;
 }

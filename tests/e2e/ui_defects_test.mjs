@@ -126,6 +126,7 @@ const steps = [
     const to = Number(await mpi.getAttribute('data-to'));
     check(Math.abs(Number(m[2].replace(/,/g, '')) - to / 1000) <= 1e-3 * (to / 1000), `the end ${m[2]} us is not ${to} ns`);
     // The textual view too.
+    await mpi.locator('canvas').scrollIntoViewIfNeeded();  // the click below is at page coordinates
     const box = await mpi.locator('canvas').boundingBox();
     const [, rowY, rowH] = await mpi.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[0]);
     await page.mouse.click(box.x + box.width * 0.5, box.y + rowY + rowH / 2);

@@ -29,13 +29,6 @@ class ServerCfgTest : public ServerFixture {
     return s.str();
   }
 
-  static json Ok(const httplib::Result& r) {
-    EXPECT_TRUE(r);
-    if (!r) return {};
-    EXPECT_EQ(r->status, 200) << r->body;
-    return json::parse(r->body, nullptr, false);
-  }
-
   static json CfgOf(const std::string& path) {
     return Ok(Get(std::string("/api/cfg?trace=") + kTrace + "&path=" + path));
   }

@@ -112,6 +112,14 @@ class ServerFixture : public ::testing::Test {
   static httplib::Result Post(const std::string& path, const json& body) { return Post(path, body.dump()); }
 
   // The JSON body; null (and a failure) when it is not JSON.
+  // The JSON of a response that must be 200.
+  static json Ok(const httplib::Result& r) {
+    EXPECT_TRUE(r);
+    if (!r) return {};
+    EXPECT_EQ(r->status, 200) << r->body;
+    return json::parse(r->body, nullptr, false);
+  }
+
   static json Json(const httplib::Result& r) {
     json j = json::parse(r->body, nullptr, false);
     if (j.is_discarded()) {

@@ -460,6 +460,65 @@ TEST(EditCfg, HistogramStatistic) {
   EXPECT_NEAR(sum, 100, 1e-6);
 }
 
+// The control scale typed (0 .. 1 ms of useful duration by 0.1 ms, no autofit) makes exactly those
+// ten columns, and sorting by the Total row orders them by it, largest first; the cfg keeps both.
+TEST(EditCfg, HistogramScaleAndSorting) {
+  std::string text = ReadText(Data("cfg/bsc/General/analysis/2dh_useful_duration.cfg"));
+  CfgDocument doc = Describe(text);
+  ASSERT_EQ(doc.histograms.size(), 1u);
+  CfgHistogramSettings& h = doc.histograms[0];
+  EXPECT_TRUE(h.compute_scale);
+  EXPECT_DOUBLE_EQ(h.minimum, 0.783);
+  EXPECT_DOUBLE_EQ(h.delta, 33658.151971500003);
+  EXPECT_FALSE(h.sort_columns);
+  EXPECT_EQ(h.sort_criteria, "Average");
+  h.compute_scale = false;
+  h.minimum = 0;
+  h.maximum = 1000000;
+  h.delta = 100000;
+  std::string edited = Edit(text, doc);
+  EXPECT_NE(edited.find("Analyzer2D.ComputeYScale: False"), std::string::npos);
+  EXPECT_NE(edited.find("Analyzer2D.Delta: 100000"), std::string::npos);
+  CfgDocument again = Describe(edited);
+  EXPECT_FALSE(again.histograms[0].compute_scale);
+  EXPECT_EQ(again.histograms[0].maximum, 1000000);
+  AnalyzeRequest req;
+  req.cfg_text = edited;
+  auto tables = Analyze(Epoch(), req);
+  ASSERT_TRUE(tables.ok()) << tables.status().ToString();
+  const AnalyzePlane& p = tables.value()[0].planes[0];
+  ASSERT_EQ(p.column_ranges.size(), 10u);
+  for (size_t k = 0; k < 10; ++k) {
+    EXPECT_DOUBLE_EQ(p.column_ranges[k].first, 100000.0 * k) << k;
+    EXPECT_DOUBLE_EQ(p.column_ranges[k].second, 100000.0 * (k + 1)) << k;
+  }
+
+  again.histograms[0].sort_columns = true;
+  again.histograms[0].sort_criteria = "Total";
+  std::string sorted = Edit(edited, again);
+  EXPECT_NE(sorted.find("Analyzer2D.SortCols: True"), std::string::npos);
+  EXPECT_NE(sorted.find("Analyzer2D.SortCriteria: Total"), std::string::npos);
+  req.cfg_text = sorted;
+  auto st = Analyze(Epoch(), req);
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  const AnalyzePlane& q = st.value()[0].planes[0];
+  ASSERT_EQ(q.total_names[0], "Total");
+  for (size_t k = 1; k < q.totals[0].size(); ++k) EXPECT_GE(q.totals[0][k - 1], q.totals[0][k]) << k;
+  EXPECT_NE(q.columns, p.columns);  // the order changed
+
+  CfgDocument bad = Describe(edited);
+  bad.histograms[0].delta = 0;
+  EXPECT_FALSE(EditCfg(Epoch(), edited, "h.cfg", bad).ok());
+  bad = Describe(edited);
+  bad.histograms[0].minimum = 2000000;
+  EXPECT_FALSE(EditCfg(Epoch(), edited, "h.cfg", bad).ok());
+  bad = Describe(edited);
+  bad.histograms[0].sort_criteria = "Median";
+  auto e = EditCfg(Epoch(), edited, "h.cfg", bad);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.status().message().find("Median"), std::string::npos);
+}
+
 // --- FunctionCfg ---------------------------------------------------------------------------
 
 TEST(FunctionCfg, DrawsLikeAThreadFunctionRequest) {
@@ -510,6 +569,26 @@ TEST(CfgText, SameAsCfgPath) {
   ASSERT_TRUE(h1.ok() && h2.ok());
   EXPECT_EQ(h1.value()[0].planes[0].values, h2.value()[0].planes[0].values);
   EXPECT_EQ(h1.value()[0].planes[0].columns, h2.value()[0].planes[0].columns);
+}
+
+// records = false: the same intervals, without the events and communications.
+TEST(TextView, IntervalsOnly) {
+  TextRequest full;
+  full.cfg_path = Data(kMpiStats);
+  TextRequest bare = full;
+  bare.records = false;
+  auto a = Epoch().Text(full), b = Epoch().Text(bare);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_FALSE(a->events.empty());
+  EXPECT_FALSE(a->comms.empty());
+  EXPECT_TRUE(b->events.empty());
+  EXPECT_TRUE(b->comms.empty());
+  ASSERT_EQ(a->intervals.size(), b->intervals.size());
+  for (size_t k = 0; k < a->intervals.size(); ++k) {
+    EXPECT_EQ(a->intervals[k].begin, b->intervals[k].begin);
+    EXPECT_EQ(a->intervals[k].value, b->intervals[k].value);
+    EXPECT_EQ(a->intervals[k].label, b->intervals[k].label);
+  }
 }
 
 // --- Analyze: windows, row objects, column ranges ------------------------------------------
