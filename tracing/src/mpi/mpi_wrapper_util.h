@@ -94,6 +94,17 @@ inline int CommRank(MPI_Comm comm) {
   return r;
 }
 
+// Whether this process is the root of a rooted collective: MPI_ROOT in the root group of an
+// inter-communicator (whose other members pass MPI_PROC_NULL, and the remote group the root's
+// rank there), the root's rank in an intra-communicator.
+inline bool IsRoot(MPI_Comm comm, int root) {
+  if (root == MPI_ROOT) return true;
+  if (root < 0) return false;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  return !inter && CommRank(comm) == root;
+}
+
 // Extrae's collective events at the entry of the call: bytes sent and received by this
 // process, the root (rooted collectives) and the communicator (its key; the merge turns keys
 // into the ids of the .prv communicator lines).

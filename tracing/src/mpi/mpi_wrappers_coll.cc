@@ -29,9 +29,11 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   PXT_CALL("MPI_Bcast");
   CallScope s(kCall);
-  if (s.buffer())
-    RecordCollective(s, comm, CommRank(comm) == root ? Bytes(count, type) : 0,
-                     CommRank(comm) == root ? 0 : Bytes(count, type), root);
+  if (s.buffer()) {
+    bool here = IsRoot(comm, root), idle = root == MPI_PROC_NULL;  // idle: inter-communicator
+    RecordCollective(s, comm, here ? Bytes(count, type) : 0,
+                     here || idle ? 0 : Bytes(count, type), root);
+  }
   return PMPI_Bcast(buf, count, type, root, comm);
 }
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -333,6 +335,159 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, request);
 }
 
+// ---- neighbourhood collectives (Extrae's values 174-183): bytes to the out-neighbours and
+// from the in-neighbours of the calling process in the topology of `comm` ----
+
+namespace {
+
+struct Degrees {
+  int in = 0, out = 0;
+};
+
+// In- and out-degree of this process in the virtual topology of `comm` (a Cartesian process has
+// 2 * ndims neighbours, counting MPI_PROC_NULL ones, as MPI's neighbourhood collectives do).
+Degrees NeighborDegrees(MPI_Comm comm) {
+  Degrees d;
+  int kind = MPI_UNDEFINED;
+  PMPI_Topo_test(comm, &kind);
+  if (kind == MPI_CART) {
+    int ndims = 0;
+    PMPI_Cartdim_get(comm, &ndims);
+    d.in = d.out = 2 * ndims;
+  } else if (kind == MPI_GRAPH) {
+    PMPI_Graph_neighbors_count(comm, CommRank(comm), &d.in);
+    d.out = d.in;
+  } else if (kind == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &d.in, &d.out, &weighted);
+  }
+  return d;
+}
+
+}  // namespace
+
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_allgather");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     Bytes(recvcount, recvtype) * NeighborDegrees(comm).in);
+  return PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_allgather");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     Bytes(recvcount, recvtype) * NeighborDegrees(comm).in);
+  return PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                  request);
+}
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_allgatherv");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     SumBytes(NeighborDegrees(comm).in, recvcounts, recvtype));
+  return PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm);
+}
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_allgatherv");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     SumBytes(NeighborDegrees(comm).in, recvcounts, recvtype));
+  return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm, request);
+}
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_alltoall");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * d.out,
+                     Bytes(recvcount, recvtype) * d.in);
+  }
+  return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_alltoall");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * d.out,
+                     Bytes(recvcount, recvtype) * d.in);
+  }
+  return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request);
+}
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_alltoallv");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytes(d.out, sendcounts, sendtype),
+                     SumBytes(d.in, recvcounts, recvtype));
+  }
+  return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm);
+}
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_alltoallv");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytes(d.out, sendcounts, sendtype),
+                     SumBytes(d.in, recvcounts, recvtype));
+  }
+  return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                  rdispls, recvtype, comm, request);
+}
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_alltoallw");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytesW(d.out, sendcounts, sendtypes),
+                     SumBytesW(d.in, recvcounts, recvtypes));
+  }
+  return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm);
+}
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_alltoallw");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytesW(d.out, sendcounts, sendtypes),
+                     SumBytesW(d.in, recvcounts, recvtypes));
+  }
+  return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                  rdispls, recvtypes, comm, request);
+}
+
 // ---- communicators: recorded so that the merge writes them as Paraver communicator lines ----
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
@@ -419,7 +574,10 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
                          int remote_leader, int tag, MPI_Comm* newcomm) {
   PXT_CALL("MPI_Intercomm_create");
   CallScope s(kCall);
-  return PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newcomm);
+  int rc =
+      PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newcomm);
+  if (rc == MPI_SUCCESS) RegisterComm(*newcomm);
+  return rc;
 }
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newcomm) {
