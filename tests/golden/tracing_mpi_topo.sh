@@ -2,7 +2,8 @@
 # libparallax-mpi.so on tests/tracing/mpi_topo.c (4 ranks): neighbourhood collectives carry
 # Extrae's values (174-183) and the bytes each rank sends to its out-neighbours and receives from
 # its in-neighbours; inter-communicator messages connect the right tasks (partners are ranks of
-# the remote group), its collectives and communicator line cover both groups, and the merged
+# the remote group), its collectives count bytes as MPI_ROOT / MPI_PROC_NULL / the remote group's
+# size imply, its communicator line covers both groups, and the merged
 # intra-communicator translates ranks in its own order. Skipped when MPI is not built.
 set -euo pipefail
 BIN=$1
@@ -30,9 +31,12 @@ def expected(r):
              (182, 2 * D * outd, 2 * D * ind), (177, 3 * I, 3 * I * ind),
              (181, 3 * I * outd, 3 * I * ind), (183, 2 * D * outd, 2 * D * ind)]
     calls = [c + (None, world) for c in ring + chain]
+    # Inter-communicator: world rank 0 is the root (MPI_ROOT), 2 passes MPI_PROC_NULL, the odd
+    # ranks pass root 0 (a rank of the remote group); the other group has 2 processes.
     bcast = (6 * I, 0, None) if r == 0 else (0, 0, None) if r == 2 else (0, 6 * I, 0)
+    gather = (0, 2 * 2 * I, None) if r == 0 else (0, 0, None) if r == 2 else (2 * I, 0, 0)
     calls += [(8, 0, 0, None, world), (7,) + bcast + (world,), (10, 3 * I, 3 * I, None, world),
-              (10, I, I, None, world)]
+              (13,) + gather + (world,), (17, I, 2 * I, None, world), (10, I, I, None, world)]
     return calls
 
 checks = []

@@ -19,11 +19,11 @@ static void Neighbors(int rank) {
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 
   /* The chain 0 -> 1 -> 2 -> 3: one in-neighbour except rank 0, one out-neighbour except 3. */
-  int src = rank - 1, dst = rank + 1, three[1] = {3}, two[1] = {2}, zero[1] = {0};
+  int src = rank - 1, dst = rank + 1, weight = 1, three[1] = {3}, two[1] = {2}, zero[1] = {0};
   MPI_Aint zero_bytes[1] = {0};
   MPI_Datatype dbl[1] = {MPI_DOUBLE};
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, rank > 0, &src, MPI_UNWEIGHTED, rank < 3, &dst,
-                                 MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &chain);
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, rank > 0, &src, &weight, rank < 3, &dst, &weight,
+                                 MPI_INFO_NULL, 0, &chain);
   MPI_Neighbor_allgatherv(a, 3, MPI_INT, b, three, zero, MPI_INT, chain);
   MPI_Neighbor_alltoallv(a, three, zero, MPI_INT, b, three, zero, MPI_INT, chain);
   MPI_Neighbor_alltoallw(a, two, zero_bytes, dbl, b, two, zero_bytes, dbl, chain);
@@ -58,7 +58,9 @@ static void Inter(int rank) {
   MPI_Barrier(inter);
   MPI_Bcast(a, 6, MPI_INT, rank == 0 ? MPI_ROOT : even ? MPI_PROC_NULL : 0, inter);
   MPI_Allreduce(a, b, 3, MPI_INT, MPI_SUM, inter);
-  MPI_Intercomm_merge(inter, !even, &merged); /* evens first: world 0, 2, 1, 3 */
+  MPI_Gather(a, 2, MPI_INT, b, 2, MPI_INT, rank == 0 ? MPI_ROOT : even ? MPI_PROC_NULL : 0, inter);
+  MPI_Allgather(a, 1, MPI_INT, b, 1, MPI_INT, inter); /* from the 2 processes of the other group */
+  MPI_Intercomm_merge(inter, !even, &merged);         /* evens first: world 0, 2, 1, 3 */
   MPI_Allreduce(a, b, 1, MPI_INT, MPI_SUM, merged);
   /* Merged rank 1 (world 2) sends to merged rank 2 (world 1). */
   MPI_Comm_rank(merged, &me);

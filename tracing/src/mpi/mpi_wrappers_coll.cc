@@ -30,9 +30,9 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   PXT_CALL("MPI_Bcast");
   CallScope s(kCall);
   if (s.buffer()) {
-    bool here = IsRoot(comm, root), idle = root == MPI_PROC_NULL;  // idle: inter-communicator
+    bool here = IsRoot(comm, root);
     RecordCollective(s, comm, here ? Bytes(count, type) : 0,
-                     here || idle ? 0 : Bytes(count, type), root);
+                     here || InRootGroup(root) ? 0 : Bytes(count, type), root);
   }
   return PMPI_Bcast(buf, count, type, root, comm);
 }
@@ -41,8 +41,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   PXT_CALL("MPI_Reduce");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(count, type), CommRank(comm) == root ? Bytes(count, type) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(count, type),
+                     IsRoot(comm, root) ? Bytes(count, type) : 0, root);
   return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -71,9 +71,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   PXT_CALL("MPI_Gather");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? Bytes(recvcount, recvtype) * CommSize(comm) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? Bytes(recvcount, recvtype) * PeerSize(comm) : 0, root);
   return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -82,9 +81,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   PXT_CALL("MPI_Gatherv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), recvcounts, recvtype) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), recvcounts, recvtype) : 0, root);
   return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm);
 }
@@ -93,9 +91,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   PXT_CALL("MPI_Scatter");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm,
-                     CommRank(comm) == root ? Bytes(sendcount, sendtype) * CommSize(comm) : 0,
-                     Bytes(recvcount, recvtype), root);
+    RecordCollective(s, comm, IsRoot(comm, root) ? Bytes(sendcount, sendtype) * PeerSize(comm) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
@@ -105,8 +102,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm,
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), sendcounts, sendtype) : 0,
-                     Bytes(recvcount, recvtype), root);
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), sendcounts, sendtype) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
 }
@@ -116,7 +113,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -126,7 +123,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -134,8 +131,8 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   PXT_CALL("MPI_Alltoall");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype) * CommSize(comm),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * PeerSize(comm),
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -144,8 +141,8 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   PXT_CALL("MPI_Alltoallv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytes(CommSize(comm), sendcounts, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+    RecordCollective(s, comm, SumBytes(PeerSize(comm), sendcounts, sendtype),
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm);
 }
@@ -155,8 +152,8 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
   PXT_CALL("MPI_Alltoallw");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytesW(CommSize(comm), sendcounts, sendtypes),
-                     SumBytesW(CommSize(comm), recvcounts, recvtypes));
+    RecordCollective(s, comm, SumBytesW(PeerSize(comm), sendcounts, sendtypes),
+                     SumBytesW(PeerSize(comm), recvcounts, recvtypes));
   return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm);
 }
@@ -181,9 +178,11 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
   PXT_CALL("MPI_Ibcast");
   CallScope s(kCall);
-  if (s.buffer())
-    RecordCollective(s, comm, CommRank(comm) == root ? Bytes(count, type) : 0,
-                     CommRank(comm) == root ? 0 : Bytes(count, type), root);
+  if (s.buffer()) {
+    bool here = IsRoot(comm, root);
+    RecordCollective(s, comm, here ? Bytes(count, type) : 0,
+                     here || InRootGroup(root) ? 0 : Bytes(count, type), root);
+  }
   return PMPI_Ibcast(buf, count, type, root, comm, request);
 }
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -191,8 +190,8 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type
   PXT_CALL("MPI_Ireduce");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(count, type), CommRank(comm) == root ? Bytes(count, type) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(count, type),
+                     IsRoot(comm, root) ? Bytes(count, type) : 0, root);
   return PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
 }
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -222,9 +221,8 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   PXT_CALL("MPI_Igather");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? Bytes(recvcount, recvtype) * CommSize(comm) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? Bytes(recvcount, recvtype) * PeerSize(comm) : 0, root);
   return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       request);
 }
@@ -234,9 +232,8 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   PXT_CALL("MPI_Igatherv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), recvcounts, recvtype) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), recvcounts, recvtype) : 0, root);
   return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
 }
@@ -246,9 +243,8 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   PXT_CALL("MPI_Iscatter");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm,
-                     CommRank(comm) == root ? Bytes(sendcount, sendtype) * CommSize(comm) : 0,
-                     Bytes(recvcount, recvtype), root);
+    RecordCollective(s, comm, IsRoot(comm, root) ? Bytes(sendcount, sendtype) * PeerSize(comm) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
 }
@@ -259,8 +255,8 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm,
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), sendcounts, sendtype) : 0,
-                     Bytes(recvcount, recvtype), root);
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), sendcounts, sendtype) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                         comm, request);
 }
@@ -270,7 +266,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -280,7 +276,7 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                           request);
 }
@@ -289,8 +285,8 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   PXT_CALL("MPI_Ialltoall");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype) * CommSize(comm),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * PeerSize(comm),
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -300,8 +296,8 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
   PXT_CALL("MPI_Ialltoallv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytes(CommSize(comm), sendcounts, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+    RecordCollective(s, comm, SumBytes(PeerSize(comm), sendcounts, sendtype),
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                          recvtype, comm, request);
 }
@@ -312,8 +308,8 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
   PXT_CALL("MPI_Ialltoallw");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytesW(CommSize(comm), sendcounts, sendtypes),
-                     SumBytesW(CommSize(comm), recvcounts, recvtypes));
+    RecordCollective(s, comm, SumBytesW(PeerSize(comm), sendcounts, sendtypes),
+                     SumBytesW(PeerSize(comm), recvcounts, recvtypes));
   return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                          recvtypes, comm, request);
 }
