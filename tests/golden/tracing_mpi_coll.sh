@@ -23,7 +23,7 @@ I = 4  # bytes per int
 
 def expected(r):
     """(call value, bytes sent, bytes received, root or None, communicator members) in call
-    order, for world rank r; values are Extrae's (178 and 179: ours, Exscan / Iexscan)."""
+    order, for world rank r; values are Extrae's (195 and 196: ours, Exscan / Iexscan)."""
     world, me, v = [1, 2, 3, 4], r + 1, r + 1
     def rooted(root, to_all, from_all):
         return (to_all if r == root else 0, from_all, root)
@@ -35,10 +35,10 @@ def expected(r):
                 (15, 8 * I if r == 2 else 0, 2 * I, 2), (16, 10 * I if r == 0 else 0, v * I, 0),
                 (17, 3 * I, 12 * I, None), (18, v * I, 10 * I, None), (11, 4 * I, 4 * I, None),
                 (12, 4 * I, 4 * I, None), (170, 4 * I, 4 * I, None), (80, 10 * I, v * I, None),
-                (168, 8 * I, 2 * I, None), (30, I, I, None), (178, I, I, None)]
+                (168, 8 * I, 2 * I, None), (30, I, I, None), (195, I, I, None)]
     nonblocking = [(156, 0, 0, None), (157,) + bcast(8, 0), (155, 8, 8, None), (154,) + reduce_(4, 1),
                    (160, 3 * I, 12 * I, None), (158, 4 * I, 4 * I, None), (163,) + gatherv,
-                   (167, I, I, None), (179, I, I, None), (169, 8 * I, 2 * I, None)]
+                   (167, I, I, None), (196, I, I, None), (169, 8 * I, 2 * I, None)]
     calls = [c + (world,) for c in blocking + nonblocking]
     calls.append((10, I, I, None, world))                                  # dup
     calls.append((10, I, I, None, [t for t in world if t % 2 == me % 2]))  # split by parity

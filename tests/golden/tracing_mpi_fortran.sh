@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libparallax-mpi.so on a Fortran MPI program (tests/tracing/mpi_fortran.f90, `use mpi`, 4
-# ranks): Open MPI's Fortran library calls PMPI_ directly, so only the library's Fortran
-# wrappers can see these calls. The trace must hold what the program does, as for C: every
+# ranks) and on the same program with the Fortran 2008 bindings (mpi_fortran08.f90,
+# `use mpi_f08`): Open MPI's Fortran libraries call PMPI_ directly, so only the library's Fortran
+# wrappers can see these calls. Each trace must hold what the program does, as for C: every
 # message with its partner, size and tag, the calls with Extrae's values, the collective bytes
 # and the Cartesian and split communicators. Skipped when MPI or gfortran is missing.
 set -euo pipefail
@@ -9,10 +10,14 @@ BIN=$1
 source "$(dirname "$0")/lib/mpi_env.bash"
 [ -x "$BUILD/bin/pxt_test_mpi_fortran" ] || { echo "skipped: no Fortran MPI program (install gfortran)"; exit 0; }
 
+for PROG in pxt_test_mpi_fortran pxt_test_mpi_fortran08; do
+[ -x "$BUILD/bin/$PROG" ] || { echo "$PROG: not built (Open MPI without the mpi_f08 module)"; continue; }
 mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$PRELOAD" \
-  -x PXT_OUTPUT_DIR="$OUT" "$BUILD/bin/pxt_test_mpi_fortran" >"$OUT/stdout" 2>"$OUT/stderr"
-grep -q "sum of ranks 6" "$OUT/stdout" || { echo "tracing_mpi_fortran: program output:"; cat "$OUT/stdout"; exit 1; }
-PYTHONPATH="$(dirname "$0")/lib" python3 - "$OUT/pxt_test_mpi_fortran.prv" "$OUT/stderr" <<'PY'
+  -x PXT_OUTPUT_DIR="$OUT" "$BUILD/bin/$PROG" >"$OUT/stdout" 2>"$OUT/stderr"
+if ! grep -q "sum of ranks 6" "$OUT/stdout" || grep -q "bad data" "$OUT/stdout"; then
+  echo "tracing_mpi_fortran: $PROG output:"; cat "$OUT/stdout"; exit 1
+fi
+PYTHONPATH="$(dirname "$0")/lib" python3 - "$OUT/$PROG.prv" "$OUT/stderr" "$PROG" <<'PY'
 import collections, sys
 from prv_summary import read_prv
 prv, report = read_prv(sys.argv[1]), open(sys.argv[2]).read()
@@ -42,7 +47,8 @@ for t in range(1, 5):
                     (8, 0, 0, [1, 2] if t <= 2 else [3, 4]),
                     (8, 0, 0, [u for u in range(1, 5) if u % 2 == t % 2])]))
 bad = [(n, g, w) for n, g, w in checks if g != w]
-for b in bad: print('tracing_mpi_fortran: %s: got %r, expected %r' % b)
-if not bad: print('ok Fortran MPI program: %d messages, calls and collectives as in C' % len(prv['comms']))
+for b in bad: print('tracing_mpi_fortran: %s: %s: got %r, expected %r' % ((sys.argv[3],) + b))
+if not bad: print('ok %s: %d messages, calls and collectives as in C' % (sys.argv[3], len(prv['comms'])))
 sys.exit(1 if bad else 0)
 PY
+done

@@ -2,8 +2,8 @@
 // implements mpi_send_ and friends by calling PMPI_Send directly, so the C wrappers never see a
 // Fortran program's calls. These wrappers take the gfortran symbols (lower case, one trailing
 // underscore), convert the handles and call the library's own C wrappers, so a Fortran program
-// gets exactly the records of the same C program. Debian's Open MPI builds no mpi_f08 bindings
-// (its libmpi_usempif08 is empty), so there is nothing to wrap for `use mpi_f08`.
+// gets exactly the records of the same C program. The mpi_f08 routines (`use mpi_f08`) are
+// wrapped at the end, over the mpif.h ones.
 
 #include <mpi.h>
 
@@ -84,6 +84,23 @@ class RequestArray {
   std::unique_ptr<MPI_Status[]> heap_s_;
   MPI_Request* r_;
   MPI_Status* s_;
+};
+
+// The ierror argument of an mpif.h wrapper called for an mpi_f08 routine: a local code, copied
+// to the caller's optional ierror (null when left out) at the end of the call.
+class Ierror {
+ public:
+  explicit Ierror(F* out) : out_(out) {}
+  ~Ierror() {
+    if (out_) *out_ = code_;
+  }
+  Ierror(const Ierror&) = delete;
+  Ierror& operator=(const Ierror&) = delete;
+  operator F*() { return &code_; }
+
+ private:
+  F* out_;
+  F code_ = MPI_SUCCESS;
 };
 
 MPI_Comm C(F* c) { return PMPI_Comm_f2c(*c); }
@@ -455,6 +472,245 @@ void mpi_cart_sub_(F* comm, F* remain_dims, F* newcomm, F* ierr) {
   MPI_Comm c;
   *ierr = MPI_Cart_sub(C(comm), remain_dims, &c);
   if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
+}
+
+// ---- mpi_f08 (`use mpi_f08`): Open MPI's mpi_<name>_f08_ routines (libmpi_usempif08) call its
+// mpif.h layer's ompi_<name>_f, which calls PMPI_<Name>: neither the C nor the mpif.h wrappers
+// above see them. Their arguments are those of the mpif.h routines (a TYPE(MPI_Comm) & co. is one
+// INTEGER, TYPE(MPI_Status) is Open MPI's Fortran status, the choice buffers are addresses)
+// except that ierror is OPTIONAL: absent, its address is null. ----
+
+void mpi_init_f08_(F* ierr) { mpi_init_(Ierror(ierr)); }
+
+void mpi_init_thread_f08_(F* required, F* provided, F* ierr) {
+  mpi_init_thread_(required, provided, Ierror(ierr));
+}
+
+void mpi_finalize_f08_(F* ierr) { mpi_finalize_(Ierror(ierr)); }
+
+void mpi_comm_rank_f08_(F* comm, F* rank, F* ierr) { mpi_comm_rank_(comm, rank, Ierror(ierr)); }
+
+void mpi_comm_size_f08_(F* comm, F* size, F* ierr) { mpi_comm_size_(comm, size, Ierror(ierr)); }
+
+void mpi_comm_split_f08_(F* comm, F* color, F* key, F* newcomm, F* ierr) {
+  mpi_comm_split_(comm, color, key, newcomm, Ierror(ierr));
+}
+
+void mpi_comm_dup_f08_(F* comm, F* newcomm, F* ierr) { mpi_comm_dup_(comm, newcomm, Ierror(ierr)); }
+
+void mpi_comm_free_f08_(F* comm, F* ierr) { mpi_comm_free_(comm, Ierror(ierr)); }
+
+void mpi_send_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  mpi_send_(buf, count, type, dest, tag, comm, Ierror(ierr));
+}
+
+void mpi_ssend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  mpi_ssend_(buf, count, type, dest, tag, comm, Ierror(ierr));
+}
+
+void mpi_bsend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  mpi_bsend_(buf, count, type, dest, tag, comm, Ierror(ierr));
+}
+
+void mpi_rsend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* ierr) {
+  mpi_rsend_(buf, count, type, dest, tag, comm, Ierror(ierr));
+}
+
+void mpi_isend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  mpi_isend_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_issend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  mpi_issend_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_ibsend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  mpi_ibsend_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_irsend_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request, F* ierr) {
+  mpi_irsend_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_send_init_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request,
+                        F* ierr) {
+  mpi_send_init_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_ssend_init_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request,
+                         F* ierr) {
+  mpi_ssend_init_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_bsend_init_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request,
+                         F* ierr) {
+  mpi_bsend_init_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_rsend_init_f08_(void* buf, F* count, F* type, F* dest, F* tag, F* comm, F* request,
+                         F* ierr) {
+  mpi_rsend_init_(buf, count, type, dest, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_irecv_f08_(void* buf, F* count, F* type, F* source, F* tag, F* comm, F* request, F* ierr) {
+  mpi_irecv_(buf, count, type, source, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_recv_init_f08_(void* buf, F* count, F* type, F* source, F* tag, F* comm, F* request,
+                        F* ierr) {
+  mpi_recv_init_(buf, count, type, source, tag, comm, request, Ierror(ierr));
+}
+
+void mpi_recv_f08_(void* buf, F* count, F* type, F* source, F* tag, F* comm, F* status, F* ierr) {
+  mpi_recv_(buf, count, type, source, tag, comm, status, Ierror(ierr));
+}
+
+void mpi_sendrecv_f08_(void* sbuf, F* scount, F* stype, F* dest, F* stag, void* rbuf, F* rcount,
+                       F* rtype, F* source, F* rtag, F* comm, F* status, F* ierr) {
+  mpi_sendrecv_(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status,
+                Ierror(ierr));
+}
+
+void mpi_probe_f08_(F* source, F* tag, F* comm, F* status, F* ierr) {
+  mpi_probe_(source, tag, comm, status, Ierror(ierr));
+}
+
+void mpi_iprobe_f08_(F* source, F* tag, F* comm, F* flag, F* status, F* ierr) {
+  mpi_iprobe_(source, tag, comm, flag, status, Ierror(ierr));
+}
+
+void mpi_start_f08_(F* request, F* ierr) { mpi_start_(request, Ierror(ierr)); }
+
+void mpi_startall_f08_(F* count, F* requests, F* ierr) {
+  mpi_startall_(count, requests, Ierror(ierr));
+}
+
+void mpi_request_free_f08_(F* request, F* ierr) { mpi_request_free_(request, Ierror(ierr)); }
+
+void mpi_wait_f08_(F* request, F* status, F* ierr) { mpi_wait_(request, status, Ierror(ierr)); }
+
+void mpi_test_f08_(F* request, F* flag, F* status, F* ierr) {
+  mpi_test_(request, flag, status, Ierror(ierr));
+}
+
+void mpi_waitall_f08_(F* count, F* requests, F* statuses, F* ierr) {
+  mpi_waitall_(count, requests, statuses, Ierror(ierr));
+}
+
+void mpi_testall_f08_(F* count, F* requests, F* flag, F* statuses, F* ierr) {
+  mpi_testall_(count, requests, flag, statuses, Ierror(ierr));
+}
+
+void mpi_waitany_f08_(F* count, F* requests, F* index, F* status, F* ierr) {
+  mpi_waitany_(count, requests, index, status, Ierror(ierr));
+}
+
+void mpi_testany_f08_(F* count, F* requests, F* index, F* flag, F* status, F* ierr) {
+  mpi_testany_(count, requests, index, flag, status, Ierror(ierr));
+}
+
+void mpi_waitsome_f08_(F* incount, F* requests, F* outcount, F* indices, F* statuses, F* ierr) {
+  mpi_waitsome_(incount, requests, outcount, indices, statuses, Ierror(ierr));
+}
+
+void mpi_testsome_f08_(F* incount, F* requests, F* outcount, F* indices, F* statuses, F* ierr) {
+  mpi_testsome_(incount, requests, outcount, indices, statuses, Ierror(ierr));
+}
+
+void mpi_barrier_f08_(F* comm, F* ierr) { mpi_barrier_(comm, Ierror(ierr)); }
+
+void mpi_bcast_f08_(void* buf, F* count, F* type, F* root, F* comm, F* ierr) {
+  mpi_bcast_(buf, count, type, root, comm, Ierror(ierr));
+}
+
+void mpi_reduce_f08_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* root, F* comm, F* ierr) {
+  mpi_reduce_(sbuf, rbuf, count, type, op, root, comm, Ierror(ierr));
+}
+
+void mpi_allreduce_f08_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  mpi_allreduce_(sbuf, rbuf, count, type, op, comm, Ierror(ierr));
+}
+
+void mpi_scan_f08_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  mpi_scan_(sbuf, rbuf, count, type, op, comm, Ierror(ierr));
+}
+
+void mpi_gather_f08_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* root,
+                     F* comm, F* ierr) {
+  mpi_gather_(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, Ierror(ierr));
+}
+
+void mpi_scatter_f08_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* root,
+                      F* comm, F* ierr) {
+  mpi_scatter_(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, Ierror(ierr));
+}
+
+void mpi_allgather_f08_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* comm,
+                        F* ierr) {
+  mpi_allgather_(sbuf, scount, stype, rbuf, rcount, rtype, comm, Ierror(ierr));
+}
+
+void mpi_alltoall_f08_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcount, F* rtype, F* comm,
+                       F* ierr) {
+  mpi_alltoall_(sbuf, scount, stype, rbuf, rcount, rtype, comm, Ierror(ierr));
+}
+
+void mpi_exscan_f08_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* ierr) {
+  mpi_exscan_(sbuf, rbuf, count, type, op, comm, Ierror(ierr));
+}
+
+void mpi_gatherv_f08_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcounts, F* displs, F* rtype,
+                      F* root, F* comm, F* ierr) {
+  mpi_gatherv_(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, Ierror(ierr));
+}
+
+void mpi_scatterv_f08_(void* sbuf, F* scounts, F* displs, F* stype, void* rbuf, F* rcount, F* rtype,
+                       F* root, F* comm, F* ierr) {
+  mpi_scatterv_(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, Ierror(ierr));
+}
+
+void mpi_allgatherv_f08_(void* sbuf, F* scount, F* stype, void* rbuf, F* rcounts, F* displs,
+                         F* rtype, F* comm, F* ierr) {
+  mpi_allgatherv_(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, Ierror(ierr));
+}
+
+void mpi_alltoallv_f08_(void* sbuf, F* scounts, F* sdispls, F* stype, void* rbuf, F* rcounts,
+                        F* rdispls, F* rtype, F* comm, F* ierr) {
+  mpi_alltoallv_(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, Ierror(ierr));
+}
+
+void mpi_reduce_scatter_f08_(void* sbuf, void* rbuf, F* rcounts, F* type, F* op, F* comm, F* ierr) {
+  mpi_reduce_scatter_(sbuf, rbuf, rcounts, type, op, comm, Ierror(ierr));
+}
+
+void mpi_ibarrier_f08_(F* comm, F* request, F* ierr) { mpi_ibarrier_(comm, request, Ierror(ierr)); }
+
+void mpi_ibcast_f08_(void* buf, F* count, F* type, F* root, F* comm, F* request, F* ierr) {
+  mpi_ibcast_(buf, count, type, root, comm, request, Ierror(ierr));
+}
+
+void mpi_iallreduce_f08_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* comm, F* request,
+                         F* ierr) {
+  mpi_iallreduce_(sbuf, rbuf, count, type, op, comm, request, Ierror(ierr));
+}
+
+void mpi_ireduce_f08_(void* sbuf, void* rbuf, F* count, F* type, F* op, F* root, F* comm,
+                      F* request, F* ierr) {
+  mpi_ireduce_(sbuf, rbuf, count, type, op, root, comm, request, Ierror(ierr));
+}
+
+void mpi_cancel_f08_(F* request, F* ierr) { mpi_cancel_(request, Ierror(ierr)); }
+
+void mpi_comm_create_f08_(F* comm, F* group, F* newcomm, F* ierr) {
+  mpi_comm_create_(comm, group, newcomm, Ierror(ierr));
+}
+
+void mpi_cart_create_f08_(F* comm, F* ndims, F* dims, F* periods, F* reorder, F* newcomm, F* ierr) {
+  mpi_cart_create_(comm, ndims, dims, periods, reorder, newcomm, Ierror(ierr));
+}
+
+void mpi_cart_sub_f08_(F* comm, F* remain_dims, F* newcomm, F* ierr) {
+  mpi_cart_sub_(comm, remain_dims, newcomm, Ierror(ierr));
 }
 
 }  // extern "C"

@@ -35,9 +35,14 @@ struct LostCounts {
   std::map<int, uint64_t> never_completed, freed_active, cancelled;
 };
 
+struct CommGroups {
+  std::vector<int> local, remote;  // world ranks; remote only for inter-communicators
+  bool inter = false;
+};
+
 struct State {
   std::mutex mutex;
-  std::map<MPI_Comm, std::vector<int>> world_ranks;
+  std::map<MPI_Comm, CommGroups> comms;
   std::map<std::tuple<uint64_t, int, int>, uint64_t> send_seq;  // (comm, peer, tag)
   uint64_t recv_ordinal = 0;
   std::map<MPI_Request, TrackedRequest> requests;
@@ -52,34 +57,74 @@ State& S() {
   return *s;
 }
 
-const std::vector<int>& WorldRanksLocked(MPI_Comm comm) {
-  auto [it, inserted] = S().world_ranks.try_emplace(comm);
+std::vector<int> GroupWorldRanks(MPI_Group group) {
+  MPI_Group world;
+  int n = 0;
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  PMPI_Group_size(group, &n);
+  std::vector<int> ranks(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) ranks[static_cast<size_t>(i)] = i;
+  PMPI_Group_translate_ranks(group, n, ranks.data(), world, out.data());
+  PMPI_Group_free(&world);
+  return out;
+}
+
+// The world ranks of the local group of `comm` and, for an inter-communicator, of its remote
+// group (the group that point-to-point partners' ranks and collective roots refer to).
+const CommGroups& GroupsLocked(MPI_Comm comm) {
+  auto [it, inserted] = S().comms.try_emplace(comm);
   if (inserted) {
-    MPI_Group group, world;
-    int n = 0;
+    MPI_Group group;
     PMPI_Comm_group(comm, &group);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    PMPI_Group_size(group, &n);
-    std::vector<int> ranks(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) ranks[static_cast<size_t>(i)] = i;
-    it->second.resize(static_cast<size_t>(n));
-    PMPI_Group_translate_ranks(group, n, ranks.data(), world, it->second.data());
+    it->second.local = GroupWorldRanks(group);
     PMPI_Group_free(&group);
-    PMPI_Group_free(&world);
+    int inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter) {
+      PMPI_Comm_remote_group(comm, &group);
+      it->second.remote = GroupWorldRanks(group);
+      it->second.inter = true;
+      PMPI_Group_free(&group);
+    }
   }
   return it->second;
 }
 
+// The members of `comm` as its communicator line lists them: an inter-communicator's two groups,
+// the one holding the lower world rank first, so that every member process lists them in the
+// same order.
+std::vector<int> MembersLocked(MPI_Comm comm, size_t* first_group = nullptr) {
+  const CommGroups& g = GroupsLocked(comm);
+  if (first_group) *first_group = g.local.size();
+  if (!g.inter) return g.local;
+  bool local_first = g.remote.empty() || (!g.local.empty() && g.local[0] < g.remote[0]);
+  std::vector<int> members = local_first ? g.local : g.remote;
+  const std::vector<int>& second = local_first ? g.remote : g.local;
+  if (first_group) *first_group = members.size();
+  members.insert(members.end(), second.begin(), second.end());
+  return members;
+}
+
 uint64_t CommKeyLocked(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD) return 0;
+  size_t first_group = 0;
+  std::vector<int> members = MembersLocked(comm, &first_group);
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the members' world ranks
-  for (int r : WorldRanksLocked(comm)) h = (h ^ static_cast<uint64_t>(r + 1)) * 1099511628211ull;
+  auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  for (size_t i = 0; i < members.size(); ++i) {
+    // An inter-communicator mixes a 0 (never a member's r + 1) between its groups: its key
+    // differs from that of an intra-communicator over the same processes (Intercomm_merge).
+    if (GroupsLocked(comm).inter && i == first_group) mix(0);
+    mix(static_cast<uint64_t>(members[i] + 1));
+  }
   return h >> 1;  // small positive: never 0 (world)
 }
 
+// The world rank of a peer's `rank` in `comm`: in the remote group of an inter-communicator.
 int WorldRankLocked(MPI_Comm comm, int rank) {
   if (comm == MPI_COMM_WORLD || rank < 0) return rank;
-  const auto& ranks = WorldRanksLocked(comm);
+  const CommGroups& g = GroupsLocked(comm);
+  const auto& ranks = g.inter ? g.remote : g.local;
   return rank < static_cast<int>(ranks.size()) ? ranks[static_cast<size_t>(rank)] : rank;
 }
 
@@ -97,7 +142,7 @@ uint64_t CommKey(MPI_Comm comm) {
 
 void ForgetComm(MPI_Comm comm) {
   std::lock_guard lock(S().mutex);
-  S().world_ranks.erase(comm);
+  S().comms.erase(comm);
 }
 
 MessageInfo SendInfo(MPI_Comm comm, int peer, int tag, int count, MPI_Datatype type) {
@@ -212,11 +257,8 @@ bool TakeMatchedMessage(MPI_Message message, MatchedMessage* out) {
 
 void RegisterComm(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return;
-  int inter = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  if (inter) return;  // members are two groups: not a communicator line
   std::lock_guard lock(S().mutex);
-  S().created_comms[CommKeyLocked(comm)] = WorldRanksLocked(comm);
+  S().created_comms[CommKeyLocked(comm)] = MembersLocked(comm);
 }
 
 void WriteMpiNotes() {

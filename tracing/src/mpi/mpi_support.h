@@ -23,14 +23,17 @@ namespace parallax::tracing::mpi {
 // calling stack that is (0 when there is none).
 uintptr_t CallerOutsideLibrary(uintptr_t address);
 
-// The world rank of `rank` in `comm` (MPI_COMM_WORLD ranks pass through).
+// The world rank of a peer's `rank` in `comm` (MPI_COMM_WORLD ranks pass through; for an
+// inter-communicator, a rank of its remote group).
 int WorldRank(MPI_Comm comm, int rank);
 // Identifies a communicator the same way in every member process: 0 for MPI_COMM_WORLD, else
-// a hash of its members' world ranks (two communicators over the same group share a key).
+// a hash of its members' world ranks (two communicators over the same group share a key; an
+// inter-communicator hashes both groups, so both sides agree on its key).
 uint64_t CommKey(MPI_Comm comm);
 void ForgetComm(MPI_Comm comm);
 // A communicator created by the program: its members are written to the process file (the
-// merge's communicator lines). MPI_COMM_NULL (a process left out by a split) is ignored.
+// merge's communicator lines; both groups of an inter-communicator). MPI_COMM_NULL (a process
+// left out by a split) is ignored.
 void RegisterComm(MPI_Comm comm);
 
 // Describes a message sent to comm rank `peer`, numbering it in its (comm, peer, tag) stream.

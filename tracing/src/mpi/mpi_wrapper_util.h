@@ -94,6 +94,33 @@ inline int CommRank(MPI_Comm comm) {
   return r;
 }
 
+// The number of processes a collective on `comm` exchanges with: the remote group of an
+// inter-communicator, all of an intra-communicator.
+inline int PeerSize(MPI_Comm comm) {
+  int inter = 0, n = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter)
+    PMPI_Comm_remote_size(comm, &n);
+  else
+    PMPI_Comm_size(comm, &n);
+  return n;
+}
+
+// A process of the root group of an inter-communicator (`root` is MPI_ROOT or MPI_PROC_NULL):
+// it neither contributes to a Reduce or Gather nor receives from a Bcast or Scatter.
+inline bool InRootGroup(int root) { return root == MPI_ROOT || root == MPI_PROC_NULL; }
+
+// Whether this process is the root of a rooted collective: MPI_ROOT in the root group of an
+// inter-communicator (whose other members pass MPI_PROC_NULL, and the remote group the root's
+// rank there), the root's rank in an intra-communicator.
+inline bool IsRoot(MPI_Comm comm, int root) {
+  if (root == MPI_ROOT) return true;
+  if (root < 0) return false;
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  return !inter && CommRank(comm) == root;
+}
+
 // Extrae's collective events at the entry of the call: bytes sent and received by this
 // process, the root (rooted collectives) and the communicator (its key; the merge turns keys
 // into the ids of the .prv communicator lines).

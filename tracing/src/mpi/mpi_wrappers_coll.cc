@@ -29,9 +29,11 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   PXT_CALL("MPI_Bcast");
   CallScope s(kCall);
-  if (s.buffer())
-    RecordCollective(s, comm, CommRank(comm) == root ? Bytes(count, type) : 0,
-                     CommRank(comm) == root ? 0 : Bytes(count, type), root);
+  if (s.buffer()) {
+    bool here = IsRoot(comm, root);
+    RecordCollective(s, comm, here ? Bytes(count, type) : 0,
+                     here || InRootGroup(root) ? 0 : Bytes(count, type), root);
+  }
   return PMPI_Bcast(buf, count, type, root, comm);
 }
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -39,8 +41,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   PXT_CALL("MPI_Reduce");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(count, type), CommRank(comm) == root ? Bytes(count, type) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(count, type),
+                     IsRoot(comm, root) ? Bytes(count, type) : 0, root);
   return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -69,9 +71,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   PXT_CALL("MPI_Gather");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? Bytes(recvcount, recvtype) * CommSize(comm) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? Bytes(recvcount, recvtype) * PeerSize(comm) : 0, root);
   return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -80,9 +81,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   PXT_CALL("MPI_Gatherv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), recvcounts, recvtype) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), recvcounts, recvtype) : 0, root);
   return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm);
 }
@@ -91,9 +91,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   PXT_CALL("MPI_Scatter");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm,
-                     CommRank(comm) == root ? Bytes(sendcount, sendtype) * CommSize(comm) : 0,
-                     Bytes(recvcount, recvtype), root);
+    RecordCollective(s, comm, IsRoot(comm, root) ? Bytes(sendcount, sendtype) * PeerSize(comm) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
@@ -103,8 +102,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm,
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), sendcounts, sendtype) : 0,
-                     Bytes(recvcount, recvtype), root);
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), sendcounts, sendtype) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
 }
@@ -114,7 +113,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -124,7 +123,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -132,8 +131,8 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   PXT_CALL("MPI_Alltoall");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype) * CommSize(comm),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * PeerSize(comm),
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -142,8 +141,8 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   PXT_CALL("MPI_Alltoallv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytes(CommSize(comm), sendcounts, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+    RecordCollective(s, comm, SumBytes(PeerSize(comm), sendcounts, sendtype),
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm);
 }
@@ -153,8 +152,8 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
   PXT_CALL("MPI_Alltoallw");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytesW(CommSize(comm), sendcounts, sendtypes),
-                     SumBytesW(CommSize(comm), recvcounts, recvtypes));
+    RecordCollective(s, comm, SumBytesW(PeerSize(comm), sendcounts, sendtypes),
+                     SumBytesW(PeerSize(comm), recvcounts, recvtypes));
   return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm);
 }
@@ -179,9 +178,11 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request) {
   PXT_CALL("MPI_Ibcast");
   CallScope s(kCall);
-  if (s.buffer())
-    RecordCollective(s, comm, CommRank(comm) == root ? Bytes(count, type) : 0,
-                     CommRank(comm) == root ? 0 : Bytes(count, type), root);
+  if (s.buffer()) {
+    bool here = IsRoot(comm, root);
+    RecordCollective(s, comm, here ? Bytes(count, type) : 0,
+                     here || InRootGroup(root) ? 0 : Bytes(count, type), root);
+  }
   return PMPI_Ibcast(buf, count, type, root, comm, request);
 }
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -189,8 +190,8 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type
   PXT_CALL("MPI_Ireduce");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(count, type), CommRank(comm) == root ? Bytes(count, type) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(count, type),
+                     IsRoot(comm, root) ? Bytes(count, type) : 0, root);
   return PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
 }
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -220,9 +221,8 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   PXT_CALL("MPI_Igather");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? Bytes(recvcount, recvtype) * CommSize(comm) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? Bytes(recvcount, recvtype) * PeerSize(comm) : 0, root);
   return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       request);
 }
@@ -232,9 +232,8 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   PXT_CALL("MPI_Igatherv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), recvcounts, recvtype) : 0,
-                     root);
+    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(sendcount, sendtype),
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), recvcounts, recvtype) : 0, root);
   return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
 }
@@ -244,9 +243,8 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   PXT_CALL("MPI_Iscatter");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm,
-                     CommRank(comm) == root ? Bytes(sendcount, sendtype) * CommSize(comm) : 0,
-                     Bytes(recvcount, recvtype), root);
+    RecordCollective(s, comm, IsRoot(comm, root) ? Bytes(sendcount, sendtype) * PeerSize(comm) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
 }
@@ -257,8 +255,8 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm,
-                     CommRank(comm) == root ? SumBytes(CommSize(comm), sendcounts, sendtype) : 0,
-                     Bytes(recvcount, recvtype), root);
+                     IsRoot(comm, root) ? SumBytes(PeerSize(comm), sendcounts, sendtype) : 0,
+                     InRootGroup(root) ? 0 : Bytes(recvcount, recvtype), root);
   return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                         comm, request);
 }
@@ -268,7 +266,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -278,7 +276,7 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
   CallScope s(kCall);
   if (s.buffer())
     RecordCollective(s, comm, Bytes(sendcount, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                           request);
 }
@@ -287,8 +285,8 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   PXT_CALL("MPI_Ialltoall");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, Bytes(sendcount, sendtype) * CommSize(comm),
-                     Bytes(recvcount, recvtype) * CommSize(comm));
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * PeerSize(comm),
+                     Bytes(recvcount, recvtype) * PeerSize(comm));
   return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -298,8 +296,8 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
   PXT_CALL("MPI_Ialltoallv");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytes(CommSize(comm), sendcounts, sendtype),
-                     SumBytes(CommSize(comm), recvcounts, recvtype));
+    RecordCollective(s, comm, SumBytes(PeerSize(comm), sendcounts, sendtype),
+                     SumBytes(PeerSize(comm), recvcounts, recvtype));
   return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                          recvtype, comm, request);
 }
@@ -310,8 +308,8 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
   PXT_CALL("MPI_Ialltoallw");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, SumBytesW(CommSize(comm), sendcounts, sendtypes),
-                     SumBytesW(CommSize(comm), recvcounts, recvtypes));
+    RecordCollective(s, comm, SumBytesW(PeerSize(comm), sendcounts, sendtypes),
+                     SumBytesW(PeerSize(comm), recvcounts, recvtypes));
   return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                          recvtypes, comm, request);
 }
@@ -331,6 +329,159 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
   if (s.buffer())
     RecordCollective(s, comm, Bytes(recvcount, type) * CommSize(comm), Bytes(recvcount, type));
   return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, request);
+}
+
+// ---- neighbourhood collectives (Extrae's values 174-183): bytes to the out-neighbours and
+// from the in-neighbours of the calling process in the topology of `comm` ----
+
+namespace {
+
+struct Degrees {
+  int in = 0, out = 0;
+};
+
+// In- and out-degree of this process in the virtual topology of `comm` (a Cartesian process has
+// 2 * ndims neighbours, counting MPI_PROC_NULL ones, as MPI's neighbourhood collectives do).
+Degrees NeighborDegrees(MPI_Comm comm) {
+  Degrees d;
+  int kind = MPI_UNDEFINED;
+  PMPI_Topo_test(comm, &kind);
+  if (kind == MPI_CART) {
+    int ndims = 0;
+    PMPI_Cartdim_get(comm, &ndims);
+    d.in = d.out = 2 * ndims;
+  } else if (kind == MPI_GRAPH) {
+    PMPI_Graph_neighbors_count(comm, CommRank(comm), &d.in);
+    d.out = d.in;
+  } else if (kind == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &d.in, &d.out, &weighted);
+  }
+  return d;
+}
+
+}  // namespace
+
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_allgather");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     Bytes(recvcount, recvtype) * NeighborDegrees(comm).in);
+  return PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_allgather");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     Bytes(recvcount, recvtype) * NeighborDegrees(comm).in);
+  return PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                  request);
+}
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_allgatherv");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     SumBytes(NeighborDegrees(comm).in, recvcounts, recvtype));
+  return PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm);
+}
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_allgatherv");
+  CallScope s(kCall);
+  if (s.buffer())
+    RecordCollective(s, comm, Bytes(sendcount, sendtype),
+                     SumBytes(NeighborDegrees(comm).in, recvcounts, recvtype));
+  return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm, request);
+}
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_alltoall");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * d.out,
+                     Bytes(recvcount, recvtype) * d.in);
+  }
+  return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_alltoall");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, Bytes(sendcount, sendtype) * d.out,
+                     Bytes(recvcount, recvtype) * d.in);
+  }
+  return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request);
+}
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_alltoallv");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytes(d.out, sendcounts, sendtype),
+                     SumBytes(d.in, recvcounts, recvtype));
+  }
+  return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm);
+}
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_alltoallv");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytes(d.out, sendcounts, sendtype),
+                     SumBytes(d.in, recvcounts, recvtype));
+  }
+  return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                  rdispls, recvtype, comm, request);
+}
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm) {
+  PXT_CALL("MPI_Neighbor_alltoallw");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytesW(d.out, sendcounts, sendtypes),
+                     SumBytesW(d.in, recvcounts, recvtypes));
+  }
+  return PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm);
+}
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+  PXT_CALL("MPI_Ineighbor_alltoallw");
+  CallScope s(kCall);
+  if (s.buffer()) {
+    Degrees d = NeighborDegrees(comm);
+    RecordCollective(s, comm, SumBytesW(d.out, sendcounts, sendtypes),
+                     SumBytesW(d.in, recvcounts, recvtypes));
+  }
+  return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                  rdispls, recvtypes, comm, request);
 }
 
 // ---- communicators: recorded so that the merge writes them as Paraver communicator lines ----
@@ -419,7 +570,10 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
                          int remote_leader, int tag, MPI_Comm* newcomm) {
   PXT_CALL("MPI_Intercomm_create");
   CallScope s(kCall);
-  return PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newcomm);
+  int rc =
+      PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newcomm);
+  if (rc == MPI_SUCCESS) RegisterComm(*newcomm);
+  return rc;
 }
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newcomm) {
