@@ -86,6 +86,13 @@ class FieldReader {
   Status status_;
 };
 
+// Columns are counted from the start of the line (a reader starts after "k:").
+Status Relocated(const Status& s) {
+  Location where = s.where();
+  where.column += 2;
+  return Status::Error(s.message(), where, s.hint());
+}
+
 }  // namespace
 
 Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
@@ -126,14 +133,27 @@ Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t l
          f.Signed(&rec->size_text, nullptr, "size") && f.Signed(&rec->tag_text, nullptr, "tag") &&
          f.ExpectEnd();
   }
-  if (!ok) {
-    Status s = f.status();
-    // Columns are counted from the start of the line (the reader started after "k:").
-    Location where = s.where();
-    where.column += 2;
-    return Status::Error(s.message(), where, s.hint());
-  }
-  return Status::Ok();
+  return ok ? Status::Ok() : Relocated(f.status());
+}
+
+Status ParseGlobalOp(std::string_view line, const std::string& file, uint64_t line_no,
+                     PrvRecord* rec) {
+  rec->line = line;
+  rec->events.clear();
+  rec->kind = '4';
+  FieldReader f(line.substr(2), file, line_no);
+  bool ok = f.Small(&rec->cpu, "cpu") && f.Small(&rec->appl, "application") &&
+            f.Small(&rec->task, "task") && f.Small(&rec->thread, "thread");
+  rec->times_at = static_cast<uint32_t>(f.pos() + 2);
+  ok = ok && f.Unsigned(&rec->t1, "time");
+  rec->pairs_at = static_cast<uint32_t>(f.pos() + 2);
+  if (ok && f.AtEnd())
+    return Status::Error("global operation without fields after its time",
+                         {file, line_no, line.size() + 1},
+                         "write 4:cpu:appl:task:thread:time:communicator:...");
+  std::string_view text;
+  while (ok && !f.AtEnd()) ok = f.Signed(&text, nullptr, "global operation field");
+  return ok ? Status::Ok() : Relocated(f.status());
 }
 
 }  // namespace parallax::tools
