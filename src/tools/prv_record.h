@@ -46,6 +46,11 @@ struct PrvRecord {
 Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
                       PrvRecord* rec, bool skip_pairs = false);
 
+// The same, for hot loops: false with *error set on a malformed line (no Status is built for a
+// good one).
+bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
+                   PrvRecord* rec, Status* error, bool skip_pairs = false);
+
 // True for a type-4 line ("4:..."), which ParsePrvRecord leaves as kind 'o'.
 inline bool IsGlobalOpLine(std::string_view line) {
   return line.size() >= 2 && line[0] == '4' && line[1] == ':';

@@ -63,7 +63,8 @@ Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolRe
   report.input_bytes = in.lines->bytes_total();
   while (in.lines->Next(&line)) {
     ++report.input_records;
-    Status s = ParsePrvRecord(line, run.input, in.lines->line_number(), &rec);
+    Status s;
+    ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s);
     if constexpr (requires { Engine::kGlobalOps; }) {
       if (s.ok() && rec.kind == 'o' && IsGlobalOpLine(line))
         s = ParseGlobalOp(line, run.input, in.lines->line_number(), &rec);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 
 #include "src/tools/prv_record.h"
@@ -56,6 +57,47 @@ TEST(PrvRecord, MalformedGlobalOpsAreLocated) {
   EXPECT_EQ(error("4:1:-1:1:1:5:1"), "5 bad application: expected a non-negative integer");
   EXPECT_EQ(error("4:1:1:1:1:99999999999999999999:1"),
             "11 bad time: expected a number that fits in 64 bits");
+}
+
+// Numbers are read 8 digits at a time: every length from 1 to 20 digits, at every alignment
+// in the line, gives the value std::stoull gives; the byte ending a number (any byte that is
+// not a digit, including those just below '0', just above '9' and above 0xF9) stops it.
+TEST(PrvRecord, NumbersOfEveryLengthAndEnding) {
+  std::mt19937_64 rng(7);
+  PrvRecord r;
+  for (int len = 1; len <= 19; ++len) {
+    for (int pad = 0; pad < 8; ++pad) {
+      std::string digits;
+      for (int i = 0; i < len; ++i) digits += static_cast<char>('0' + rng() % 10);
+      const std::string cpu = std::string(static_cast<size_t>(pad), '0') + "1";
+      const std::string line = "2:" + cpu + ":1:1:1:" + digits + ":" + digits + ":-" + digits +
+                               ":" + digits + ":" + digits;
+      ASSERT_TRUE(ParsePrvRecord(line, "t.prv", 1, &r).ok()) << line;
+      const uint64_t want = std::stoull(digits);
+      EXPECT_EQ(r.cpu, 1u);
+      EXPECT_EQ(r.t1, want) << line;
+      ASSERT_EQ(r.events.size(), 2u);
+      EXPECT_EQ(r.events[0].type, want);
+      EXPECT_EQ(r.events[0].value, -static_cast<int64_t>(want));
+      EXPECT_EQ(r.events[0].value_text, "-" + digits);
+      EXPECT_EQ(r.events[1].type, want);
+      EXPECT_EQ(r.events[1].value, static_cast<int64_t>(want));
+    }
+  }
+  ASSERT_TRUE(
+      ParsePrvRecord("1:1:1:1:1:18446744073709551615:18446744073709551615:1", "t.prv", 1, &r).ok());
+  EXPECT_EQ(r.t2, UINT64_MAX);
+  Status s = ParsePrvRecord("1:1:1:1:1:0:18446744073709551616:1", "t.prv", 1, &r);
+  EXPECT_EQ(s.message(), "bad end time: expected a number that fits in 64 bits");
+  for (char end : {'/', ';', ' ', 'a', '\xFA', '\xFF', '\x80'}) {
+    const std::string line = "2:1:1:1:1:12345678901" + std::string(1, end) + "9:50000001:1";
+    s = ParsePrvRecord(line, "t.prv", 1, &r);
+    EXPECT_FALSE(s.ok()) << static_cast<int>(end);
+    EXPECT_EQ(s.where().column, 22u) << static_cast<int>(end);
+    const std::string pair = "2:1:1:1:1:5:50000001:123456789012345" + std::string(1, end) + "1";
+    s = ParsePrvRecord(pair, "t.prv", 1, &r);
+    EXPECT_FALSE(s.ok()) << static_cast<int>(end);
+  }
 }
 
 // The seeds of the prv_record fuzz target, with its properties: errors name their line.
