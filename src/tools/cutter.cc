@@ -603,7 +603,7 @@ Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uin
     ++*lines;
     Status s;
     if (!tools::ReadPrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, &s,
-                              skip_pairs))
+                              skip_pairs ? tools::Pairs::kSkip : tools::Pairs::kRead))
       return s;
     if (rec.kind == 'o' && !line.empty()) ++*others;
     if (!engine.Process(rec)) break;

@@ -96,26 +96,33 @@ class FieldReader {
   // and digits, then ':' and the next pair or the end of the line) in one tight loop; stops
   // before the first pair in any other form (blanks, a trailing ':', an error), which the
   // general reader then reads or reports exactly as it would have.
-  void FastPairs(std::vector<EventPair>* out) {
+  // With `kStore` false the pairs are only checked. Returns the number of pairs read.
+  template <bool kStore>
+  size_t FastPairs(std::vector<EventPair>* out) {
     const char* const b = line_.data();
     const size_t n = line_.size();
-    size_t p = pos_;
+    size_t p = pos_, count = 0;
     while (p < n) {
       const size_t type_digits = DigitRun(b + p, b + n);
       size_t q = p + type_digits;
-      if (type_digits == 0 || type_digits > 19 || q >= n || b[q] != ':') return;
-      const uint64_t type = Digits(b + p, type_digits);
+      if (type_digits == 0 || type_digits > 19 || q >= n || b[q] != ':') return count;
       const size_t value_at = ++q;
       const bool neg = q < n && b[q] == '-';
       if (neg) ++q;
       const size_t value_digits = DigitRun(b + q, b + n);
-      const uint64_t x = Digits(b + q, value_digits);
+      const char* const value_digits_at = b + q;
       q += value_digits;
-      if (value_digits == 0 || (q < n && (b[q] != ':' || q + 1 == n))) return;
-      out->push_back({type, neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x),
-                      std::string_view(b + value_at, q - value_at)});
+      if (value_digits == 0 || (q < n && (b[q] != ':' || q + 1 == n))) return count;
+      if constexpr (kStore) {
+        const uint64_t x = Digits(value_digits_at, value_digits);
+        out->push_back({Digits(b + p, type_digits),
+                        neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x),
+                        std::string_view(b + value_at, q - value_at)});
+      }
+      ++count;
       p = pos_ = q < n ? q + 1 : q;
     }
+    return count;
   }
   bool AtEnd() const { return pos_ >= line_.size(); }
   size_t pos() const { return pos_; }
@@ -175,12 +182,12 @@ Status Relocated(const Status& s) {
 Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
                       PrvRecord* rec, bool skip_pairs) {
   Status error;
-  ReadPrvRecord(line, file, line_no, rec, &error, skip_pairs);
+  ReadPrvRecord(line, file, line_no, rec, &error, skip_pairs ? Pairs::kSkip : Pairs::kRead);
   return error;
 }
 
 bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
-                   PrvRecord* rec, Status* error, bool skip_pairs) {
+                   PrvRecord* rec, Status* error, Pairs pairs) {
   rec->line = line;
   rec->events.clear();
   if (line.empty() || (line[0] != '1' && line[0] != '2' && line[0] != '3') || line.size() < 2 ||
@@ -199,13 +206,17 @@ bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line
   } else if (ok && rec->kind == '2') {
     ok = f.Unsigned(&rec->t1, "time");
     rec->pairs_at = static_cast<uint32_t>(f.pos() + 2);  // one past the ':' after the time
-    if (ok && !skip_pairs) f.FastPairs(&rec->events);
+    const bool skip_pairs = pairs == Pairs::kSkip;
+    size_t n = 0;
+    if (ok && pairs == Pairs::kRead) n = f.FastPairs<true>(&rec->events);
+    if (ok && pairs == Pairs::kCheck) n = f.FastPairs<false>(&rec->events);
     while (ok && !skip_pairs && !f.AtEnd()) {
       EventPair p;
       ok = f.Unsigned(&p.type, "event type") && f.Signed(&p.value_text, &p.value, "event value");
-      if (ok) rec->events.push_back(p);
+      if (ok && pairs == Pairs::kRead) rec->events.push_back(p);
+      ++n;
     }
-    if (ok && !skip_pairs && rec->events.empty()) {
+    if (ok && !skip_pairs && n == 0) {
       *error = Status::Error("event record without type and value",
                              {file, line_no, line.size() + 1},
                              "write 2:cpu:appl:task:thread:time:type:value");

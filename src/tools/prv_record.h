@@ -46,10 +46,15 @@ struct PrvRecord {
 Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
                       PrvRecord* rec, bool skip_pairs = false);
 
+// What ReadPrvRecord does with the pairs of an event line: read them into rec->events, skip
+// them (the line is read up to its time only and not checked further), or check them without
+// keeping them (rec->events stays empty; for tools that copy the pairs as text).
+enum class Pairs : uint8_t { kRead, kSkip, kCheck };
+
 // The same, for hot loops: false with *error set on a malformed line (no Status is built for a
 // good one).
 bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
-                   PrvRecord* rec, Status* error, bool skip_pairs = false);
+                   PrvRecord* rec, Status* error, Pairs pairs = Pairs::kRead);
 
 // True for a type-4 line ("4:..."), which ParsePrvRecord leaves as kind 'o'.
 inline bool IsGlobalOpLine(std::string_view line) {
