@@ -78,8 +78,11 @@ Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records) 
   std::string_view line;
   while (s.in.lines->Next(&line)) {
     ++*records;
-    Status st = tools::ParsePrvRecord(line, s.path, s.in.lines->line_number(), &s.rec);
-    if (!st.ok()) return st;
+    Status st;
+    // Event pairs are copied as text: checked, not kept.
+    if (!tools::ReadPrvRecord(line, s.path, s.in.lines->line_number(), &s.rec, &st,
+                              tools::Pairs::kCheck))
+      return st;
     if (s.rec.kind == '#') {
       out.Text(line);
       out.Char('\n');
