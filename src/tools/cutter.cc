@@ -5,6 +5,7 @@
 // where the reference stops reading), the second writes the shifted records directly.
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 #include <map>
 #include <unordered_map>
@@ -40,6 +41,54 @@ struct OpenType {
   uint64_t first_open = 0;  // sequence number of the opening that made count 1
 };
 
+// Event types numbered densely in the order they are first seen (the first kDenseTypes of
+// them), so that the per-pair bookkeeping is an array access: a direct-mapped cache in front
+// of a hash map answers nearly every lookup. Types past kDenseTypes get no number.
+constexpr uint32_t kDenseTypes = 1024, kNoId = UINT32_MAX;
+
+class TypeIds {
+ public:
+  explicit TypeIds(std::vector<uint64_t> hwc) : hwc_(std::move(hwc)) {}
+  uint32_t Id(uint64_t type) {
+    Slot& slot = cache_[(type * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits)];
+    if (slot.id_plus_1 != 0 && slot.type == type) return slot.id_plus_1 - 1;
+    uint32_t id;
+    auto it = ids_.find(type);
+    if (it != ids_.end()) {
+      id = it->second;
+    } else if (types_.size() < kDenseTypes) {
+      id = static_cast<uint32_t>(types_.size());
+      ids_.emplace(type, id);
+      types_.push_back(type);
+      hwc_of_.push_back(HwcIndex(type));
+    } else {
+      return kNoId;
+    }
+    slot = {type, id + 1};
+    return id;
+  }
+  uint64_t type(uint32_t id) const { return types_[id]; }
+  // Index of the type in the sorted hardware counter types, or -1.
+  int32_t hwc(uint32_t id) const { return hwc_of_[id]; }
+  int32_t HwcIndex(uint64_t type) const {
+    if (hwc_.empty() || type < hwc_.front() || type > hwc_.back()) return -1;
+    auto it = std::lower_bound(hwc_.begin(), hwc_.end(), type);
+    return it != hwc_.end() && *it == type ? static_cast<int32_t>(it - hwc_.begin()) : -1;
+  }
+
+ private:
+  static constexpr int kCacheBits = 9;
+  struct Slot {
+    uint64_t type = 0;
+    uint32_t id_plus_1 = 0;  // 0: empty
+  };
+  std::vector<uint64_t> hwc_;  // sorted
+  std::array<Slot, size_t{1} << kCacheBits> cache_{};
+  std::unordered_map<uint64_t, uint32_t> ids_;
+  std::vector<uint64_t> types_;
+  std::vector<int32_t> hwc_of_;
+};
+
 // What the cutter remembers about one thread.
 struct ThreadState {
   uint64_t last_time = 0;
@@ -47,7 +96,9 @@ struct ThreadState {
   uint32_t last_cpu = 0;
   bool finished = false;
   bool without_states = false;
-  std::unordered_map<uint64_t, OpenType> open_types;
+  // Open types: by type id (count 0: not open), and by type past the numbered ones.
+  std::vector<OpenType> open_dense;
+  std::unordered_map<uint64_t, OpenType> open_more;
   // Per hardware counter type of the .pcf (same index): bit 0 seen with a value != 0, bit 1
   // first value already written (the first one is written as 0).
   std::vector<uint8_t> hwc_flags;
@@ -56,7 +107,7 @@ struct ThreadState {
 class CutEngine {
  public:
   CutEngine(const CutOptions& o, uint64_t tmin, uint64_t tmax, const std::vector<uint64_t>& hwc)
-      : o_(o), tmin_(tmin), tmax_(tmax), hwc_(hwc.begin(), hwc.end()) {
+      : o_(o), tmin_(tmin), tmax_(tmax), hwc_(hwc.begin(), hwc.end()), ids_(hwc_) {
     if (o_.original_time) o_.break_states = false;
     if (o_.break_states) o_.keep_events = false;
   }
@@ -75,14 +126,23 @@ class CutEngine {
   uint64_t records_written() const { return written_; }
 
  private:
+  // Threads interleave in the body: a direct-mapped cache of map nodes (which never move)
+  // answers most lookups without walking the map.
+  struct ThreadSlot {
+    uint64_t key = 0;
+    ThreadState* state = nullptr;
+  };
+  ThreadSlot& SlotOf(uint64_t key) {
+    return thread_cache_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kThreadCacheBits)];
+  }
   ThreadState* Find(const PrvRecord& r) {
     uint64_t key = Key(r);
-    if (cached_ != nullptr && cached_key_ == key) return cached_;
+    ThreadSlot& slot = SlotOf(key);
+    if (slot.state != nullptr && slot.key == key) return slot.state;
     auto it = threads_.find(key);
     if (it == threads_.end()) return nullptr;
-    cached_key_ = key;
-    cached_ = &it->second;
-    return cached_;
+    slot = {key, &it->second};
+    return slot.state;
   }
   ThreadState& Init(const PrvRecord& r) {
     ++useful_;
@@ -92,8 +152,7 @@ class CutEngine {
     t = ThreadState();
     t.hwc_flags.assign(hwc_.size(), 0);
     t.last_cpu = r.cpu;
-    cached_key_ = key;
-    cached_ = &t;
+    SlotOf(key) = {key, &t};
     return t;
   }
   static uint64_t Key(const PrvRecord& r) {
@@ -124,9 +183,10 @@ class CutEngine {
   CutOptions o_;
   uint64_t tmin_, tmax_;
   std::vector<uint64_t> hwc_;
+  TypeIds ids_;
   std::map<uint64_t, ThreadState> threads_;  // ordered: the closing events follow thread order
-  uint64_t cached_key_ = 0;
-  ThreadState* cached_ = nullptr;
+  static constexpr int kThreadCacheBits = 10;
+  std::array<ThreadSlot, size_t{1} << kThreadCacheBits> thread_cache_{};
   uint64_t open_seq_ = 0;
   std::vector<uint32_t> reset_scratch_;
   OutputFile* out_ = nullptr;
@@ -234,22 +294,22 @@ void CutEngine::Events(const PrvRecord& r) {
   resets.clear();
   for (uint32_t i = 0; i < r.events.size(); ++i) {
     const tools::EventPair& p = r.events[i];
-    uint8_t* hwc = nullptr;
-    if (!hwc_.empty() && p.type >= hwc_.front() && p.type <= hwc_.back()) {
-      auto it = std::lower_bound(hwc_.begin(), hwc_.end(), p.type);
-      if (it != hwc_.end() && *it == p.type)
-        hwc = &t->hwc_flags[static_cast<size_t>(it - hwc_.begin())];
-    }
+    const uint32_t id = ids_.Id(p.type);
+    const int32_t hwc_index = id != kNoId ? ids_.hwc(id) : ids_.HwcIndex(p.type);
+    uint8_t* hwc = hwc_index >= 0 ? &t->hwc_flags[static_cast<size_t>(hwc_index)] : nullptr;
     if (p.value != 0) {
       if (hwc != nullptr) {
         *hwc |= 1;
       } else {
-        OpenType& open = t->open_types[p.type];
+        if (id != kNoId && id >= t->open_dense.size()) t->open_dense.resize(id + 1);
+        OpenType& open = id != kNoId ? t->open_dense[id] : t->open_more[p.type];
         if (open.count++ == 0) open.first_open = open_seq_++;
       }
+    } else if (id != kNoId) {
+      if (id < t->open_dense.size() && t->open_dense[id].count > 0) --t->open_dense[id].count;
     } else {
-      auto it = t->open_types.find(p.type);
-      if (it != t->open_types.end() && --it->second.count == 0) t->open_types.erase(it);
+      auto it = t->open_more.find(p.type);
+      if (it != t->open_more.end() && --it->second.count == 0) t->open_more.erase(it);
     }
     if (hwc != nullptr && (*hwc & 2) == 0) {
       *hwc |= 2;
@@ -334,7 +394,9 @@ void CutEngine::Finish() {
   for (const auto& [key, t] : threads_) {
     // Open types, each once, the one opened last first.
     std::vector<std::pair<uint64_t, uint64_t>> open;  // (first_open, type)
-    for (const auto& [type, o] : t.open_types) open.emplace_back(o.first_open, type);
+    for (uint32_t id = 0; id < t.open_dense.size(); ++id)
+      if (t.open_dense[id].count > 0) open.emplace_back(t.open_dense[id].first_open, ids_.type(id));
+    for (const auto& [type, o] : t.open_more) open.emplace_back(o.first_open, type);
     std::sort(open.rbegin(), open.rend());
     std::vector<uint64_t> types;
     for (const auto& [seq, type] : open) types.push_back(type);
@@ -539,9 +601,10 @@ Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uin
   tools::ProgressTicker ticker(run.progress);
   while (in.lines->Next(&line)) {
     ++*lines;
-    Status s =
-        tools::ParsePrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, skip_pairs);
-    if (!s.ok()) return s;
+    Status s;
+    if (!tools::ReadPrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, &s,
+                              skip_pairs ? tools::Pairs::kSkip : tools::Pairs::kRead))
+      return s;
     if (rec.kind == 'o' && !line.empty()) ++*others;
     if (!engine.Process(rec)) break;
     ticker.Tick(*in.lines);

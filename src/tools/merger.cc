@@ -72,18 +72,25 @@ Status CheckObjects(const Source& s, uint32_t cpu, uint32_t appl, uint32_t task,
   return Status::Ok();
 }
 
-// Reads the next body record of `s` (skipping other lines, counted in *others); false at the
-// end. Comment lines are written at once: they stay after what preceded them in their input.
+// Reads the next body record of `s` (a state, event, communication or type-4 global operation;
+// other lines are skipped and counted in *others); false at the end. Comment lines are written at once: they stay after what preceded them in their input.
 Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records) {
   std::string_view line;
   while (s.in.lines->Next(&line)) {
     ++*records;
-    Status st = tools::ParsePrvRecord(line, s.path, s.in.lines->line_number(), &s.rec);
-    if (!st.ok()) return st;
+    Status st;
+    // Event pairs are copied as text: checked, not kept.
+    if (!tools::ReadPrvRecord(line, s.path, s.in.lines->line_number(), &s.rec, &st,
+                              tools::Pairs::kCheck))
+      return st;
     if (s.rec.kind == '#') {
       out.Text(line);
       out.Char('\n');
       continue;
+    }
+    if (s.rec.kind == 'o' && tools::IsGlobalOpLine(line)) {
+      st = tools::ParseGlobalOp(line, s.path, s.in.lines->line_number(), &s.rec);
+      if (!st.ok()) return st;
     }
     if (s.rec.kind == 'o') {
       if (!line.empty()) ++*others;
@@ -114,7 +121,10 @@ void Ids(OutputFile& out, const Renumber& m, uint32_t cpu, uint32_t appl, uint32
   out.Char(':');
 }
 
-// Writes a state, event or communication record renumbered and moved by `m`.
+// Writes a state, event, communication or global operation record renumbered and moved by
+// `m`. A global operation's fields after its time (communicator, sizes, operation, ...) need no
+// renumbering: communicator ids are per application and stay valid as their `c:` lines move
+// with it.
 uint64_t WriteRecord(OutputFile& out, const PrvRecord& r, const Renumber& m) {
   out.Char(r.kind);
   out.Char(':');
@@ -127,7 +137,7 @@ uint64_t WriteRecord(OutputFile& out, const PrvRecord& r, const Renumber& m) {
     out.Char(':');
     out.Num(r.state);
     last = r.t2 + m.time;
-  } else if (r.kind == '2') {
+  } else if (r.kind == '2' || r.kind == '4') {
     out.Text(r.line.substr(r.pairs_at - 1));
   } else {
     out.Char(':');

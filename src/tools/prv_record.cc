@@ -1,10 +1,52 @@
 #include "src/tools/prv_record.h"
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
 #include <string>
 
 namespace parallax::tools {
 
 namespace {
+
+// Decimal digits 8 bytes at a time (SWAR, little-endian): the hot loop of every tool is reading
+// numbers, and event values are often 10 to 19 digits long.
+
+// Number of ASCII digits at the start of [p, end).
+inline size_t DigitRun(const char* p, const char* end) {
+  const char* q = p;
+  while (end - q >= 8) {
+    uint64_t v;
+    std::memcpy(&v, q, 8);
+    // A byte is a digit when its high nibble is 3 both before and after adding 6 (0x30-0x39).
+    // Carries out of a non-digit byte only reach the bytes after it, which are not looked at.
+    constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull, kThree = 0x3030303030303030ull;
+    uint64_t bad = ((v & kHigh) ^ kThree) | (((v + 0x0606060606060606ull) & kHigh) ^ kThree);
+    if (bad != 0) return static_cast<size_t>(q - p) + static_cast<size_t>(std::countr_zero(bad) / 8);
+    q += 8;
+  }
+  while (q < end && static_cast<unsigned char>(*q - '0') <= 9) ++q;
+  return static_cast<size_t>(q - p);
+}
+
+// The value of 8 ASCII digits.
+inline uint64_t Eight(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  v -= 0x3030303030303030ull;
+  v = v * 10 + (v >> 8);  // each even byte: two digits
+  return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+          (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+         32;
+}
+
+// The value of `n` digits at p, modulo 2^64 (exact up to 19 digits).
+inline uint64_t Digits(const char* p, size_t n) {
+  uint64_t x = 0;
+  for (; n >= 8; n -= 8, p += 8) x = x * 100000000ull + Eight(p);
+  for (; n > 0; --n) x = x * 10 + static_cast<uint64_t>(*p++ - '0');
+  return x;
+}
 
 // Reads fields separated by ':' from a line, remembering the column for error messages.
 class FieldReader {
@@ -14,7 +56,11 @@ class FieldReader {
 
   bool Unsigned(uint64_t* v, const char* what) {
     size_t start = pos_;
-    uint64_t x = 0;
+    // 19 digits always fit in 64 bits: only longer numbers need the overflow check.
+    const size_t fast = std::min<size_t>(
+        DigitRun(line_.data() + pos_, line_.data() + line_.size()), 19);
+    uint64_t x = Digits(line_.data() + pos_, fast);
+    pos_ += fast;
     while (pos_ < line_.size() && line_[pos_] >= '0' && line_[pos_] <= '9') {
       uint64_t d = static_cast<uint64_t>(line_[pos_] - '0');
       if (x > (UINT64_MAX - d) / 10) return Fail(start, what, "a number that fits in 64 bits");
@@ -38,15 +84,45 @@ class FieldReader {
     bool neg = pos_ < line_.size() && line_[pos_] == '-';
     if (neg) ++pos_;
     size_t digits = pos_;
-    uint64_t x = 0;
-    while (pos_ < line_.size() && line_[pos_] >= '0' && line_[pos_] <= '9') {
-      x = x * 10 + static_cast<uint64_t>(line_[pos_] - '0');
-      ++pos_;
-    }
+    const size_t n = DigitRun(line_.data() + pos_, line_.data() + line_.size());
+    const uint64_t x = Digits(line_.data() + pos_, n);
+    pos_ += n;
     if (pos_ == digits) return Fail(start, what, "an integer");
     *text = line_.substr(start, pos_ - start);
     if (value != nullptr) *value = neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x);
     return Separator(what);
+  }
+  // Reads event pairs in their common form (a type of at most 19 digits, ':', an optional '-'
+  // and digits, then ':' and the next pair or the end of the line) in one tight loop; stops
+  // before the first pair in any other form (blanks, a trailing ':', an error), which the
+  // general reader then reads or reports exactly as it would have.
+  // With `kStore` false the pairs are only checked. Returns the number of pairs read.
+  template <bool kStore>
+  size_t FastPairs(std::vector<EventPair>* out) {
+    const char* const b = line_.data();
+    const size_t n = line_.size();
+    size_t p = pos_, count = 0;
+    while (p < n) {
+      const size_t type_digits = DigitRun(b + p, b + n);
+      size_t q = p + type_digits;
+      if (type_digits == 0 || type_digits > 19 || q >= n || b[q] != ':') return count;
+      const size_t value_at = ++q;
+      const bool neg = q < n && b[q] == '-';
+      if (neg) ++q;
+      const size_t value_digits = DigitRun(b + q, b + n);
+      const char* const value_digits_at = b + q;
+      q += value_digits;
+      if (value_digits == 0 || (q < n && (b[q] != ':' || q + 1 == n))) return count;
+      if constexpr (kStore) {
+        const uint64_t x = Digits(value_digits_at, value_digits);
+        out->push_back({Digits(b + p, type_digits),
+                        neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x),
+                        std::string_view(b + value_at, q - value_at)});
+      }
+      ++count;
+      p = pos_ = q < n ? q + 1 : q;
+    }
+    return count;
   }
   bool AtEnd() const { return pos_ >= line_.size(); }
   size_t pos() const { return pos_; }
@@ -54,7 +130,12 @@ class FieldReader {
     if (AtEnd()) return true;
     return Fail(pos_, "end of line", "no more fields");
   }
-  Status status() const { return status_; }
+  // The error of the first failed read (only called after one failed).
+  Status status() const {
+    return Status::Error(std::string("bad ") + fail_what_ + ": expected " + fail_expected_,
+                         {file_, line_no_, fail_col_ + 1},
+                         "each record is fields separated by ':' (trace-format.md §3)");
+  }
 
  private:
   bool Separator(const char* what) {
@@ -72,10 +153,11 @@ class FieldReader {
     }
     return Fail(pos_, what, "':' or the end of the line");
   }
+  // Remembers what failed; the Status is built only when asked for (none on the hot path).
   bool Fail(size_t col, const char* what, const char* expected) {
-    status_ = Status::Error(std::string("bad ") + what + ": expected " + expected,
-                            {file_, line_no_, col + 1},
-                            "each record is fields separated by ':' (trace-format.md §3)");
+    fail_col_ = col;
+    fail_what_ = what;
+    fail_expected_ = expected;
     return false;
   }
 
@@ -83,19 +165,35 @@ class FieldReader {
   const std::string& file_;
   uint64_t line_no_;
   size_t pos_ = 0;
-  Status status_;
+  size_t fail_col_ = 0;
+  const char* fail_what_ = "";
+  const char* fail_expected_ = "";
 };
+
+// Columns are counted from the start of the line (a reader starts after "k:").
+Status Relocated(const Status& s) {
+  Location where = s.where();
+  where.column += 2;
+  return Status::Error(s.message(), where, s.hint());
+}
 
 }  // namespace
 
 Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
                       PrvRecord* rec, bool skip_pairs) {
+  Status error;
+  ReadPrvRecord(line, file, line_no, rec, &error, skip_pairs ? Pairs::kSkip : Pairs::kRead);
+  return error;
+}
+
+bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
+                   PrvRecord* rec, Status* error, Pairs pairs) {
   rec->line = line;
   rec->events.clear();
   if (line.empty() || (line[0] != '1' && line[0] != '2' && line[0] != '3') || line.size() < 2 ||
       line[1] != ':') {
     rec->kind = (!line.empty() && line[0] == '#') ? '#' : 'o';
-    return Status::Ok();
+    return true;
   }
   rec->kind = line[0];
   FieldReader f(line.substr(2), file, line_no);
@@ -108,14 +206,21 @@ Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t l
   } else if (ok && rec->kind == '2') {
     ok = f.Unsigned(&rec->t1, "time");
     rec->pairs_at = static_cast<uint32_t>(f.pos() + 2);  // one past the ':' after the time
+    const bool skip_pairs = pairs == Pairs::kSkip;
+    size_t n = 0;
+    if (ok && pairs == Pairs::kRead) n = f.FastPairs<true>(&rec->events);
+    if (ok && pairs == Pairs::kCheck) n = f.FastPairs<false>(&rec->events);
     while (ok && !skip_pairs && !f.AtEnd()) {
       EventPair p;
       ok = f.Unsigned(&p.type, "event type") && f.Signed(&p.value_text, &p.value, "event value");
-      if (ok) rec->events.push_back(p);
+      if (ok && pairs == Pairs::kRead) rec->events.push_back(p);
+      ++n;
     }
-    if (ok && !skip_pairs && rec->events.empty()) {
-      return Status::Error("event record without type and value", {file, line_no, line.size() + 1},
-                           "write 2:cpu:appl:task:thread:time:type:value");
+    if (ok && !skip_pairs && n == 0) {
+      *error = Status::Error("event record without type and value",
+                             {file, line_no, line.size() + 1},
+                             "write 2:cpu:appl:task:thread:time:type:value");
+      return false;
     }
   } else if (ok) {
     ok = f.Unsigned(&rec->t1, "logical send time") && f.Unsigned(&rec->t2, "physical send time") &&
@@ -126,14 +231,28 @@ Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t l
          f.Signed(&rec->size_text, nullptr, "size") && f.Signed(&rec->tag_text, nullptr, "tag") &&
          f.ExpectEnd();
   }
-  if (!ok) {
-    Status s = f.status();
-    // Columns are counted from the start of the line (the reader started after "k:").
-    Location where = s.where();
-    where.column += 2;
-    return Status::Error(s.message(), where, s.hint());
-  }
-  return Status::Ok();
+  if (!ok) *error = Relocated(f.status());
+  return ok;
+}
+
+Status ParseGlobalOp(std::string_view line, const std::string& file, uint64_t line_no,
+                     PrvRecord* rec) {
+  rec->line = line;
+  rec->events.clear();
+  rec->kind = '4';
+  FieldReader f(line.substr(2), file, line_no);
+  bool ok = f.Small(&rec->cpu, "cpu") && f.Small(&rec->appl, "application") &&
+            f.Small(&rec->task, "task") && f.Small(&rec->thread, "thread");
+  rec->times_at = static_cast<uint32_t>(f.pos() + 2);
+  ok = ok && f.Unsigned(&rec->t1, "time");
+  rec->pairs_at = static_cast<uint32_t>(f.pos() + 2);
+  if (ok && f.AtEnd())
+    return Status::Error("global operation without fields after its time",
+                         {file, line_no, line.size() + 1},
+                         "write 4:cpu:appl:task:thread:time:communicator:...");
+  std::string_view text;
+  while (ok && !f.AtEnd()) ok = f.Signed(&text, nullptr, "global operation field");
+  return ok ? Status::Ok() : Relocated(f.status());
 }
 
 }  // namespace parallax::tools

@@ -3,7 +3,8 @@
 //   1:cpu:appl:task:thread:begin:end:state
 //   2:cpu:appl:task:thread:time:type:value[:type:value...]
 //   3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
-//   #...  comment;  anything else (4: global communications, empty lines) is kind 'o'.
+//   4:cpu:appl:task:thread:time:field[:field...]   global operation (see ParseGlobalOp)
+//   #...  comment;  anything else (and type-4 lines for ParsePrvRecord) is kind 'o'.
 // Fields are decimal integers; event values and communication sizes and tags keep their text
 // so that a tool writes them back exactly as read. The parser reuses its storage: no
 // allocation per record once the largest event line has been seen.
@@ -34,7 +35,8 @@ struct PrvRecord {
   std::string_view size_text, tag_text;
   std::string_view line;  // the whole line
   // Offsets in `line`: just after the thread field's ':' (where the first time begins) and,
-  // for events, one past the ':' after the time (where the pairs begin, as written).
+  // for events and global operations, one past the ':' after the time (where the pairs or the
+  // global operation's fields begin, as written).
   uint32_t times_at = 0, pairs_at = 0;
 };
 
@@ -43,5 +45,28 @@ struct PrvRecord {
 // stays empty; the rest of the line is not checked).
 Status ParsePrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
                       PrvRecord* rec, bool skip_pairs = false);
+
+// What ReadPrvRecord does with the pairs of an event line: read them into rec->events, skip
+// them (the line is read up to its time only and not checked further), or check them without
+// keeping them (rec->events stays empty; for tools that copy the pairs as text).
+enum class Pairs : uint8_t { kRead, kSkip, kCheck };
+
+// The same, for hot loops: false with *error set on a malformed line (no Status is built for a
+// good one).
+bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
+                   PrvRecord* rec, Status* error, Pairs pairs = Pairs::kRead);
+
+// True for a type-4 line ("4:..."), which ParsePrvRecord leaves as kind 'o'.
+inline bool IsGlobalOpLine(std::string_view line) {
+  return line.size() >= 2 && line[0] == '4' && line[1] == ':';
+}
+
+// Parses a type-4 global operation line, `4:cpu:appl:task:thread:time:` followed by one or more
+// integer fields (in the traces seen: communicator, bytes sent, bytes received, operation id
+// and a last flag; Paraver ignores these lines). Fills kind '4', the object fields, t1 (the
+// time) and pairs_at (where the fields after the time begin); those fields are checked to be
+// integers and kept as text. Errors are located as ParsePrvRecord's.
+Status ParseGlobalOp(std::string_view line, const std::string& file, uint64_t line_no,
+                     PrvRecord* rec);
 
 }  // namespace parallax::tools

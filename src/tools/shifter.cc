@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -18,6 +19,12 @@
 namespace parallax {
 
 namespace {
+
+std::string SkippedNote(uint64_t n) {
+  return std::to_string(n) +
+         " lines that are neither states, events, communications nor comments (e.g. global "
+         "communications) were not copied";
+}
 
 const char* LevelWord(ShiftOptions::Level level) {
   switch (level) {
@@ -33,16 +40,29 @@ const char* LevelWord(ShiftOptions::Level level) {
   return "object";
 }
 
+// Shifts records one by one. Either every line goes to one file in input order (WriteTo), or
+// each record goes to the file of its group (SplitTo: the threads whose records get the same
+// offset where they sort, the sender's for a communication), comments are kept aside, and the
+// engine notes whether each group's records stay in the canonical order.
 class ShiftEngine {
  public:
-  ShiftEngine(const model::ProcessModel& p, const ShiftOptions& o, const std::string& file,
-              tools::OutputFile* out)
-      : p_(p), o_(o), file_(file), out_(out) {}
+  ShiftEngine(const model::ProcessModel& p, const ShiftOptions& o, const std::string& file)
+      : p_(p), o_(o), file_(file) {}
+  void WriteTo(tools::OutputFile* out) { single_ = out; }
+  void SplitTo(std::vector<tools::OutputFile*> outs, std::vector<uint32_t> group_of_object) {
+    outs_ = std::move(outs);
+    group_of_ = std::move(group_of_object);
+    last_.assign(outs_.size(), tools::SortKey());
+  }
 
   Status Process(const tools::PrvRecord& r, uint64_t line_no) {
     if (r.kind == '#') {
-      out_->Text(r.line);
-      out_->Char('\n');
+      if (single_ != nullptr) {
+        single_->Text(r.line);
+        single_->Char('\n');
+      } else {
+        comments_.emplace_back(r.line);
+      }
       return Status::Ok();
     }
     if (r.kind == 'o') {
@@ -50,10 +70,11 @@ class ShiftEngine {
       return Status::Ok();
     }
     int64_t d1 = 0, d2 = 0;
-    Status s = Offset(r.appl, r.task, r.thread, line_no, &d1);
+    size_t object = 0, object2 = 0;
+    Status s = Offset(r.appl, r.task, r.thread, line_no, &d1, &object);
     if (!s.ok()) return s;
     if (r.kind == '3') {
-      s = Offset(r.appl2, r.task2, r.thread2, line_no, &d2);
+      s = Offset(r.appl2, r.task2, r.thread2, line_no, &d2, &object2);
       if (!s.ok()) return s;
     }
     uint64_t t[4];
@@ -62,6 +83,16 @@ class ShiftEngine {
     if (s.ok() && r.kind == '3') s = Move(r.t3, d2, line_no, &t[2]);
     if (s.ok() && r.kind == '3') s = Move(r.t4, d2, line_no, &t[3]);
     if (!s.ok()) return s;
+    tools::OutputFile* out = single_;
+    if (out == nullptr) {
+      const uint32_t g = group_of_[object];
+      tools::SortKey k = tools::KeyOf(r);
+      k.time = t[0];
+      if (k < last_[g]) in_order_ = false;
+      last_[g] = k;
+      out = outs_[g];
+    }
+    out_ = out;
     out_->Text(r.line.substr(0, r.times_at));
     out_->Num(t[0]);
     if (r.kind == '1') {
@@ -97,9 +128,12 @@ class ShiftEngine {
   uint64_t end() const { return end_; }
   uint64_t written() const { return written_; }
   uint64_t others() const { return others_; }
+  bool in_order() const { return in_order_; }
+  const std::vector<std::string>& comments() const { return comments_; }
 
  private:
-  Status Offset(uint32_t appl, uint32_t task, uint32_t thread, uint64_t line_no, int64_t* d) {
+  Status Offset(uint32_t appl, uint32_t task, uint32_t thread, uint64_t line_no, int64_t* d,
+                size_t* object) {
     model::ThreadIndex th;
     if (!p_.FindThread(appl, task, thread, &th)) {
       return Status::Error("thread " + std::to_string(appl) + ":" + std::to_string(task) + ":" +
@@ -111,6 +145,7 @@ class ShiftEngine {
     if (o_.level == ShiftOptions::Level::kApplication) i = p_.thread(th).appl.value;
     if (o_.level == ShiftOptions::Level::kWorkload) i = 0;
     *d = o_.offsets[i];
+    *object = i;
     return Status::Ok();
   }
   Status Move(uint64_t t, int64_t d, uint64_t line_no, uint64_t* out) {
@@ -126,9 +161,123 @@ class ShiftEngine {
   const model::ProcessModel& p_;
   const ShiftOptions& o_;
   std::string file_;
-  tools::OutputFile* out_;
+  tools::OutputFile* single_ = nullptr;
+  tools::OutputFile* out_ = nullptr;  // where the current record goes
+  std::vector<tools::OutputFile*> outs_;
+  std::vector<uint32_t> group_of_;
+  std::vector<tools::SortKey> last_;
+  std::vector<std::string> comments_;
+  bool in_order_ = true;
   uint64_t end_ = 0, written_ = 0, others_ = 0;
 };
+
+// Removes temporary files when the shift ends, however it ends.
+struct TempFiles {
+  std::vector<std::string> paths;
+  ~TempFiles() {
+    for (const std::string& p : paths) unlink(p.c_str());
+  }
+};
+
+// A hidden name beside the output: ".OUT.SUFFIX".
+std::string HiddenBeside(const std::string& output, const std::string& suffix) {
+  size_t slash = output.find_last_of('/');
+  return output.substr(0, slash == std::string::npos ? 0 : slash + 1) + "." +
+         output.substr(slash == std::string::npos ? 0 : slash + 1) + suffix;
+}
+
+// Feeds the body of `in` to the engine; stops early (Ok) when `stop_when_unordered` and a
+// group's order breaks.
+Status ShiftBody(const ToolRun& run, tools::InputTrace& in, ShiftEngine& engine,
+                 ToolReport& report, bool stop_when_unordered) {
+  report.input_bytes = in.lines->bytes_total();
+  tools::PrvRecord rec;
+  std::string_view line;
+  tools::ProgressTicker ticker(run.progress);
+  Status s;
+  while (in.lines->Next(&line)) {
+    ++report.input_records;
+    // The pairs are copied as text: checked, not kept.
+    if (!tools::ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s,
+                              tools::Pairs::kCheck))
+      return s;
+    s = engine.Process(rec, in.lines->line_number());
+    if (!s.ok()) return s;
+    if (stop_when_unordered && !engine.in_order()) return Status::Ok();
+    ticker.Tick(*in.lines);
+  }
+  if (!in.lines->status().ok()) return in.lines->status();
+  ticker.Done(*in.lines);
+  return Status::Ok();
+}
+
+// Objects (threads, tasks, applications) grouped by offset: group_of[object], and the number
+// of groups.
+size_t GroupByOffset(const std::vector<int64_t>& offsets, std::vector<uint32_t>* group_of) {
+  std::vector<int64_t> distinct;
+  for (int64_t d : offsets) {
+    auto it = std::find(distinct.begin(), distinct.end(), d);
+    group_of->push_back(static_cast<uint32_t>(it - distinct.begin()));
+    if (it == distinct.end()) distinct.push_back(d);
+  }
+  return distinct.size();
+}
+
+// At most this many group files are written at once (each has a 1 MB buffer, and the merge
+// reads each through another).
+constexpr size_t kMaxGroups = 32;
+
+// The fast shift: when the records of each group of threads with one offset come in the
+// canonical order (as in a sorted trace), shifting keeps that order, so each group's shifted
+// records go to a file of their own and a k-way merge of those files is the sorted result (one
+// read and write of the body less than sorting it). Returns false, having written nothing,
+// when a group's order breaks: then the shifted body must be sorted.
+Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tools::InputTrace& in,
+                           ToolReport* report) {
+  std::vector<uint32_t> group_of;
+  const size_t groups = GroupByOffset(options.offsets, &group_of);
+  if (groups > kMaxGroups) return false;
+  TempFiles files;
+  std::vector<std::unique_ptr<tools::OutputFile>> outs;
+  std::vector<tools::OutputFile*> raw;
+  for (size_t g = 0; g < groups; ++g) {
+    files.paths.push_back(HiddenBeside(run.output, ".shift" + std::to_string(g)));
+    auto f = tools::OutputFile::Create(files.paths.back(), true);
+    if (!f.ok()) return f.status();
+    raw.push_back(f.value().get());
+    outs.push_back(std::move(f).value());
+  }
+  ShiftEngine engine(in.header.processes, options, run.input);
+  engine.SplitTo(raw, std::move(group_of));
+  Status s = ShiftBody(run, in, engine, *report, true);
+  if (!s.ok()) return s;
+  if (!engine.in_order()) return false;
+  for (auto& f : outs) {
+    s = f->Commit();
+    if (!s.ok()) return s;
+  }
+  outs.clear();
+  auto out = tools::OutputFile::Create(run.output, run.force);
+  if (!out.ok()) return out.status();
+  model::TraceHeader header = in.header;
+  header.resources_bare = false;
+  header.end_time = std::max(in.header.end_time, engine.end());
+  out.value()->Text(io::FormatPrvHeader(header));
+  for (const std::string& c : engine.comments()) {
+    out.value()->Text(c);
+    out.value()->Char('\n');
+  }
+  s = tools::MergeRuns(files.paths, *out.value(), &report->output_records);
+  if (!s.ok()) return s;
+  report->output_records += engine.comments().size();
+  report->output_bytes = out.value()->bytes_written();
+  s = out.value()->Commit();
+  if (!s.ok()) return s;
+  s = tools::CopyPcfAndRow(run);
+  if (!s.ok()) return s;
+  if (engine.others() > 0) report->notes.push_back(SkippedNote(engine.others()));
+  return true;
+}
 
 }  // namespace
 
@@ -194,36 +343,29 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
         {options.offsets_file.empty() ? run.input : options.offsets_file},
         std::string("give one offset per ") + LevelWord(options.level) + ", in the header's order");
   }
+  {
+    ToolReport report;
+    auto fast = ShiftByGroups(run, options, in, &report);
+    if (!fast.ok()) return fast.status();
+    if (fast.value()) return report;
+    opened = tools::OpenInputTrace(run.input);  // read again from the start
+    if (!opened.ok()) return opened.status();
+    in = std::move(opened).value();
+  }
   // The shifted body, unsorted, in a hidden file beside the output; then sorted into place.
   ToolRun sort_run = run;
-  size_t slash = run.output.find_last_of('/');
-  sort_run.input = run.output.substr(0, slash == std::string::npos ? 0 : slash + 1) + "." +
-                   run.output.substr(slash == std::string::npos ? 0 : slash + 1) + ".shifted.prv";
-  struct Remove {
-    std::string path;
-    ~Remove() { unlink(path.c_str()); }
-  } remove{sort_run.input};
+  sort_run.input = HiddenBeside(run.output, ".shifted.prv");
+  TempFiles remove{{sort_run.input}};
   auto tmp = tools::OutputFile::Create(sort_run.input, true);
   if (!tmp.ok()) return tmp.status();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   tmp.value()->Text(io::FormatPrvHeader(header));
-  ShiftEngine engine(p, options, run.input, tmp.value().get());
+  ShiftEngine engine(in.header.processes, options, run.input);
+  engine.WriteTo(tmp.value().get());
   ToolReport report;
-  report.input_bytes = in.lines->bytes_total();
-  tools::PrvRecord rec;
-  std::string_view line;
-  tools::ProgressTicker ticker(run.progress);
-  while (in.lines->Next(&line)) {
-    ++report.input_records;
-    s = tools::ParsePrvRecord(line, run.input, in.lines->line_number(), &rec);
-    if (!s.ok()) return s;
-    s = engine.Process(rec, in.lines->line_number());
-    if (!s.ok()) return s;
-    ticker.Tick(*in.lines);
-  }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  s = ShiftBody(run, in, engine, report, false);
+  if (!s.ok()) return s;
   s = tmp.value()->Commit();
   if (!s.ok()) return s;
   SortOptions so;
@@ -236,11 +378,7 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
   if (!s.ok()) return s;
   report.output_records = sorted.value().output_records;
   report.output_bytes = sorted.value().output_bytes;
-  if (engine.others() > 0) {
-    report.notes.push_back(std::to_string(engine.others()) +
-                           " lines that are neither states, events, communications nor "
-                           "comments (e.g. global communications) were not copied");
-  }
+  if (engine.others() > 0) report.notes.push_back(SkippedNote(engine.others()));
   return report;
 }
 

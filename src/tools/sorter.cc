@@ -24,19 +24,8 @@ namespace {
 using tools::OutputFile;
 using tools::PrvRecord;
 
-struct SortKey {
-  uint64_t time = 0, thread = 0;
-  char kind = 0;
-  bool operator<(const SortKey& o) const {
-    if (time != o.time) return time < o.time;
-    if (thread != o.thread) return thread < o.thread;
-    return kind < o.kind;
-  }
-};
-
-SortKey KeyOf(const PrvRecord& r) {
-  return {r.t1, (uint64_t{r.appl} << 42) | (uint64_t{r.task} << 21) | uint64_t{r.thread}, r.kind};
-}
+using tools::KeyOf;
+using tools::SortKey;
 
 // One run: lines copied into an arena, with their keys.
 class Run {
@@ -97,8 +86,10 @@ std::string RunPath(const std::string& output, size_t n) {
   return dir + "." + base + ".run" + std::to_string(n);
 }
 
+}  // namespace
+
 // Merges the sorted run files into `out` (ties go to the earlier run: file order is kept).
-Status MergeRuns(const std::vector<std::string>& runs, OutputFile& out, uint64_t* written) {
+Status tools::MergeRuns(const std::vector<std::string>& runs, OutputFile& out, uint64_t* written) {
   struct Source {
     std::unique_ptr<tools::LineSource> lines;
     std::string_view line;
@@ -112,8 +103,9 @@ Status MergeRuns(const std::vector<std::string>& runs, OutputFile& out, uint64_t
       if (!s.lines->status().ok()) return s.lines->status();
       return false;
     }
-    Status st = tools::ParsePrvRecord(s.line, runs[i], s.lines->line_number(), &rec, true);
-    if (!st.ok()) return st;
+    Status st;
+    if (!tools::ReadPrvRecord(s.line, runs[i], s.lines->line_number(), &rec, &st, tools::Pairs::kSkip))
+      return st;
     s.key = KeyOf(rec);
     return true;
   };
@@ -144,8 +136,6 @@ Status MergeRuns(const std::vector<std::string>& runs, OutputFile& out, uint64_t
   }
   return Status::Ok();
 }
-
-}  // namespace
 
 Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options) {
   return tools::SortWithEnd(run, options, std::nullopt);
@@ -184,8 +174,8 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
   };
   while (in.lines->Next(&line)) {
     ++report.input_records;
-    s = tools::ParsePrvRecord(line, run.input, in.lines->line_number(), &rec, true);
-    if (!s.ok()) return s;
+    if (!tools::ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s, tools::Pairs::kSkip))
+      return s;
     if (rec.kind == '#') {
       comments.emplace_back(line);
       continue;
@@ -227,7 +217,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
     current.WriteTo(*out.value());
     report.output_records = body;
   } else {
-    s = MergeRuns(files.paths, *out.value(), &report.output_records);
+    s = tools::MergeRuns(files.paths, *out.value(), &report.output_records);
     if (!s.ok()) return s;
   }
   report.output_records += comments.size();

@@ -53,6 +53,8 @@ class ProgressTicker {
 
 // Feeds every body record of `in` to engine.Process(record), in file order, reporting
 // progress; counts them and the input bytes in `report`. A malformed record is a located error.
+// Type-4 lines come as kind 'o', or parsed as kind '4' when the engine declares
+// `static constexpr bool kGlobalOps = true`.
 template <typename Engine>
 Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolReport& report) {
   PrvRecord rec;
@@ -61,7 +63,12 @@ Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolRe
   report.input_bytes = in.lines->bytes_total();
   while (in.lines->Next(&line)) {
     ++report.input_records;
-    Status s = ParsePrvRecord(line, run.input, in.lines->line_number(), &rec);
+    Status s;
+    ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s);
+    if constexpr (requires { Engine::kGlobalOps; }) {
+      if (s.ok() && rec.kind == 'o' && IsGlobalOpLine(line))
+        s = ParseGlobalOp(line, run.input, in.lines->line_number(), &rec);
+    }
     if (!s.ok()) return s;
     engine.Process(rec);
     ticker.Tick(*in.lines);

@@ -126,6 +126,8 @@ Translation Build(const model::PcfCatalog& source, const model::PcfCatalog& refe
 
 class TranslateEngine {
  public:
+  static constexpr bool kGlobalOps = true;  // ProcessRecords passes type-4 lines as kind '4'
+
   TranslateEngine(const Translation& tr, tools::OutputFile* out) : tr_(tr), out_(out) {}
 
   void Process(const tools::PrvRecord& r) {
@@ -134,6 +136,8 @@ class TranslateEngine {
       return;
     }
     ++written_;
+    // Type-4 global operations carry no event value: copied as read, as Paraver's translator
+    // (its trace filter) copies them.
     if (r.kind != '2' || !Touches(r)) {
       out_->Text(r.line);
       out_->Char('\n');

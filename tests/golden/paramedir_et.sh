@@ -22,6 +22,7 @@ cat >in.prv <<'T'
 #Paraver (02/01/2024 at 00:00):800_ns:1(1):1:1(1:1)
 1:1:1:1:1:0:150:1
 2:1:1:1:1:100:50000001:3:60000000:5
+4:1:1:1:1:120:1:4:4:11:0
 2:1:1:1:1:150:50000001:0
 2:1:1:1:1:200:50000001:5
 2:1:1:1:1:250:50000001:4
@@ -29,9 +30,11 @@ cat >in.prv <<'T'
 T
 printf 'STATES\n1    Running\n2    Not created\n\nEVENT_TYPE\n0    50000001    MPI Point-to-point\nVALUES\n3   MPI_Isend\n4   MPI_Recv\n5   MPI_Send\n\nEVENT_TYPE\n0    60000000    Loop\n' >in.pcf
 "$PARAMEDIR" -et ref.prv in.prv -o out.prv >/dev/null 2>err
+# The type-4 global operation is copied as read, in its place (as Paraver's translator does).
 check body '#Paraver (02/01/2024 at 00:00):800_ns:1(1):1:1(1:1)
 1:1:1:1:1:0:150:1
 2:1:1:1:1:100:50000001:7:60000000:5
+4:1:1:1:1:120:1:4:4:11:0
 2:1:1:1:1:150:50000001:0
 2:1:1:1:1:200:50000001:3
 2:1:1:1:1:250:50000001:4
@@ -50,7 +53,11 @@ check moved-7 "2:1:1:1:1:300:50000001:8" "$(tail -1 moved2.prv)"
 # Chained: translate, then the event-driven cut on the translated trace.
 "$PARAMEDIR" -et ref.prv -g 50000001 in.prv -o chain.prv >/dev/null 2>&1
 check chain "2:1:1:1:1:200:50000001:8" "$(grep '^2:' chain.prv | tail -2 | head -1)"
-# Errors: no .pcf, nothing written.
+# Errors: a malformed global operation (located), no .pcf; nothing written.
+sed 's/^4:1:1:1:1:120:/4:1:1:1:1:12x:/' in.prv >bad4.prv
+cp in.pcf bad4.pcf
+refused bad-globalop "paramedir: bad4.prv:4:13: error: bad time: expected ':' or the end of the line" \
+  "$PARAMEDIR" -et ref.prv bad4.prv -o z.prv
 rm ref.pcf
 refused no-pcf "paramedir: ref.prv: error: the reference trace has no .pcf (ref.pcf)" "$PARAMEDIR" -et ref.prv in.prv -o z.prv
 check nothing-left "" "$(ls z.* 2>/dev/null || true)"

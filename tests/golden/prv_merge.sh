@@ -98,12 +98,62 @@ refused one "parallax merge: error: merge needs at least two traces" "$BIN" merg
 refused pxt-options "parallax merge: --session and --no-clock-correction apply to the tracing library's .pxt files, not to Paraver traces" \
   "$BIN" merge a.prv a.prv -o y.prv --no-clock-correction
 
-# qsort_beo3 with itself: twice the records (the type-4 lines are dropped, as by every tool),
-# two applications whose per-thread state profile is the original's.
+# Type-4 global operations (the layout of qsort_beo3's: communicator, bytes sent, bytes
+# received, operation, flag) are renumbered as the other records, application and cpu (0 stays
+# 0), and placed by their time; the fields after the time are copied.
+cat >g1.prv <<'PRV'
+#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:2(1:1,1:1),1
+c:1:1:2:1:2
+1:1:1:1:1:0:500:1
+4:1:1:1:1:100:1:4:0:10:0
+4:2:1:2:1:120:1:0:4:10:0
+PRV
+cat >g2.prv <<'PRV'
+#Paraver (02/01/2024 at 00:00):800_ns:1(1):1:1(2:1),1
+c:1:1:1:1
+4:1:1:1:2:110:1:8:8:11:0
+2:1:1:1:1:130:50000002:11
+4:0:1:1:1:500:1:8:8:11:0
+PRV
+"$BIN" merge g1.prv g2.prv -o g.prv >out 2>err
+check globalop-merge "$(cat <<'PRV'
+#Paraver (01/01/2024 at 00:00):1000_ns:2(2,1):2:2(1:1,1:1):1(2:2),2
+c:1:1:2:1:2
+c:2:1:1:1
+1:1:1:1:1:0:500:1
+4:1:1:1:1:100:1:4:0:10:0
+4:3:2:1:2:110:1:8:8:11:0
+4:2:1:2:1:120:1:0:4:10:0
+2:3:2:1:1:130:50000002:11
+4:0:2:1:1:500:1:8:8:11:0
+PRV
+)" "$(cat g.prv)"
+check globalop-out "g.prv: 6 records from 2 traces" "$(cat out)"
+check globalop-no-warning "" "$(cat err)"
+"$BIN" merge g1.prv g1.prv -o gc.prv --concat >/dev/null 2>&1
+check globalop-concat "4:1:1:1:1:100:1:4:0:10:0|4:2:1:2:1:120:1:0:4:10:0|4:1:1:1:1:1100:1:4:0:10:0|4:2:1:2:1:1120:1:0:4:10:0" \
+  "$(grep '^4:' gc.prv | paste -sd'|')"
+printf '4:1:1:1:1:600\n' >>g2.prv
+refused globalop-short "parallax merge: g2.prv:6:14: error: global operation without fields after its time" \
+  "$BIN" merge g1.prv g2.prv -o bad.prv
+printf '4:1:1:1:1:600:1:x\n' >g3.prv.body
+{ head -2 g1.prv; cat g3.prv.body; } >g3.prv
+refused globalop-bad-field "parallax merge: g3.prv:3:17: error: bad global operation field: expected an integer" \
+  "$BIN" merge g1.prv g3.prv -o bad.prv
+printf '#Paraver (02/01/2024 at 00:00):800_ns:1(1):1:1(2:1)\n4:1:1:2:1:0:1:0:0:0:0\n' >g4.prv
+refused globalop-bad-thread "parallax merge: g4.prv:2:1: error: thread 1:2:1 is not in the header" \
+  "$BIN" merge g1.prv g4.prv -o bad.prv
+check globalop-nothing-left "" "$(ls bad.prv* .*.tmp* 2>/dev/null || true)"
+
+# qsort_beo3 with itself: twice the records, type-4 lines included, two applications whose
+# per-thread state profile is the original's.
 Q=$DATA/qsort_beo3/qsort_beo3.prv
 "$BIN" merge "$Q" "$Q" -o qq.prv >/dev/null 2>err
-check qsort-warning "parallax merge: warning: 90 lines that are not state, event, communication or comment records (global communications, empty lines) were dropped" "$(cat err)"
-check qsort-records "records      584 states, 844 event lines (844 pairs), 66 comms; 0 type-4 skipped" \
+check qsort-no-warning "" "$(cat err)"
+# Application 2's global operations are application 1's with cpus 1-4 moved to 5-8.
+check qsort-globalops "$(grep '^4:' "$Q")" \
+  "$(awk -F: -v OFS=: '/^4:/ && $3 == 2 { $2 -= 4; $3 = 1; print }' qq.prv)"
+check qsort-records "records      584 states, 844 event lines (844 pairs), 66 comms; 90 type-4 skipped" \
   "$("$BIN" info qq.prv | grep '^records')"
 check qsort-processes "processes    2 appls, 8 tasks, 8 threads; 16 communicators" \
   "$("$BIN" info qq.prv | grep '^processes')"
@@ -132,7 +182,7 @@ check qsort-appl1 "$orig" "$("$BIN" analyze qq.prv --cfg st.cfg | grep '^THREAD 
 check qsort-appl2 "$orig" "$("$BIN" analyze qq.prv --cfg st.cfg | grep '^THREAD 2\.' | sed 's/^THREAD 2\./THREAD 1./')"
 # Concatenated with itself: each thread's profile doubles.
 "$BIN" merge "$Q" "$Q" -o qc.prv --concat >/dev/null 2>&1
-check qsort-concat-records "records      584 states, 844 event lines (844 pairs), 66 comms; 0 type-4 skipped" \
+check qsort-concat-records "records      584 states, 844 event lines (844 pairs), 66 comms; 90 type-4 skipped" \
   "$("$BIN" info qc.prv | grep '^records')"
 check qsort-concat-running "$("$BIN" analyze "$Q" --cfg st.cfg | awk -F'\t' '$1 == "THREAD 1.1.1" { printf "%.2f", $3 * 2 }')" \
   "$("$BIN" analyze qc.prv --cfg st.cfg | awk -F'\t' '$1 == "THREAD 1.1.1" { print $3 }')"

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "include/parallax/tools.h"
 #include "tests/unit/tools/tools_test_util.h"
@@ -87,6 +90,64 @@ TEST_F(ShiftTest, ErrorsAreLocatedAndLeaveNothing) {
                          "'in.prv offsets.txt '")
                             .c_str()),
             0);
+}
+
+// A group of threads sharing an offset whose records are out of order (thread 1.1.1 at 50
+// then 10): the shifted body is sorted as a whole. The comment moves after the header, as
+// `parallax sort` puts it, on both paths.
+TEST_F(ShiftTest, UnsortedInputIsSortedAfterTheShift) {
+  tools_test::WriteAll(dir_ / "in.prv",
+                       "#Paraver (01/01/2024 at 10:00):100_ns:1(3):1:2(1:1,2:1)\n"
+                       "2:1:1:1:1:50:7:1\n"
+                       "# note\n"
+                       "2:1:1:1:1:10:7:2\n"
+                       "2:1:1:2:1:20:7:3\n");
+  auto r = Shift(ShiftOptions::Level::kTask, "5\n0\n", "u.prv");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Out("u.prv"),
+            "#Paraver (01/01/2024 at 10:00):100_ns:1(3):1:2(1:1,2:1)\n"
+            "# note\n"
+            "2:1:1:1:1:15:7:2\n"
+            "2:1:1:2:1:20:7:3\n"
+            "2:1:1:1:1:55:7:1\n");
+  // Sorted input, same comment: the per-group path gives the same layout.
+  tools_test::WriteAll(dir_ / "in.prv",
+                       "#Paraver (01/01/2024 at 10:00):100_ns:1(3):1:2(1:1,2:1)\n"
+                       "2:1:1:1:1:10:7:2\n"
+                       "# note\n"
+                       "2:1:1:2:1:20:7:3\n"
+                       "2:1:1:1:1:50:7:1\n");
+  r = Shift(ShiftOptions::Level::kTask, "5\n0\n", "s.prv");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Out("s.prv"), Out("u.prv"));
+  EXPECT_EQ(r.value().output_records, 4u);
+}
+
+// More distinct offsets than group files (40 tasks, each its own offset): the shifted body is
+// sorted. Task j (1-based) moves by 40 - j, so the last tasks come first; the expected order
+// is by time, then task, then state before event.
+TEST_F(ShiftTest, ManyOffsetsAreSortedToo) {
+  std::string header = "#Paraver (01/01/2024 at 10:00):100_ns:1(40):1:40(";
+  std::string body, offsets;
+  std::vector<std::tuple<uint64_t, int, int, std::string>> expected;
+  for (int j = 1; j <= 40; ++j) {
+    header += std::string(j > 1 ? "," : "") + "1:1";
+    const int d = 40 - j;
+    const std::string id = std::to_string(j) + ":1:" + std::to_string(j) + ":1:";  // cpu j, task j
+    body += "1:" + id + "0:100:1\n2:" + id + "10:7:1\n";
+    offsets += std::to_string(d) + "\n";
+    expected.emplace_back(d, j, 1, "1:" + id + std::to_string(d) + ":" + std::to_string(100 + d) + ":1");
+    expected.emplace_back(10 + d, j, 2, "2:" + id + std::to_string(10 + d) + ":7:1");
+  }
+  header += ")\n";
+  tools_test::WriteAll(dir_ / "in.prv", header + body);
+  auto r = Shift(ShiftOptions::Level::kTask, offsets, "m.prv");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  std::sort(expected.begin(), expected.end());
+  std::string want = "#Paraver (01/01/2024 at 10:00):139_ns:1(40):1:40(";
+  want += header.substr(want.size());
+  for (const auto& e : expected) want += std::get<3>(e) + "\n";
+  EXPECT_EQ(Out("m.prv"), want);
 }
 
 TEST(ShiftOffsetsTest, ParsesCommentsSignsAndLocatesErrors) {
