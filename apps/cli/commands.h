@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include "include/parallax/trace.h"
+
 namespace parallax::cli {
 
 // A registered subcommand and the function that runs it once parsed (returns the exit code).
@@ -16,7 +18,9 @@ struct Command {
 Command AddInfoCommand(CLI::App& app);
 Command AddConvertCommand(CLI::App& app);
 Command AddTextCommand(CLI::App& app);
-Command AddParamedirCommand(CLI::App& app);
+// `dist`: run as one process of a distributed run (apps/mpi: each rank computes its share of
+// the histogram rows, rank 0 writes the files).
+Command AddParamedirCommand(CLI::App& app, const Distribution* dist = nullptr);
 Command AddFunctionsCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
 Command AddPopCommand(CLI::App& app);

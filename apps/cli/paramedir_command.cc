@@ -52,30 +52,51 @@ bool WriteFile(const std::string& name, const std::string& content, bool force) 
   return ::close(fd) == 0 && ok;
 }
 
-int Run(const ParamedirArgs& given) {
+// In a distributed run: whether every process got here with `ok` (a collective call, so a
+// process that failed stops the others instead of leaving them waiting).
+bool AllOk(const Distribution* dist, bool ok) {
+  if (dist == nullptr) return ok;
+  for (const std::string& s : dist->allgather(ok ? "1" : "0"))
+    if (s != "1") return false;
+  return ok;
+}
+
+int Run(const ParamedirArgs& given, const Distribution* dist) {
   ParamedirArgs a = given;
   bool any_xml = false;
   for (const auto& s : a.args) any_xml = any_xml || (s.size() > 4 && s.compare(s.size() - 4, 4, ".xml") == 0);
+  const bool quiet = dist != nullptr && dist->rank != 0;  // notices and usage from rank 0 only
+  if (dist != nullptr && (!a.tools.empty() || any_xml)) {
+    if (!quiet)
+      std::fprintf(stderr, "paramedir: the trace tools (-c/-f/-s/-g/-et/-t...) do not run distributed\n"
+                           "  hint: run them with `parallax paramedir` first, then analyse their output here\n");
+    return 2;
+  }
   if (!a.tools.empty() || any_xml) {
     int status = RunParamedirTools(given.args, a.tools, a.output_name, a.force, &a.args);
     if (status != 0 || a.args.empty()) return status;
   }
   if (a.args.size() < 2 || !IsCfg(a.args[1])) {
+    if (quiet) return 2;
     std::fprintf(stderr, "usage: parallax paramedir [-m] [-tu] [-npr] [-e] [-p] TRACE CFG [OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir [-c] [-f] [-s] [-g TYPE] [-et REF] [-t|-tt|-ta|-tw FILE] TRACE [XML] [-o OUT] [CFG [OUT] ...]\n"
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
-  auto trace = LoadTraceOrReport(a.args[0]);
-  if (!trace) return 1;
+  // Distributed: rank 0 opens first (writing the trace cache when there is none), then the
+  // others open the cache rank 0 wrote instead of each parsing the trace.
+  if (dist != nullptr && dist->rank != 0) AllOk(dist, true);
+  auto trace = LoadTraceOrReport(a.args[0], false, dist != nullptr ? dist->threads : 0);
+  if (dist != nullptr && dist->rank == 0) AllOk(dist, true);
   ParamedirOptions po{a.trace_units, a.no_precision, a.one_file_per_object};
   po.hide_empty_columns = a.empty_columns;
   po.selected_plane_only = a.plane;
-  if (!ApplyRange(a.range, *trace, a.args[0], &po.from, &po.to)) return 1;
+  po.distribution = dist;
+  if (!AllOk(dist, trace && ApplyRange(a.range, *trace, a.args[0], &po.from, &po.to))) return 1;
   int status = 0;
   for (size_t i = 1; i < a.args.size(); ++i) {
     if (!IsCfg(a.args[i])) {
-      std::fprintf(stderr, "%s: error: expected a .cfg file here\n", a.args[i].c_str());
+      if (!quiet) std::fprintf(stderr, "%s: error: expected a .cfg file here\n", a.args[i].c_str());
       status = 1;
       continue;
     }
@@ -83,10 +104,14 @@ int Run(const ParamedirArgs& given) {
     std::string out_name = i + 1 < a.args.size() && !IsCfg(a.args[i + 1]) ? a.args[++i] : "";
     auto outs = trace->Paramedir(cfg, out_name, po);
     if (!outs.ok()) {
-      std::fprintf(stderr, "%s\n", outs.status().ToString().c_str());
+      if (quiet)
+        std::fprintf(stderr, "[rank %u] %s\n", dist->rank, outs.status().ToString().c_str());
+      else
+        std::fprintf(stderr, "%s\n", outs.status().ToString().c_str());
       status = 1;
       continue;
     }
+    if (quiet) continue;
     for (const auto& o : outs.value()) {
       for (const auto& n : o.notices) std::fprintf(stderr, "%s: %s\n", cfg.c_str(), n.c_str());
       if (o.write && !WriteFile(o.file_name, o.content, a.force)) status = 1;
@@ -97,7 +122,7 @@ int Run(const ParamedirArgs& given) {
 
 }  // namespace
 
-Command AddParamedirCommand(CLI::App& app) {
+Command AddParamedirCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<ParamedirArgs>();
   CLI::App* sub = app.add_subcommand("paramedir", "paramedir-compatible batch mode: one output per cfg");
   sub->add_option("args", args->args, "TRACE [XML] CFG [OUT] [CFG [OUT] ...]")->required();
@@ -126,7 +151,7 @@ Command AddParamedirCommand(CLI::App& app) {
   CLI::Option* et = sub->add_option("--event-translator", args->event_translator,
                                     "-et REFERENCE: renumber event values to what REFERENCE's .pcf "
                                     "calls them");
-  return {sub, [args, sub, cut, filter, sc, st, sth, sa, sw, ev, et] {
+  return {sub, [args, sub, cut, filter, sc, st, sth, sa, sw, ev, et, dist] {
             args->tools.clear();
             for (const CLI::Option* o : sub->parse_order()) {
               ToolStep step;
@@ -172,7 +197,7 @@ Command AddParamedirCommand(CLI::App& app) {
               }
               args->tools.push_back(step);
             }
-            return Run(*args);
+            return Run(*args, dist);
           }};
 }
 

@@ -128,6 +128,19 @@ struct TextView {
   std::vector<TextComm> comms;
 };
 
+// One analysis spread over several processes (MPI ranks, docs/scale.md): every process opens
+// the same trace and makes the same calls; each computes its share of the histogram rows (row i
+// when i % ranks == rank), and the shares meet through `allgather`, which every process calls
+// the same number of times: it takes this process' bytes and returns every process' bytes, in
+// rank order. Results are identical to a single process'; only rank 0's outputs are meant to be
+// written.
+struct Distribution {
+  unsigned rank = 0;
+  unsigned ranks = 1;
+  unsigned threads = 0;  // worker threads of this process (its share of a node); 0 = all cores
+  std::function<std::vector<std::string>(const std::string& mine)> allgather;
+};
+
 // paramedir-compatible batch output of one cfg.
 struct ParamedirOptions {
   bool trace_units = false;  // -tu
@@ -138,6 +151,9 @@ struct ParamedirOptions {
   // A portion of the trace, trace units (see TraceRange): histograms use it in place of the
   // cfg's Analyzer2D.AnalysisLimits, timeline dumps in place of the window's begin/end time.
   std::optional<uint64_t> from = std::nullopt, to = std::nullopt;
+  // Set: this call is one process' part of a distributed run. Every process calls allgather
+  // exactly once per Paramedir call, whatever happens, so none waits for ever.
+  const Distribution* distribution = nullptr;
 };
 struct ParamedirOutput {
   std::string file_name;  // relative name to write, as paramedir names it

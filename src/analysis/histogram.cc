@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <string_view>
@@ -319,12 +320,41 @@ Result<std::unique_ptr<WindowEvaluator>> Evaluator(const HistogramInput& in, int
   return WindowEvaluator::Create(in.trace, in.windows, static_cast<size_t>(index));
 }
 
+// A scan of `rows` spread over the processes of a distributed run (HistogramInput::share_*):
+// each scans every share_count-th row, and the parts combine to the whole scan's result (max of
+// the clamped maxima, min of the nonzero minima, or of the flags).
+Result<ScanResult> SharedScan(const HistogramInput& in, const WindowEvaluator& w,
+                              const std::vector<uint32_t>& rows, Time b, Time e) {
+  if (in.share_count <= 1 || !in.exchange) return Scan(w, rows, b, e);
+  std::vector<uint32_t> mine;
+  for (size_t i = in.share_index; i < rows.size(); i += in.share_count) mine.push_back(rows[i]);
+  ScanResult part = Scan(w, mine, b, e);
+  std::string bytes(reinterpret_cast<const char*>(&part), sizeof part);
+  auto all = in.exchange(bytes);
+  if (!all.ok()) return all.status();
+  ScanResult r;
+  for (const std::string& p : all.value()) {
+    ScanResult x;
+    if (p.size() != sizeof x) return Status::Error("a process sent a damaged automatic-scale scan");
+    std::memcpy(&x, p.data(), sizeof x);
+    r.max = r.any ? std::max(r.max, x.max) : x.max;
+    if (x.any_nonzero) r.min = r.any_nonzero ? std::min(r.min, x.min) : x.min;
+    r.any = r.any || x.any;
+    r.any_nonzero = r.any_nonzero || x.any_nonzero;
+    r.zero = r.zero || x.zero;
+  }
+  if (!r.any_nonzero) r.min = 0;
+  return r;
+}
+
 // analysis.md §2.2: automatic columns.
-Bins ControlBins(const Setup& s, const std::vector<uint32_t>& scan_rows) {
+Result<Bins> ControlBins(const Setup& s, const std::vector<uint32_t>& scan_rows) {
   const cfg::HistogramSpec& h = s.in->spec;
   if (!h.compute_y_scale)
     return MakeBins(h.minimum, h.maximum, h.delta, h.use_fixed_delta, h.num_columns.value_or(1));
-  ScanResult r = Scan(*s.control, scan_rows, s.b, s.e);
+  auto scanned = SharedScan(*s.in, *s.control, scan_rows, s.b, s.e);
+  if (!scanned.ok()) return scanned.status();
+  const ScanResult& r = scanned.value();
   double max_y = r.max, min_y = r.min;
   if (h.compute_y_scale_zero && r.zero && min_y > 0) min_y = 0;
   double cmin = min_y, cmax = max_y + 0.05 * (max_y - min_y), delta = h.delta;
@@ -335,13 +365,15 @@ Bins ControlBins(const Setup& s, const std::vector<uint32_t>& scan_rows) {
   return MakeBins(cmin, cmax, delta, false, 200);
 }
 
-Bins ExtraBins(const Setup& s, const WindowEvaluator& x) {
+Result<Bins> ExtraBins(const Setup& s, const WindowEvaluator& x) {
   const cfg::HistogramSpec& h = s.in->spec;
   if (!h.compute_3d_scale) return MakeBins(h.minimum_3d, h.maximum_3d, h.delta_3d, true, 1);
   const HistogramWindowInfo& info = InfoOf(*s.in, h.extra);
   std::vector<uint32_t> rows =
       Selected(s.in->windows[static_cast<size_t>(h.extra)], x.rows(), info);
-  ScanResult r = Scan(x, rows, s.b, s.e);
+  auto scanned = SharedScan(*s.in, x, rows, s.b, s.e);
+  if (!scanned.ok()) return scanned.status();
+  const ScanResult& r = scanned.value();
   double delta = (r.max == r.min || info.code_color) ? 1 : (r.max - r.min) / 200;
   return MakeBins(r.min, r.max, delta, true, 1);
 }
@@ -418,8 +450,10 @@ Status Prepare(const HistogramInput& in, Setup& s, HistogramResult& out) {
   out.level = s.control->level();
   out.rows = HistogramRows(s);
   const HistogramWindowInfo& info = InfoOf(in, h.control);
-  s.columns =
+  auto columns =
       ControlBins(s, Selected(in.windows[static_cast<size_t>(h.control)], s.control->rows(), info));
+  if (!columns.ok()) return columns.status();
+  s.columns = columns.value();
   const WindowEvaluator* x = nullptr;
   if (h.extra >= 0) {
     auto e = Evaluator(in, h.extra);
@@ -427,7 +461,9 @@ Status Prepare(const HistogramInput& in, Setup& s, HistogramResult& out) {
     x = e->get();
     s.owned.push_back(std::move(e.value()));
     s.three_d = true;
-    s.planes = ExtraBins(s, *x);
+    auto planes = ExtraBins(s, *x);
+    if (!planes.ok()) return planes.status();
+    s.planes = planes.value();
   }
   // analysis.md §5.1: window order.
   if (!x) {
@@ -475,8 +511,12 @@ Result<HistogramResult> ComputeHistogram(const HistogramInput& in) {
     if (Status st = CommRows(in, out, threads); !st.ok()) return st;
     return out;
   }
-  base::ParallelFor(out.rows.size(), threads,
-                    [&](size_t i) { out.cells[i] = RowPass(s, out.rows[i]).Run(); });
+  const unsigned count = std::max(in.share_count, 1u);
+  out.shared = count > 1;
+  std::vector<size_t> mine;
+  for (size_t i = in.share_index; i < out.rows.size(); i += count) mine.push_back(i);
+  base::ParallelFor(mine.size(), threads,
+                    [&](size_t k) { out.cells[mine[k]] = RowPass(s, out.rows[mine[k]]).Run(); });
   return out;
 }
 

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -35,6 +37,13 @@ struct HistogramInput {
   // Analyzer2D.AnalysisLimits (a portion of the trace, or a window's zoom); the end is still
   // capped at the trace end. Intervals are clipped to it as for the cfg's limits (§4).
   std::optional<std::pair<model::Time, model::Time>> range;
+  // A share of the rows for one of several processes: only rows i with i % share_count ==
+  // share_index are computed (the others are left without cells) when `shared` says so in the
+  // result. Communication histograms are always computed whole.
+  unsigned share_index = 0, share_count = 1;
+  // With a share: how the processes exchange their automatic-scale scans (every process' bytes
+  // in process order, or an error). Unset: every process scans every row itself.
+  std::function<Result<std::vector<std::string>>(const std::string& mine)> exchange;
 };
 
 // Columns or planes: `count` bins over [min, max] (analysis.md §2.1).
@@ -65,6 +74,7 @@ struct HistogramResult {
   Bins planes;                           // 3D only; 2D histograms have one plane
   std::vector<std::vector<Cell>> cells;  // per row, sorted by (plane, column)
   model::Time begin = 0, end = 0;        // analysis range [B, E)
+  bool shared = false;  // only the input's share of the rows has cells (HistogramInput)
 };
 
 // The index of a statistic name in its table (semantic or communication), or -1.

@@ -10,6 +10,7 @@
 #include "src/analysis/timeline_dump.h"
 #include "src/cfg/cfg_reader.h"
 #include "src/session/analyze.h"
+#include "src/session/distributed.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
@@ -77,7 +78,7 @@ std::string BaseName(const std::string& path) {
 
 Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
     const std::string& cfg_path, const std::string& output_name,
-    const ParamedirOptions& options) const {
+    const ParamedirOptions& options, DistributedCall* dist) const {
   auto file = LoadCfg(cfg_path);
   if (!file.ok()) return file.status();
   // A histogram that cannot be read is an error of the cfg: falling back to the timeline
@@ -112,14 +113,36 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
     // analysis.md §8.3: only the last histogram is computed and written.
     analysis::HistogramInput in = HistogramInputOf(*this, *file, file->histograms.size() - 1);
     if (span) in.range = std::pair<model::Time, model::Time>(span->from, span->to);
+    if (dist != nullptr) {
+      // Communication histograms are not split: rank 0 computes them whole.
+      const bool comm = analysis::CommStatisticIndex(in.spec.statistic) >= 0;
+      if (comm && dist->rank() != 0) {
+        out.write = false;
+        return std::vector<ParamedirOutput>{std::move(out)};
+      }
+      if (!comm) {
+        in.threads = dist->threads();
+        in.share_index = dist->rank();
+        in.share_count = dist->ranks();
+        in.exchange = [dist](const std::string& mine) { return dist->Share(mine); };
+      }
+    }
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok())
       return Status::Error(result.status().message(), Location{cfg_path, 0, 0},
                            result.status().hint());
+    if (result->shared) {
+      if (Status st = dist->Exchange(result.value()); !st.ok())
+        return Status::Error(st.message(), Location{cfg_path, 0, 0}, st.hint());
+    }
     analysis::TableOptions table{options.hide_empty_columns, options.selected_plane_only};
     out.content = analysis::FormatParamedirTable(
         analysis::BuildTable(*result, in, HistogramLabels(*this), table),
         options.no_precision_limit ? 10 : 2);
+    return std::vector<ParamedirOutput>{std::move(out)};
+  }
+  if (dist != nullptr && dist->rank() != 0) {  // timeline dumps are written by rank 0 alone
+    out.write = false;
     return std::vector<ParamedirOutput>{std::move(out)};
   }
   auto ev = semantic::WindowEvaluator::Create(View(), file->windows,
@@ -148,8 +171,14 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
 Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg_path,
                                                           const std::string& output_name,
                                                           const ParamedirOptions& options) const {
-  return session::Guarded(cfg_path,
-                          [&] { return ParamedirUnguarded(cfg_path, output_name, options); });
+  if (options.distribution == nullptr)
+    return session::Guarded(cfg_path,
+                            [&] { return ParamedirUnguarded(cfg_path, output_name, options, nullptr); });
+  DistributedCall dist(*options.distribution);
+  auto r = session::Guarded(cfg_path,
+                            [&] { return ParamedirUnguarded(cfg_path, output_name, options, &dist); });
+  dist.Finish(!r.ok());
+  return r;
 }
 
 }  // namespace parallax::session

@@ -20,6 +20,8 @@
 
 namespace parallax::session {
 
+class DistributedCall;
+
 // The file a trace was opened from ("" for a trace of another implementation).
 std::string PathOf(const Trace& trace);
 
@@ -80,9 +82,11 @@ class TraceImpl : public Trace {
   // The bodies of the entry points of the same name (which run them through Guarded).
   Status WriteUnguarded(const std::string& prv_path, bool overwrite) const;
   Result<TextView> TextUnguarded(const TextRequest& request) const;
+  // `dist`: this call's part of a distributed run (options.distribution), or null.
   Result<std::vector<ParamedirOutput>> ParamedirUnguarded(const std::string& cfg_path,
                                                           const std::string& output_name,
-                                                          const ParamedirOptions& options) const;
+                                                          const ParamedirOptions& options,
+                                                          DistributedCall* dist) const;
   // The events and communications of the object's threads within the view's range, charged
   // to the request's memory.
   void AddRecords(model::Level level, uint32_t object, TextView& view, base::ChargeBatch& charge) const;
