@@ -32,6 +32,7 @@
 #include "apps/server/json_convert.h"
 #include "apps/server/params.h"
 #include "apps/server/root_dir.h"
+#include "apps/server/source_files.h"
 #include "apps/server/trace_cache.h"
 #include "include/parallax/cfg.h"
 #include "include/parallax/functions.h"
@@ -386,6 +387,7 @@ class ServerImpl final : public Server {
       http_.Post(path, GuardedPost(handler));
     }
     http_.Get("/api/functions", Guarded(&ServerImpl::Functions));
+    http_.Get("/api/source", Guarded(&ServerImpl::Source));
     http_.Get("/api/cfg", Guarded(&ServerImpl::Cfg));
     http_.Post("/api/cfg/function", GuardedPost(&ServerImpl::CfgFunction));
     http_.Post("/api/cfg/edit", GuardedPost(&ServerImpl::CfgEdit));
@@ -629,6 +631,38 @@ class ServerImpl final : public Server {
   void Info(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Query(req);
     SendJson(res, InfoJson(p.String("trace"), *RequiredTrace(p)));
+  }
+
+  // GET /api/source?path=P&line=N[&context=K], or ?label=L[&context=K] with the label of a caller
+  // line event ("LINE (FILE[, MODULE])") in place of path and line: lines of a source file
+  // under the root around one line (click-back).
+  void Source(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Query(req);
+    std::string label = p.String("label");
+    std::string shown = p.String("path");
+    std::optional<uint64_t> line = p.Number<uint64_t>("line");
+    const uint64_t context = p.Number<uint64_t>("context").value_or(20);
+    std::string path;
+    PathError e;
+    if (!label.empty()) {
+      std::optional<SourceLocation> loc = ParseSourceLabel(label);
+      if (!loc)
+        throw ApiError{400, "'" + label + "' is not a source location",
+                       "labels of caller line events read 'LINE (FILE[, MODULE])'"};
+      path = FindSourceFile(root_, loc->file, &e);
+      if (e.status != 0)
+        throw ApiError{e.status, e.message, "serve with --root over the program's sources"};
+      shown = loc->file;
+      line = loc->line;
+    } else {
+      if (shown.empty()) throw ApiError{400, "missing parameter 'path' (or 'label')"};
+      if (!line) throw ApiError{400, "missing parameter 'line'"};
+      path = ResolvePath(shown);
+    }
+    SourceLines s = ReadSourceLines(path, shown, *line, context, &e);
+    if (e.status != 0) throw ApiError{e.status, e.message};
+    SendJson(res, {{"path", root_.Relative(path)}, {"line", *line}, {"first", s.first},
+                   {"total", s.total}, {"lines", s.lines}});
   }
 
   void Progress(const httplib::Request& req, httplib::Response& res) {
