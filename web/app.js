@@ -5,6 +5,7 @@
 
 import { ApiError, getJson, openTrace, postJson } from './api.js';
 import { PropertiesDialog } from './properties.js';
+import { SourcePanel } from './source.js';
 import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 
@@ -38,6 +39,7 @@ class App {
     this.serverTraces = [];  // loaded on the server (by any page), from /api/traces
     this.active = null;  // the timeline panel the keys go to (last under the mouse)
     this.properties = new PropertiesDialog(this, $('properties'));
+    this.source = new SourcePanel((e) => this.showError(e));  // click-back
   }
 
   // The status bar. A notice describes the state when it was written, so it does not stay: the
@@ -433,6 +435,10 @@ class App {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && (t.closest('input, select, textarea, dialog[open]') || t.isContentEditable)) return;
+    if (e.key === 'Escape' && this.source.close()) {
+      e.preventDefault();
+      return;
+    }
     if (e.key === '?') {
       e.preventDefault();
       this.showHelp();

@@ -1,6 +1,8 @@
 // HTML tables: the textual view of one object, and analyzer planes (shaded cells, totals,
 // transpose, a click handler per cell), plus their CSV.
 
+import { isSourceLabel, sourceLink } from './source.js';
+
 export function el(tag, text, cls) {
   const c = document.createElement(tag);
   if (text !== undefined && text !== null) c.textContent = text;
@@ -22,14 +24,21 @@ function table(headers, rows, cls) {
 }
 
 // The textual view `v` of one object. `times` ({unit, format(t)}) shows trace times in the
-// window's unit; by default they are shown as the server sent them, in trace units.
-export function renderText(panel, v, time, times = { unit: v.time_unit, format: String }) {
+// window's unit; by default they are shown as the server sent them, in trace units. An event
+// whose value label is a source location gets a link that calls onSource(label).
+export function renderText(panel, v, time, times = { unit: v.time_unit, format: String }, onSource = null) {
   const t = times.format;
   const h = el('h4', `${v.object} at ${t(time)} ${times.unit} — ${v.window} (${v.function}), ${t(v.from)}–${t(v.to)} ${times.unit}`);
   const intervals = table([`begin (${times.unit})`, `end (${times.unit})`, 'value', 'label'],
     v.intervals.map((i) => [t(i.begin), t(i.end), i.value === null ? '' : String(i.value), i.label]), 'text-values');
   const events = table([`time (${times.unit})`, 'thread', 'type', 'value'],
-    v.events.map((e) => [t(e.time), e.thread, `${e.type} ${e.type_label}`, `${e.value} ${e.value_label}`]), 'text-events');
+    v.events.map((e) => {
+      const value = `${e.value} ${e.value_label}`;
+      if (!onSource || !isSourceLabel(e.value_label)) return [t(e.time), e.thread, `${e.type} ${e.type_label}`, value];
+      const cell = el('td');
+      cell.append(sourceLink(value, e.value_label, onSource));
+      return [t(e.time), e.thread, `${e.type} ${e.type_label}`, cell];
+    }), 'text-events');
   const comms = table(['thread', 'direction', 'partner', 'logical send', 'physical send', 'logical recv', 'physical recv', 'size', 'tag'],
     v.comms.map((c) => [c.thread, c.direction, c.partner, t(c.logical_send), t(c.physical_send),
       t(c.logical_recv), t(c.physical_recv), String(c.size), String(c.tag)]), 'text-comms');

@@ -1,0 +1,100 @@
+// Browser test of click-back (issue 19 item 6): an event whose value label is a source location
+// ("LINE (FILE, MODULE)", type 80000001 as the tracing library writes it) links, in the textual
+// view, to a source panel at that line of the file under the served root; Esc closes the panel.
+// The trace is written here: one thread, caller line events every 5 ns pointing at three lines
+// of a small C file copied into the root.
+//
+//   node tests/e2e/ui_source_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+
+const [binary, data, out] = process.argv.slice(2);
+if (!binary || !data || !out) {
+  console.error('usage: node tests/e2e/ui_source_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR');
+  process.exit(2);
+}
+fs.mkdirSync(out, { recursive: true });
+
+const root = makeRoot([]);
+const source = ['#include <mpi.h>', '', 'int main(int argc, char** argv) {', '  MPI_Init(&argc, &argv);',
+  '  int rank;', '  MPI_Comm_rank(MPI_COMM_WORLD, &rank);', '  MPI_Barrier(MPI_COMM_WORLD);', '  MPI_Finalize();',
+  '  return 0;', '}'];
+fs.mkdirSync(path.join(root, 'src'));
+fs.writeFileSync(path.join(root, 'src/demo.c'), source.join('\n') + '\n');
+// Value → source line; the labels name the file as a build directory would (only its name is
+// under the root), as the tracing library and Extrae do.
+const lines = new Map([[1, 4], [2, 6], [3, 7]]);
+const prv = ['#Paraver (01/01/2024 at 10:00):1000_ns:1(1):1:1(1:1)', '1:1:1:1:1:0:1000:1'];
+for (let t = 5, k = 0; t < 1000; t += 5, k += 1) prv.push(`2:1:1:1:1:${t}:80000001:${(k % 3) + 1}`);
+fs.writeFileSync(path.join(root, 'demo.prv'), prv.join('\n') + '\n');
+fs.writeFileSync(path.join(root, 'demo.pcf'), ['STATES', '0    Idle', '1    Running', '', 'EVENT_TYPE',
+  '0    80000001    Caller line', 'VALUES', ...[...lines].map(([v, l]) => `${v}   ${l} (/build/demo/demo.c, demo)`), '', ''].join('\n'));
+
+let step = 'start';
+const server = await startServer(binary, root);
+const { browser, page, problems } = await launch();
+const shot = (name) => page.screenshot({ path: path.join(out, `source-${name}.png`) });
+const sourcePanel = page.locator('#source-panel');
+let panel;
+
+const steps = [
+  ['open the trace and the textual view', async () => {
+    await page.goto(server.url);
+    await page.locator('#files li.trace', { hasText: 'demo.prv' }).click();
+    panel = page.locator('#windows > section.timeline').first();
+    await waitFrame(panel);
+    const box = await panel.locator('canvas').boundingBox();
+    const [, rowY, rowH] = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[0]);
+    await page.mouse.click(box.x + box.width * 0.5, box.y + rowY + rowH / 2);
+    await panel.locator('.text-view table.text-events a.source-link').first().waitFor({ timeout: 20000 });
+    const links = await panel.locator('.text-view table.text-events a.source-link').count();
+    const rows = await panel.locator('.text-view table.text-events tr').count() - 1;
+    check(links === rows && links > 0, `${links} of the ${rows} caller line events link to their source`);
+  }],
+  ['a link opens the source at its line', async () => {
+    const link = panel.locator('.text-view table.text-events a.source-link').first();
+    const text = await link.textContent();
+    const value = Number(text.split(' ')[0]);
+    const line = lines.get(value);
+    check(line !== undefined, `the link reads '${text}'`);
+    await link.click();
+    await sourcePanel.waitFor({ state: 'visible', timeout: 10000 });
+    check(await sourcePanel.locator('.source-path').textContent() === `src/demo.c:${line}`,
+      `the panel is titled '${await sourcePanel.locator('.source-path').textContent()}', not src/demo.c:${line}`);
+    const current = sourcePanel.locator('li.current');
+    check(await current.count() === 1, `${await current.count()} lines are highlighted`);
+    check(await current.textContent() === source[line - 1], `the highlighted line reads '${await current.textContent()}', not line ${line}`);
+    check(await sourcePanel.locator('li').count() === source.length, 'the panel does not show the whole (short) file');
+    check(await current.evaluate((e) => e.value) === line, 'the highlighted line is numbered wrong');
+    await shot('01-panel');
+  }],
+  ['Esc closes the panel', async () => {
+    await page.keyboard.press('Escape');
+    await sourcePanel.waitFor({ state: 'hidden', timeout: 5000 });
+    await shot('02-closed');
+  }],
+];
+
+let code = 0;
+try {
+  for (const [name, fn] of steps) {
+    step = name;
+    await fn();
+    console.log(`ok: ${name}`);
+  }
+  check(problems.length === 0, `the page reported problems:\n${problems.join('\n')}`);
+  console.log('e2e: all click-back steps passed');
+} catch (e) {
+  code = 1;
+  console.error(`e2e: ${e.message} (step: ${step})`);
+  try { await shot('failure'); } catch (x) { /* the page may be gone */ }
+  if (problems.length) console.error(problems.join('\n'));
+  console.error(`server output:\n${server.output()}`);
+} finally {
+  await browser.close();
+  server.proc.kill();
+  fs.rmSync(root, { recursive: true, force: true });
+}
+process.exit(code);
