@@ -39,7 +39,7 @@ class App {
     this.serverTraces = [];  // loaded on the server (by any page), from /api/traces
     this.active = null;  // the timeline panel the keys go to (last under the mouse)
     this.properties = new PropertiesDialog(this, $('properties'));
-    this.source = new SourcePanel((e) => this.showError(e));  // click-back
+    this.source = new SourcePanel((e) => this.showError(e), (type, label) => this.markSource(type, label));  // click-back
   }
 
   // The status bar. A notice describes the state when it was written, so it does not stay: the
@@ -427,6 +427,30 @@ class App {
     this.loadFunctions();
     this.listDir('');
     this.openPreloaded();
+  }
+
+  // Click-forward: marks in every timeline window the events of `type` whose value label is the
+  // source location `label` (null: clears the marks); resolves with how many there are in the
+  // ranges shown.
+  async markSource(type, label) {
+    let count = 0;
+    for (const p of this.panels) {
+      if (!(p instanceof TimelinePanel)) continue;
+      const c = p.canvas;
+      const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
+      if (label === null || !objects.length) {
+        c.setSourceMarks(null);
+        continue;
+      }
+      const view = p.shown();
+      const r = await postJson('/api/source/events', {
+        trace: p.doc.trace, cfg_text: p.doc.text, window: p.window.name, type, label,
+        object_first: Math.min(...objects), object_last: Math.max(...objects), from: view.from, to: view.to,
+      });
+      c.setSourceMarks(r.marks);
+      count += r.count;
+    }
+    return count;
   }
 
   // Navigation keys go to the timeline window last under the mouse (else the first one), unless

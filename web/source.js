@@ -1,7 +1,8 @@
 // Click-back: the source panel. An event whose value label is a source location ("LINE (FILE[,
 // MODULE])", the caller line events of the tracing library and of Extrae) links to the lines of
 // that file around LINE, read from the served root by GET /api/source. Esc or the button closes
-// the panel.
+// the panel. Clicking a line of the panel marks, in the timeline windows, the events of the same
+// type generated at that line (click-forward), and shows how many there are.
 
 import { getJson } from './api.js';
 import { el } from './tables.js';
@@ -21,8 +22,11 @@ export function sourceLink(text, label, onOpen) {
 }
 
 export class SourcePanel {
-  constructor(onError) {
+  // onMark(type, label) marks the events of `type` at the source location `label` (null: clears
+  // the marks) and resolves with their count.
+  constructor(onError, onMark) {
     this.onError = onError;
+    this.onMark = onMark;
     this.root = el('aside', null, 'source-panel');
     this.root.id = 'source-panel';
     this.root.hidden = true;
@@ -33,14 +37,24 @@ export class SourcePanel {
     const head = el('div', null, 'source-head');
     head.append(this.title, close);
     this.list = el('ol', null, 'source-lines');
-    this.root.append(head, this.list);
+    this.list.title = 'click a line to mark its events in the timeline windows';
+    this.list.addEventListener('click', (e) => {
+      const li = e.target.closest('li');
+      if (li) this.mark(li);
+    });
+    this.count = el('div', '', 'source-count');
+    this.root.append(head, this.count, this.list);
     document.body.append(this.root);
   }
 
-  // Shows the lines around the location of `label`.
-  async open(label) {
+  // Shows the lines around the location of `label`, the value label of an event of `type`.
+  async open(label, type) {
     try {
       const s = await getJson('/api/source', { label, context: 200 });
+      this.type = type;
+      this.file = /\(\s*([^,()]*[^,()\s])/.exec(label)[1];  // as the labels name it
+      this.count.textContent = 'click a line to mark its events';
+      delete this.root.dataset.count;
       this.title.textContent = `${s.path}:${s.line}`;
       this.root.dataset.path = s.path;
       this.root.dataset.line = String(s.line);
@@ -59,10 +73,28 @@ export class SourcePanel {
     }
   }
 
-  // Closes the panel; whether it was open.
+  // Marks the events generated at the line `li`.
+  async mark(li) {
+    const label = `${li.value} (${this.file})`;
+    for (const x of this.list.querySelectorAll('li.marked')) x.classList.remove('marked');
+    li.classList.add('marked');
+    this.count.textContent = 'counting…';
+    try {
+      const n = await this.onMark(this.type, label);
+      this.count.textContent = `${n} event${n === 1 ? '' : 's'} of line ${li.value} in the ranges shown`;
+      this.root.dataset.count = String(n);
+      this.root.dataset.marked = String(li.value);
+    } catch (e) {
+      this.count.textContent = '';
+      this.onError(e);
+    }
+  }
+
+  // Closes the panel (and clears the marks); whether it was open.
   close() {
     if (this.root.hidden) return false;
     this.root.hidden = true;
+    this.onMark(this.type, null).catch((e) => this.onError(e));
     return true;
   }
 }

@@ -25,7 +25,7 @@ function table(headers, rows, cls) {
 
 // The textual view `v` of one object. `times` ({unit, format(t)}) shows trace times in the
 // window's unit; by default they are shown as the server sent them, in trace units. An event
-// whose value label is a source location gets a link that calls onSource(label).
+// whose value label is a source location gets a link that calls onSource(label, type).
 export function renderText(panel, v, time, times = { unit: v.time_unit, format: String }, onSource = null) {
   const t = times.format;
   const h = el('h4', `${v.object} at ${t(time)} ${times.unit} — ${v.window} (${v.function}), ${t(v.from)}–${t(v.to)} ${times.unit}`);
@@ -36,7 +36,7 @@ export function renderText(panel, v, time, times = { unit: v.time_unit, format: 
       const value = `${e.value} ${e.value_label}`;
       if (!onSource || !isSourceLabel(e.value_label)) return [t(e.time), e.thread, `${e.type} ${e.type_label}`, value];
       const cell = el('td');
-      cell.append(sourceLink(value, e.value_label, onSource));
+      cell.append(sourceLink(value, e.value_label, (label) => onSource(label, e.type)));
       return [t(e.time), e.thread, `${e.type} ${e.type_label}`, cell];
     }), 'text-events');
   const comms = table(['thread', 'direction', 'partner', 'logical send', 'physical send', 'logical recv', 'physical recv', 'size', 'tag'],

@@ -117,6 +117,7 @@ export class TimelineCanvas {
     }
     if (this.area) this.drawArea(g);
     if (this.found) this.drawFound(g);
+    if (this.sourceMarks) this.drawSourceMarks(g);
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -230,6 +231,26 @@ export class TimelineCanvas {
       g.lineTo(x0, row[1]);
       g.fill();
       if (x1 - x0 >= 2) g.strokeRect(Math.max(ax, x0), row[1], Math.min(ax + aw, x1) - Math.max(ax, x0), Math.max(1, row[2]));
+    }
+  }
+
+  // Click-forward: ticks at events [{time, object_index}] (null: none) on the frames from now on.
+  setSourceMarks(marks) {
+    this.sourceMarks = marks;
+    if (this.list) this.draw();
+  }
+
+  drawSourceMarks(g) {
+    const l = this.list;
+    const [ax, , aw] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const rows = new Map(l.rows.map((row) => [row[3], row]));
+    g.fillStyle = '#ff8c00';
+    for (const m of this.sourceMarks) {
+      const row = rows.get(m.object_index);
+      const x = ax + ((m.time - r.from) / span) * aw;
+      if (!row || x < ax || x > ax + aw) continue;
+      g.fillRect(Math.round(x) - 1, row[1], 2, Math.max(3, row[2]));
     }
   }
 

@@ -451,7 +451,7 @@ export class TimelinePanel extends Panel {
         from: Math.max(0, time - span), to: time + span,
       });
       this.textBox.hidden = false;
-      renderText(this.textBox, text, time, timeFormatter(text.time_unit, this.window.unit), (label) => this.app.source.open(label));
+      renderText(this.textBox, text, time, timeFormatter(text.time_unit, this.window.unit), (label, type) => this.app.source.open(label, type));
     } catch (e) {
       this.error(e);
     }

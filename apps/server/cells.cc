@@ -135,4 +135,33 @@ Result<std::optional<FindMatch>> FindNext(const Trace& trace, const TextRequest&
   return std::optional<FindMatch>();
 }
 
+Result<SourceEvents> FindSourceEvents(const Trace& trace, const TextRequest& base, uint32_t first, uint32_t last,
+                                      uint64_t from, uint64_t to, uint32_t type, const SourceLocation& at,
+                                      size_t max) {
+  SourceEvents out;
+  std::map<std::string, bool> same;  // value label → whether it is `at` (labels repeat)
+  for (uint32_t object = first; object <= last; ++object) {
+    TextRequest r = base;
+    r.object.clear();
+    r.object_index = object;
+    r.from = from;
+    r.to = to;
+    r.records = true;
+    auto view = trace.Text(r);
+    if (!view.ok()) return view.status();
+    for (const TextEvent& e : view->events) {
+      if (e.type != type || e.time < from || e.time >= to) continue;
+      auto known = same.find(e.value_label);
+      if (known == same.end()) {
+        std::optional<SourceLocation> loc = ParseSourceLabel(e.value_label);
+        known = same.emplace(e.value_label, loc && loc->line == at.line && loc->file == at.file).first;
+      }
+      if (!known->second) continue;
+      ++out.count;
+      if (out.marks.size() < max) out.marks.push_back(FindMatch{e.time, e.time, object, view->object, e.value_label});
+    }
+  }
+  return out;
+}
+
 }  // namespace parallax::server

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/server/source_files.h"
 #include "include/parallax/status.h"
 #include "include/parallax/trace.h"
 
@@ -63,5 +64,16 @@ struct FindMatch {
 // there is none. Stops with a limit error past `seconds` (0: no limit).
 Result<std::optional<FindMatch>> FindNext(const Trace& trace, const TextRequest& base, uint32_t first, uint32_t last,
                                           uint64_t time, uint64_t span, const FindQuery& query, double seconds);
+
+// Click-forward: the events of type `type` over objects first..last within [from, to) whose value
+// label is the source location `at` (the same file name and line, as ParseSourceLabel reads
+// them). `count` is all of them; `marks` the first `max` of each object in turn.
+struct SourceEvents {
+  std::vector<FindMatch> marks;
+  uint64_t count = 0;
+};
+Result<SourceEvents> FindSourceEvents(const Trace& trace, const TextRequest& base, uint32_t first, uint32_t last,
+                                      uint64_t from, uint64_t to, uint32_t type, const SourceLocation& at,
+                                      size_t max);
 
 }  // namespace parallax::server

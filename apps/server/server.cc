@@ -73,6 +73,7 @@ constexpr size_t kMaxCfgBytes = size_t{1} << 20;    // a cfg file, or a cfg's te
 constexpr size_t kMaxDescription = 4000;            // characters of a cfg's description in listings
 constexpr size_t kMaxHeaderBytes = 64 << 10;        // a request's line and headers, as read
 constexpr uint32_t kMaxCellObjects = 4096;  // objects of one /api/cells request
+constexpr size_t kMaxMarks = 20000;         // event times of one /api/source/events answer
 constexpr uint64_t kMaxPixels = uint64_t{1} << 25;  // width x height of one image (128 MiB as RGBA)
 
 // The core's message, with the line it points at (the file's base name only: absolute paths say
@@ -381,6 +382,7 @@ class ServerImpl final : public Server {
         {"/api/timeline", &ServerImpl::Timeline}, {"/api/text", &ServerImpl::Text},
         {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
         {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
+        {"/api/source/events", &ServerImpl::SourceEventsRoute},
         {"/api/objects", &ServerImpl::Objects}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
@@ -886,6 +888,40 @@ class ServerImpl final : public Server {
     const FindMatch& m = **found;
     SendJson(res, {{"found", true}, {"time", m.time}, {"end", m.end}, {"object_index", m.object},
                    {"object", m.object_name}, {"what", m.what}});
+  }
+
+  // Click-forward: the times of the events of `type` generated at `label`'s source location
+  // (file and line) in [from, to) over objects object_first..object_last, at most kMaxMarks.
+  void SourceEventsRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    TextRequest r;
+    ReadWindowSource(p, true).To(&r);
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    auto first = p.Number<uint32_t>("object_first");
+    auto last = p.Number<uint32_t>("object_last");
+    auto type = p.Number<uint32_t>("type");
+    if (!first || !last || !type) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'type'"};
+    if (*last < *first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
+    if (*last - *first >= kMaxCellObjects)
+      throw ApiError{400, "too many objects: " + std::to_string(*last - *first + 1),
+                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    const std::string label = p.String("label");
+    std::optional<SourceLocation> at = ParseSourceLabel(label);
+    if (!at)
+      throw ApiError{400, "'" + label + "' is not a source location",
+                     "labels of caller line events read 'LINE (FILE[, MODULE])'"};
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    auto whole = TraceRange(*trace, from, to);
+    if (!whole.ok()) throw CoreError(whole.status());
+    auto found = FindSourceEvents(*trace, r, *first, *last, whole->from, whole->to, *type, *at, kMaxMarks);
+    if (!found.ok()) throw CoreError(found.status());
+    json marks = json::array();
+    for (const FindMatch& m : found->marks) marks.push_back({{"time", m.time}, {"object_index", m.object}});
+    SendJson(res, {{"count", found->count}, {"marks", std::move(marks)},
+                   {"truncated", found->count > found->marks.size()}});
   }
 
   void AnalyzeRoute(const httplib::Request& req, httplib::Response& res) {

@@ -1,6 +1,8 @@
 // Browser test of click-back (issue 19 item 6): an event whose value label is a source location
 // ("LINE (FILE, MODULE)", type 80000001 as the tracing library writes it) links, in the textual
-// view, to a source panel at that line of the file under the served root; Esc closes the panel.
+// view, to a source panel at that line of the file under the served root; a line of the panel
+// marks the events generated there in the timeline, with their count (click-forward); Esc
+// closes the panel.
 // The trace is written here: one thread, caller line events every 5 ns pointing at three lines
 // of a small C file copied into the root.
 //
@@ -70,10 +72,27 @@ const steps = [
     check(await current.evaluate((e) => e.value) === line, 'the highlighted line is numbered wrong');
     await shot('01-panel');
   }],
-  ['Esc closes the panel', async () => {
+  ['a line of the panel marks its events in the timeline', async () => {
+    // Line 7 is value 3's: the events the test counts in the .prv it wrote.
+    const expected = prv.filter((l) => l.startsWith('2:') && l.endsWith(':80000001:3')).length;
+    await sourcePanel.locator('li').nth(6).click();
+    await page.waitForFunction(() => document.querySelector('#source-panel').dataset.count !== undefined, null, { timeout: 20000 });
+    const count = Number(await sourcePanel.getAttribute('data-count'));
+    check(count === expected, `the panel counts ${count} events of line 7, the .prv has ${expected}`);
+    check(await sourcePanel.getAttribute('data-marked') === '7', 'the marked line is not line 7');
+    const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.sourceMarks);
+    check(marks.length === expected, `${marks.length} marks are drawn, not ${expected}`);
+    const times = prv.filter((l) => l.endsWith(':80000001:3')).map((l) => Number(l.split(':')[5]));
+    check(JSON.stringify(marks.map((m) => m.time)) === JSON.stringify(times), 'the marks are not at the events of line 7');
+    check((await sourcePanel.locator('.source-count').textContent()).startsWith(`${expected} events of line 7`),
+      `the panel reads '${await sourcePanel.locator('.source-count').textContent()}'`);
+    await shot('02-marks');
+  }],
+  ['Esc closes the panel and clears the marks', async () => {
     await page.keyboard.press('Escape');
     await sourcePanel.waitFor({ state: 'hidden', timeout: 5000 });
-    await shot('02-closed');
+    await page.waitForFunction(() => !window.parallax.panels[0].canvas.sourceMarks, null, { timeout: 5000 });
+    await shot('03-closed');
   }],
 ];
 

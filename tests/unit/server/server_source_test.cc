@@ -29,6 +29,15 @@ class ServerSourceTest : public ServerFixture {
     big.close();
     std::ofstream(base_ / "outside/secret.c") << "secret\n";
     fs::create_symlink(base_ / "outside/secret.c", root / "src/secret.c");
+    // Two threads of caller line events: values 1, 2 at line 4 of main.c (one label names it
+    // by a longer path), 3 at line 7; value 4 at line 4 of another file.
+    std::ofstream(root / "calls.prv") << "#Paraver (01/01/2024 at 10:00):100_ns:1(2):1:2(1:1,1:1)\n"
+                                         "2:1:1:1:1:10:80000001:1\n2:1:1:1:1:20:80000001:3\n"
+                                         "2:1:1:1:1:30:80000001:2\n2:2:1:2:1:40:80000001:1\n"
+                                         "2:2:1:2:1:50:80000001:4\n2:2:1:2:1:60:80000002:1\n";
+    std::ofstream(root / "calls.pcf") << "EVENT_TYPE\n0 80000001 Caller line\nVALUES\n1 4 (main.c, app)\n"
+                                         "2 4 (main.c)\n3 7 (main.c, app)\n4 4 (util.c, app)\n\n"
+                                         "EVENT_TYPE\n0 80000002 Caller line 2\nVALUES\n1 4 (main.c, app)\n\n";
   }
   static void TearDownTestSuite() { StopServer(); }
 };
@@ -113,6 +122,32 @@ TEST_F(ServerSourceTest, RefusesBadRequests) {
   ExpectError("/api/source?path=/etc/passwd&line=1", 403);
   json e = ExpectErrorResponse(Get("/api/source?path=src/app/main.c&line=51"), 400, "past end");
   EXPECT_NE(e["error"].get<std::string>().find("50 lines"), std::string::npos) << e;
+}
+
+json Events(const json& more = json::object()) {
+  json j = {{"trace", "calls.prv"}, {"function", "State As Is"}, {"object_first", 0}, {"object_last", 1},
+            {"type", 80000001}, {"label", "4 (main.c)"}};
+  j.update(more);
+  return j;
+}
+
+TEST_F(ServerSourceTest, FindsTheEventsOfASourceLine) {
+  json j = Ok(Post("/api/source/events", Events()));
+  EXPECT_EQ(j["count"], 3);
+  EXPECT_EQ(j["truncated"], false);
+  EXPECT_EQ(j["marks"], json::parse(R"([{"time":10,"object_index":0},{"time":30,"object_index":0},
+                                        {"time":40,"object_index":1}])"));
+  j = Ok(Post("/api/source/events", Events({{"label", "7 (main.c, app)"}})));
+  EXPECT_EQ(j["marks"], json::parse(R"([{"time":20,"object_index":0}])"));
+  // The range, the objects and the type narrow it.
+  EXPECT_EQ(Ok(Post("/api/source/events", Events({{"from", 15}, {"to", 40}})))["count"], 1);
+  EXPECT_EQ(Ok(Post("/api/source/events", Events({{"object_first", 1}})))["count"], 1);
+  EXPECT_EQ(Ok(Post("/api/source/events", Events({{"type", 80000002}})))["count"], 1);
+  EXPECT_EQ(Ok(Post("/api/source/events", Events({{"label", "5 (main.c)"}})))["count"], 0);
+  ExpectErrorResponse(Post("/api/source/events", Events({{"label", "main.c"}})), 400, "not a location");
+  ExpectErrorResponse(Post("/api/source/events", Events({{"type", nullptr}})), 400, "no type");
+  ExpectErrorResponse(Post("/api/source/events", Events({{"object_first", 2}, {"object_last", 1}})), 400, "objects");
+  ExpectErrorResponse(Post("/api/source/events", Events({{"from", 50}, {"to", 40}})), 400, "range");
 }
 
 TEST_F(ServerSourceTest, GivesUpABoundedSearch) {
