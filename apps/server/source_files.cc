@@ -127,7 +127,8 @@ SourceLines ReadSourceLines(const std::string& path, const std::string& shown, u
     *error = {404, "cannot read '" + shown + "'"};
     return out;
   }
-  std::string text(kMaxSourceBytes + 1, '\0');
+  // One byte more than the size seen, to notice a file that grew (up to the limit).
+  std::string text(static_cast<size_t>(ec ? kMaxSourceBytes : size) + 1, '\0');
   size_t got = std::fread(text.data(), 1, text.size(), f);
   bool failed = std::ferror(f) != 0;
   std::fclose(f);
@@ -135,9 +136,8 @@ SourceLines ReadSourceLines(const std::string& path, const std::string& shown, u
     *error = {404, "cannot read '" + shown + "'"};
     return out;
   }
-  if (got > kMaxSourceBytes) {  // grew since stat
-    *error = {413, "'" + shown + "' is larger than " + std::to_string(kMaxSourceBytes >> 20) +
-                       " MiB: not shown as source"};
+  if (got == text.size()) {  // grew since stat
+    *error = {409, "'" + shown + "' changed while it was read: try again"};
     return out;
   }
   text.resize(got);
