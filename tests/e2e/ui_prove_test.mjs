@@ -38,6 +38,14 @@ function expected(from, to) {
   return { messages: inRange.length, bytes: inRange.reduce((a, c) => a + c.size, 0), matrix: bytes, counts: messages };
 }
 
+// State lines: 1:cpu:appl:task:thread:begin:end:state. In qsort_beo3 task i runs on cpu i only,
+// so cpu i's Running share is thread i's time in state 1 (Running) over the range.
+const states = fs.readFileSync(prvPath, 'utf8').split('\n').filter((l) => l.startsWith('1:'))
+  .map((l) => l.split(':').map(Number)).map((f) => ({ cpu: f[1], task: f[3], begin: f[5], end: f[6], state: f[7] }));
+check(states.every((x) => x.cpu === x.task), 'a task of qsort_beo3.prv ran on another cpu than its own');
+const runningShare = (cpu, from, to) => states.filter((x) => x.cpu === cpu && x.state === 1)
+  .reduce((a, x) => a + Math.max(0, Math.min(to, x.end) - Math.max(from, x.begin)), 0) / (to - from);
+
 let step = 'start';
 const server = await startServer(binary, root);
 const { browser, page, problems } = await launch();
@@ -106,6 +114,40 @@ const steps = [
     const want = await checkViews('zoomed');
     check(want.messages > 0 && want.messages < comms.length, `the zoomed range has ${want.messages} messages: pick another range`);
     await shot('02-zoomed');
+  }],
+  ['CPUs opens the window at cpu level, synchronised, with each cpu\'s Running share', async () => {
+    await panel.locator('button.open-cpus').click();
+    const cpus = page.locator('#windows > section.timeline').nth(1);
+    await waitFrame(cpus);
+    const r = await range();
+    const c = { from: Number(await cpus.getAttribute('data-from')), to: Number(await cpus.getAttribute('data-to')) };
+    check(c.from === r.from && c.to === r.to, `the cpu window shows ${c.from}-${c.to}, not ${r.from}-${r.to}`);
+    const names = await cpus.evaluate((e) => window.parallax.panels.find((p) => p.root === e).window.level);
+    check(names === 'cpu', `the new window is at level ${names}`);
+    const use = cpus.locator('.cpu-use');
+    const shares = async (from, to) => {
+      await page.waitForFunction(([e, f, t]) => e.dataset.from === String(f) && e.dataset.to === String(t) && e.dataset.shares,
+        [await use.elementHandle(), from, to], { timeout: 30000, polling: 50 });
+      return JSON.parse(await use.getAttribute('data-shares'));
+    };
+    let got = await shares(r.from, r.to);
+    check(Object.keys(got).length === 4, `shares for ${Object.keys(got)}`);
+    Object.values(got).forEach((v, i) => {
+      const want = runningShare(i + 1, r.from, r.to);
+      check(Math.abs(v - want) < 1e-9, `cpu ${i + 1} is Running ${v} of the range, the .prv says ${want}`);
+    });
+    check(Object.values(got).some((v) => v > 0), 'no cpu is Running in the range');
+    await shot('03-cpus');
+    // A zoom of the first window moves the cpu window and its shares with it.
+    const n = await frames(cpus);
+    await dragZoom(page, panel, 0.1, 0.4);
+    await waitFrame(cpus, n);
+    const z = await range();
+    got = await shares(z.from, z.to);
+    Object.values(got).forEach((v, i) => {
+      const want = runningShare(i + 1, z.from, z.to);
+      check(Math.abs(v - want) < 1e-9, `after the zoom, cpu ${i + 1} is Running ${v}, the .prv says ${want}`);
+    });
   }],
   ['the Traffic button hides the views again', async () => {
     await panel.locator('button.traffic-toggle').click();
