@@ -137,7 +137,8 @@ const steps = [
       check(Math.abs(v - want) < 1e-9, `cpu ${i + 1} is Running ${v} of the range, the .prv says ${want}`);
     });
     check(Object.values(got).some((v) => v > 0), 'no cpu is Running in the range');
-    await shot('03-cpus');
+    await use.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(out, 'prove-03-cpus.png') });
     // A zoom of the first window moves the cpu window and its shares with it.
     const n = await frames(cpus);
     await dragZoom(page, panel, 0.1, 0.4);
