@@ -7,6 +7,8 @@ import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeForm
 import { AreaStats, CellTooltip, FindBar } from './inspect.js';
 import { Overview } from './overview.js';
 import { RowGroups } from './groups.js';
+import { TrafficView } from './traffic.js';
+import { CpuUse } from './utilisation.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
@@ -149,6 +151,8 @@ export class TimelinePanel extends Panel {
     this.findBar = new FindBar(this);
     this.overview = new Overview(this);
     this.groups = new RowGroups(this);
+    this.traffic = new TrafficView(this);
+    this.cpuUse = new CpuUse(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
     this.hoverFraction = null;
@@ -157,7 +161,8 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.groups.root, this.overview.root, this.box, this.areaStats.root, this.textBox);
+    this.root.append(this.findBar.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.areaStats.root,
+      this.textBox);
     this.buildBar();
     this.refreshControls();
     // A frame is drawn at the window's pixel width: when the window's width changes (browser
@@ -291,6 +296,10 @@ export class TimelinePanel extends Panel {
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
       button('Rows…', 'collapse or expand groups of rows (tasks, applications, nodes)', () => this.groups.toggleShown(), 'rows'),
       button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
+      button('Traffic', 'bytes sent over time and the node / task communication matrix of the range in view',
+        () => this.traffic.toggle(), 'traffic-toggle'),
+      button('CPUs', 'this window at cpu level (the thread running on each cpu), synchronised, with each cpu\'s Running share',
+        () => this.openCpus(), 'open-cpus'),
       button('PNG', 'export the image', () => this.export('png'), 'export-png'),
       button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
       button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'),
@@ -400,6 +409,8 @@ export class TimelinePanel extends Panel {
       this.range.title = `${range.from} – ${range.to} ${unit} (trace units); the frame took ${ms.toFixed(0)} ms`;
       this.showTypedRange(range);
       this.overview.update();
+      this.traffic.update();
+      this.cpuUse.update();
       for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);
       this.explain();
     } catch (e) {
@@ -437,6 +448,21 @@ export class TimelinePanel extends Panel {
     try {
       const blob = await timelineImage(this.request({ labels: true }), format);
       download(blob, `${this.window.name.replace(/[^\w.-]+/g, '_')}.${format}`);
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
+  // PROVE's processor utilisation: a copy of this window at cpu level, in the same range and
+  // synchronised with it.
+  async openCpus() {
+    const count = this.doc.document.windows.length, index = this.index;
+    try {
+      await this.doc.edit((d) => {
+        d.windows.push({ ...structuredClone(d.windows[index]), name: `${d.windows[index].name} per cpu`, level: 'cpu', open: true });
+      });
+      const p = this.app.openWindow(this.doc, count, this.zoom.range);
+      p.sync = this.sync = true;
     } catch (e) {
       this.error(e);
     }

@@ -383,7 +383,7 @@ class ServerImpl final : public Server {
         {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
         {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
         {"/api/source/events", &ServerImpl::SourceEventsRoute},
-        {"/api/objects", &ServerImpl::Objects}};
+        {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -838,6 +838,22 @@ class ServerImpl final : public Server {
     auto w = EvaluateWindow(*trace, r);
     if (!w.ok()) throw CoreError(w.status());
     SendJson(res, {{"window", w->window}, {"level", w->level}, {"objects", w->object_names}});
+  }
+
+  // Bytes sent over a range: per time column and task, and the node x node (and task x task)
+  // matrix (PROVE's communication views; docs/serve.md).
+  void TrafficRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    TrafficRequest r;
+    TimeRange(p, &r.from, &r.to);
+    if (auto buckets = p.Number<uint32_t>("buckets")) r.buckets = *buckets;
+    auto t = CommTraffic(*trace, r);
+    if (!t.ok()) throw CoreError(t.status());
+    SendJson(res, {{"from", t->from}, {"to", t->to}, {"messages", t->messages}, {"tasks", t->tasks},
+                   {"bytes", t->bytes}, {"total", t->total}, {"nodes", t->nodes},
+                   {"node_bytes", t->node_bytes}, {"node_messages", t->node_messages},
+                   {"task_bytes", t->task_bytes}, {"task_messages", t->task_messages}});
   }
 
   // The next (or previous) event or window value matching a query, over a run of objects.

@@ -76,4 +76,29 @@ struct TraceRecords {
 
 Result<TraceRecords> Records(const Trace& trace);
 
+// Point-to-point traffic of a time range (PROVE's communication-over-time view and host
+// matrix): every communication whose logical send time is in [from, to) counts once, by its
+// size in bytes. Over time: `buckets` equal columns of the range, per task and in total. Matrix:
+// sender node x receiver node (the node of the cpu each side ran on; the task's node when the
+// record has no cpu), and task x task when the trace has at most `max_task_matrix` tasks.
+// Work: O(threads x log(comms) + communications in the range).
+struct TrafficRequest {
+  std::optional<uint64_t> from, to;  // trace units; default: the whole trace
+  uint32_t buckets = 100;            // 1..100000
+  uint32_t max_task_matrix = 64;
+};
+struct Traffic {
+  uint64_t from = 0, to = 0;
+  std::vector<std::string> tasks;          // "TASK 1.1", ...
+  std::vector<std::vector<double>> bytes;  // [task][bucket], bytes sent
+  std::vector<double> total;               // [bucket]
+  uint64_t messages = 0;
+  std::vector<std::string> nodes;          // "NODE 1", ... (empty without resources)
+  std::vector<std::vector<double>> node_bytes;      // [sender node][receiver node]
+  std::vector<std::vector<uint64_t>> node_messages;
+  std::vector<std::vector<double>> task_bytes;      // [sender task][receiver task]; empty when too many tasks
+  std::vector<std::vector<uint64_t>> task_messages;
+};
+Result<Traffic> CommTraffic(const Trace& trace, const TrafficRequest& request);
+
 }  // namespace parallax
