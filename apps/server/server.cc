@@ -763,21 +763,32 @@ class ServerImpl final : public Server {
     SendJson(res, ToJson(view.value()));
   }
 
-  // The cells of objects first..last over [from, to) (both required), summed per value.
-  json Cells(const Params& p, uint32_t first, uint32_t last, std::optional<uint64_t> at) {
-    auto trace = RequiredTrace(p);
-    TextRequest r;
-    ReadWindowSource(p, true).To(&r);
-    std::optional<uint64_t> from, to;
-    TimeRange(p, &from, &to);
-    if (!from || !to) throw ApiError{400, "missing parameter 'from' or 'to' (the time range, trace units)"};
+  // The objects first..last of a point, area or find request: in order, and few enough.
+  static void CheckObjectRange(uint32_t first, uint32_t last) {
     if (last < first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
     if (last - first >= kMaxCellObjects)
       throw ApiError{400, "too many objects: " + std::to_string(last - first + 1),
                      "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
-    if (at && (*at < *from || *at >= *to)) throw ApiError{400, "'time' must be inside [from, to)"};
+  }
+
+  // The window a point, area or find request reads, with the server's per-request limits.
+  TextRequest LimitedTextRequest(const Params& p) const {
+    TextRequest r;
+    ReadWindowSource(p, true).To(&r);
     r.time_limit = options_.request_time_limit;
     r.memory_limit = options_.request_memory_limit;
+    return r;
+  }
+
+  // The cells of objects first..last over [from, to) (both required), summed per value.
+  json Cells(const Params& p, uint32_t first, uint32_t last, std::optional<uint64_t> at) {
+    auto trace = RequiredTrace(p);
+    TextRequest r = LimitedTextRequest(p);
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    if (!from || !to) throw ApiError{400, "missing parameter 'from' or 'to' (the time range, trace units)"};
+    CheckObjectRange(first, last);
+    if (at && (*at < *from || *at >= *to)) throw ApiError{400, "'time' must be inside [from, to)"};
     auto s = SummarizeCells(*trace, r, first, last, *from, *to, at);
     if (!s.ok()) throw CoreError(s.status());
     const double cells = static_cast<double>(*to - *from) * s->objects.size();
@@ -860,18 +871,12 @@ class ServerImpl final : public Server {
   void Find(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Of(req);
     auto trace = RequiredTrace(p);
-    TextRequest r;
-    ReadWindowSource(p, true).To(&r);
-    r.time_limit = options_.request_time_limit;
-    r.memory_limit = options_.request_memory_limit;
+    TextRequest r = LimitedTextRequest(p);
     auto first = p.Number<uint32_t>("object_first");
     auto last = p.Number<uint32_t>("object_last");
     auto time = p.Number<uint64_t>("time");
     if (!first || !last || !time) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'time'"};
-    if (*last < *first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
-    if (*last - *first >= kMaxCellObjects)
-      throw ApiError{400, "too many objects: " + std::to_string(*last - *first + 1),
-                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    CheckObjectRange(*first, *last);
     FindQuery q;
     const std::string kind = p.String("kind", 16), direction = p.String("direction", 16);
     if (kind != "event" && kind != "value") throw ApiError{400, "'kind' must be event or value, not '" + kind + "'"};
@@ -911,18 +916,12 @@ class ServerImpl final : public Server {
   void SourceEventsRoute(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Of(req);
     auto trace = RequiredTrace(p);
-    TextRequest r;
-    ReadWindowSource(p, true).To(&r);
-    r.time_limit = options_.request_time_limit;
-    r.memory_limit = options_.request_memory_limit;
+    TextRequest r = LimitedTextRequest(p);
     auto first = p.Number<uint32_t>("object_first");
     auto last = p.Number<uint32_t>("object_last");
     auto type = p.Number<uint32_t>("type");
     if (!first || !last || !type) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'type'"};
-    if (*last < *first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
-    if (*last - *first >= kMaxCellObjects)
-      throw ApiError{400, "too many objects: " + std::to_string(*last - *first + 1),
-                     "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    CheckObjectRange(*first, *last);
     const std::string label = p.String("label");
     std::optional<SourceLocation> at = ParseSourceLabel(label);
     if (!at)
