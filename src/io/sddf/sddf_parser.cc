@@ -23,7 +23,9 @@ struct NameHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
 };
 
-// Descriptors seen so far; a later descriptor with the same tag or name replaces the earlier.
+// Descriptors seen so far; a later descriptor with the same tag or name replaces the earlier
+// one entirely: the replaced descriptor is forgotten under its other key too, so a name and a tag
+// always lead to the same descriptor (handlers key their own tables by tag).
 struct DescTable {
   std::vector<SddfDescriptor> descs;
   std::vector<std::vector<SddfValue>> values;
@@ -32,6 +34,14 @@ struct DescTable {
 
   size_t Add(SddfDescriptor d) {
     size_t i = descs.size();
+    if (auto t = by_tag.find(d.tag); t != by_tag.end()) {
+      auto n = by_name.find(descs[t->second].name);
+      if (n != by_name.end() && n->second == t->second) by_name.erase(n);
+    }
+    if (auto n = by_name.find(d.name); n != by_name.end()) {
+      auto t = by_tag.find(descs[n->second].tag);
+      if (t != by_tag.end() && t->second == n->second) by_tag.erase(t);
+    }
     by_tag[d.tag] = i;
     by_name[d.name] = i;
     values.emplace_back(d.fields.size());

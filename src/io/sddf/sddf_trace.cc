@@ -254,7 +254,12 @@ Status SddfMapper::OnDescriptor(const SddfDescriptor& d, uint64_t where) {
 }
 
 Status SddfMapper::OnRecord(const SddfDescriptor& d, std::span<const SddfValue> values, uint64_t where) {
-  uint32_t di = impl_->by_tag[d.tag];
+  auto found = impl_->by_tag.find(d.tag);
+  // The parser resolves every record to the latest descriptor of its tag; anything else would be
+  // a bug, so guard the field positions rather than trust them.
+  if (found == impl_->by_tag.end() || impl_->descs[found->second].d.fields.size() != values.size())
+    return Status::Error(fmt::format("SDDF record \"{}\" does not match its descriptor #{}", d.name, d.tag));
+  uint32_t di = found->second;
   Impl::Desc& x = impl_->descs[di];
   ++x.records;
   if (x.time_field < 0) return Status::Ok();

@@ -338,6 +338,25 @@ TEST(Sddf, MalformedAsciiIsLocated) {
   EXPECT_EQ(d.examples(DiagKind::kUndefinedName)[0].line, 11u);
 }
 
+TEST(Sddf, ARedefinedTagForgetsTheReplacedName) {
+  // Found by the fuzzer: "#11" is first "Begin serial" with one field, then "X" with a thread
+  // and a time field. A record still naming "Begin serial" used to reach the mapper with one
+  // value while the mapper read field 1 of "X" (a heap overflow). The replaced name is gone.
+  const std::string text =
+      "SDDFA\n#11:\n\"Begin serial\" {\n\tint \"a\";\n};;\n"
+      "#11:\n\"X\" {\n\tint \"thread\";\n\tint \"time\";\n};;\n"
+      "\"Begin serial\" { 7 };;\n"  // 11: its descriptor was replaced
+      "\"X\" { 0, 5 };;\n";
+  auto t = ParseSddfTrace(text, "t.sddf");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  const auto& d = t->prv.diagnostics;
+  ASSERT_EQ(d.count(DiagKind::kUndefinedName), 1u);
+  EXPECT_EQ(d.examples(DiagKind::kUndefinedName)[0].line, 11u);
+  const auto& ev = t->prv.store.thread(ThreadIndex(0)).events;
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev.time[0], 5u);
+}
+
 TEST(Sddf, MalformedBinaryIsLocatedByByteOffset) {
   std::string good = *KsrToSddf(Slurp(kData + "/ksr/pablo_example.gist"), "g", true, nullptr);
   // Truncated in the middle of the last packet.
