@@ -44,7 +44,10 @@ done
 
 cd "$root"
 launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 cmake --preset fuzz -G Ninja "${launcher[@]}" >/dev/null
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("${t}_fuzz"); done

@@ -36,7 +36,11 @@ npm ci --no-audit --no-fund --loglevel=error
 
 # ccache (when present) makes rebuilds of unchanged files, in this tree or another clone, instant.
 launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+# Paths are hashed relative to the clone, so a fresh clone anywhere reuses the entries.
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 cmake --preset release -G Ninja "${launcher[@]}" >/dev/null
 cmake --build --preset release -j "$(nproc)"
 # `import parallax` for Debian's python3 of this user: a .pth file naming build/python.

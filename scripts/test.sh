@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 ctest --preset release -j "$(nproc)"
 launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 cmake --preset asan-ubsan -G Ninja "${launcher[@]}" >/dev/null
 cmake --build --preset asan-ubsan -j "$(nproc)"
 # Timing-precision checks (clock synchronisation) are meaningless when sanitizers slow every
