@@ -9,105 +9,9 @@
 
 #include <memory>
 
-#include "tracing/src/runtime.h"
+#include "tracing/src/mpi/fortran_util.h"
 
-// Open MPI's Fortran sentinels (common blocks of libmpi): their addresses are MPI_BOTTOM,
-// MPI_IN_PLACE, MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE in Fortran.
-extern "C" {
-extern char mpi_fortran_bottom_[];
-extern char mpi_fortran_in_place_[];
-extern char mpi_fortran_status_ignore_[];
-extern char mpi_fortran_statuses_ignore_[];
-}
-
-namespace {
-
-using F = MPI_Fint;
-
-// MPI_STATUS_SIZE of Fortran (6 in Open MPI, whose mpi.h lacks MPI_F_STATUS_SIZE): Open MPI's
-// Fortran status is its C status seen as integers.
-constexpr size_t kStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
-
-void* Buf(void* b) {
-  if (b == mpi_fortran_bottom_) return MPI_BOTTOM;
-  if (b == mpi_fortran_in_place_) return MPI_IN_PLACE;
-  return b;
-}
-
-bool StatusIgnored(F* s) { return reinterpret_cast<char*>(s) == mpi_fortran_status_ignore_; }
-bool StatusesIgnored(F* s) { return reinterpret_cast<char*>(s) == mpi_fortran_statuses_ignore_; }
-
-// One C status for a Fortran status argument, written back by Done().
-class StatusArg {
- public:
-  explicit StatusArg(F* f) : f_(StatusIgnored(f) ? nullptr : f) {}
-  MPI_Status* c() { return f_ ? &c_ : MPI_STATUS_IGNORE; }
-  void Done(int rc) {
-    if (f_ && rc == MPI_SUCCESS) PMPI_Status_c2f(&c_, f_);
-  }
-
- private:
-  F* f_;
-  MPI_Status c_;
-};
-
-// C copies of a Fortran request array (and of its statuses), written back by Done(); on the
-// stack for the usual small counts.
-class RequestArray {
- public:
-  RequestArray(F n, F* requests, F* statuses)
-      : n_(n > 0 ? static_cast<size_t>(n) : 0),
-        f_(requests),
-        fs_(StatusesIgnored(statuses) ? nullptr : statuses) {
-    if (n_ > kInline) heap_r_.reset(new MPI_Request[n_]), heap_s_.reset(new MPI_Status[n_]);
-    r_ = n_ > kInline ? heap_r_.get() : inline_r_;
-    s_ = n_ > kInline ? heap_s_.get() : inline_s_;
-    for (size_t i = 0; i < n_; ++i) r_[i] = PMPI_Request_f2c(f_[i]);
-  }
-  MPI_Request* c() { return r_; }
-  MPI_Status* statuses() { return fs_ ? s_ : MPI_STATUSES_IGNORE; }
-  // Writes back the requests; `nstatus` statuses (all, or the completed ones of *some).
-  void Done(int rc, size_t nstatus) {
-    for (size_t i = 0; i < n_; ++i) f_[i] = PMPI_Request_c2f(r_[i]);
-    if (fs_ && rc == MPI_SUCCESS)
-      for (size_t i = 0; i < nstatus && i < n_; ++i) PMPI_Status_c2f(&s_[i], fs_ + i * kStatusSize);
-  }
-
- private:
-  static constexpr size_t kInline = 16;
-  size_t n_;
-  F* f_;
-  F* fs_;
-  MPI_Request inline_r_[kInline];
-  MPI_Status inline_s_[kInline];
-  std::unique_ptr<MPI_Request[]> heap_r_;
-  std::unique_ptr<MPI_Status[]> heap_s_;
-  MPI_Request* r_;
-  MPI_Status* s_;
-};
-
-// The ierror argument of an mpif.h wrapper called for an mpi_f08 routine: a local code, copied
-// to the caller's optional ierror (null when left out) at the end of the call.
-class Ierror {
- public:
-  explicit Ierror(F* out) : out_(out) {}
-  ~Ierror() {
-    if (out_) *out_ = code_;
-  }
-  Ierror(const Ierror&) = delete;
-  Ierror& operator=(const Ierror&) = delete;
-  operator F*() { return &code_; }
-
- private:
-  F* out_;
-  F code_ = MPI_SUCCESS;
-};
-
-MPI_Comm C(F* c) { return PMPI_Comm_f2c(*c); }
-MPI_Datatype T(F* t) { return PMPI_Type_f2c(*t); }
-MPI_Op O(F* o) { return PMPI_Op_f2c(*o); }
-
-}  // namespace
+using namespace parallax::tracing::mpi::fortran;
 
 extern "C" {
 
@@ -474,6 +378,114 @@ void mpi_cart_sub_(F* comm, F* remain_dims, F* newcomm, F* ierr) {
   if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
 }
 
+void mpi_sendrecv_replace_(void* buf, F* count, F* type, F* dest, F* stag, F* source, F* rtag,
+                           F* comm, F* status, F* ierr) {
+  StatusArg s(status);
+  *ierr =
+      MPI_Sendrecv_replace(Buf(buf), *count, T(type), *dest, *stag, *source, *rtag, C(comm), s.c());
+  s.Done(*ierr);
+}
+
+// ---- matched probes: the MPI_Message handle is converted both ways ----
+
+void mpi_mprobe_(F* source, F* tag, F* comm, F* message, F* status, F* ierr) {
+  StatusArg s(status);
+  MPI_Message m;
+  *ierr = MPI_Mprobe(*source, *tag, C(comm), &m, s.c());
+  if (*ierr == MPI_SUCCESS) *message = PMPI_Message_c2f(m);
+  s.Done(*ierr);
+}
+
+void mpi_improbe_(F* source, F* tag, F* comm, F* flag, F* message, F* status, F* ierr) {
+  StatusArg s(status);
+  MPI_Message m;
+  int f = 0;
+  *ierr = MPI_Improbe(*source, *tag, C(comm), &f, &m, s.c());
+  *flag = f;
+  if (*ierr == MPI_SUCCESS && f) {
+    *message = PMPI_Message_c2f(m);
+    s.Done(*ierr);
+  }
+}
+
+void mpi_mrecv_(void* buf, F* count, F* type, F* message, F* status, F* ierr) {
+  StatusArg s(status);
+  MPI_Message m = PMPI_Message_f2c(*message);
+  *ierr = MPI_Mrecv(Buf(buf), *count, T(type), &m, s.c());
+  *message = PMPI_Message_c2f(m);
+  s.Done(*ierr);
+}
+
+void mpi_imrecv_(void* buf, F* count, F* type, F* message, F* request, F* ierr) {
+  MPI_Message m = PMPI_Message_f2c(*message);
+  MPI_Request r;
+  *ierr = MPI_Imrecv(Buf(buf), *count, T(type), &m, &r);
+  *message = PMPI_Message_c2f(m);
+  SetRequest(*ierr, r, request);
+}
+
+// ---- communicator constructors (LOGICAL reorder / high: gfortran's .true. is 1) ----
+
+void mpi_comm_create_group_(F* comm, F* group, F* tag, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_create_group(C(comm), G(group), *tag, &c);
+  SetComm(*ierr, c, newcomm);
+}
+
+void mpi_comm_split_type_(F* comm, F* split_type, F* key, F* info, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Comm_split_type(C(comm), *split_type, *key, I(info), &c);
+  SetComm(*ierr, c, newcomm);
+}
+
+// Open MPI creates the communicator object at the call (usable once the request completes), so
+// its handle is converted now, as Open MPI's own Fortran binding does.
+void mpi_comm_idup_(F* comm, F* newcomm, F* request, F* ierr) {
+  MPI_Comm c;
+  MPI_Request r;
+  *ierr = MPI_Comm_idup(C(comm), &c, &r);
+  SetComm(*ierr, c, newcomm);
+  SetRequest(*ierr, r, request);
+}
+
+void mpi_graph_create_(F* comm, F* nnodes, F* index, F* edges, F* reorder, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Graph_create(C(comm), *nnodes, index, edges, *reorder != 0, &c);
+  SetComm(*ierr, c, newcomm);
+}
+
+void mpi_dist_graph_create_(F* comm, F* n, F* sources, F* degrees, F* destinations, F* weights,
+                            F* info, F* reorder, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Dist_graph_create(C(comm), *n, sources, degrees, destinations, Weights(weights),
+                                I(info), *reorder != 0, &c);
+  SetComm(*ierr, c, newcomm);
+}
+
+void mpi_dist_graph_create_adjacent_(F* comm, F* indegree, F* sources, F* sourceweights,
+                                     F* outdegree, F* destinations, F* destweights, F* info,
+                                     F* reorder, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Dist_graph_create_adjacent(C(comm), *indegree, sources, Weights(sourceweights),
+                                         *outdegree, destinations, Weights(destweights), I(info),
+                                         *reorder != 0, &c);
+  SetComm(*ierr, c, newcomm);
+}
+
+void mpi_intercomm_create_(F* local_comm, F* local_leader, F* peer_comm, F* remote_leader, F* tag,
+                           F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr =
+      MPI_Intercomm_create(C(local_comm), *local_leader, C(peer_comm), *remote_leader, *tag, &c);
+  SetComm(*ierr, c, newcomm);
+}
+
+void mpi_intercomm_merge_(F* intercomm, F* high, F* newcomm, F* ierr) {
+  MPI_Comm c;
+  *ierr = MPI_Intercomm_merge(C(intercomm), *high != 0, &c);
+  SetComm(*ierr, c, newcomm);
+}
+
 // ---- mpi_f08 (`use mpi_f08`): Open MPI's mpi_<name>_f08_ routines (libmpi_usempif08) call its
 // mpif.h layer's ompi_<name>_f, which calls PMPI_<Name>: neither the C nor the mpif.h wrappers
 // above see them. Their arguments are those of the mpif.h routines (a TYPE(MPI_Comm) & co. is one
@@ -711,6 +723,67 @@ void mpi_cart_create_f08_(F* comm, F* ndims, F* dims, F* periods, F* reorder, F*
 
 void mpi_cart_sub_f08_(F* comm, F* remain_dims, F* newcomm, F* ierr) {
   mpi_cart_sub_(comm, remain_dims, newcomm, Ierror(ierr));
+}
+
+void mpi_sendrecv_replace_f08_(void* buf, F* count, F* type, F* dest, F* stag, F* source, F* rtag,
+                               F* comm, F* status, F* ierr) {
+  mpi_sendrecv_replace_(buf, count, type, dest, stag, source, rtag, comm, status, Ierror(ierr));
+}
+
+void mpi_mprobe_f08_(F* source, F* tag, F* comm, F* message, F* status, F* ierr) {
+  mpi_mprobe_(source, tag, comm, message, status, Ierror(ierr));
+}
+
+void mpi_improbe_f08_(F* source, F* tag, F* comm, F* flag, F* message, F* status, F* ierr) {
+  mpi_improbe_(source, tag, comm, flag, message, status, Ierror(ierr));
+}
+
+void mpi_mrecv_f08_(void* buf, F* count, F* type, F* message, F* status, F* ierr) {
+  mpi_mrecv_(buf, count, type, message, status, Ierror(ierr));
+}
+
+void mpi_imrecv_f08_(void* buf, F* count, F* type, F* message, F* request, F* ierr) {
+  mpi_imrecv_(buf, count, type, message, request, Ierror(ierr));
+}
+
+void mpi_comm_create_group_f08_(F* comm, F* group, F* tag, F* newcomm, F* ierr) {
+  mpi_comm_create_group_(comm, group, tag, newcomm, Ierror(ierr));
+}
+
+void mpi_comm_split_type_f08_(F* comm, F* split_type, F* key, F* info, F* newcomm, F* ierr) {
+  mpi_comm_split_type_(comm, split_type, key, info, newcomm, Ierror(ierr));
+}
+
+void mpi_comm_idup_f08_(F* comm, F* newcomm, F* request, F* ierr) {
+  mpi_comm_idup_(comm, newcomm, request, Ierror(ierr));
+}
+
+void mpi_graph_create_f08_(F* comm, F* nnodes, F* index, F* edges, F* reorder, F* newcomm,
+                           F* ierr) {
+  mpi_graph_create_(comm, nnodes, index, edges, reorder, newcomm, Ierror(ierr));
+}
+
+void mpi_dist_graph_create_f08_(F* comm, F* n, F* sources, F* degrees, F* destinations, F* weights,
+                                F* info, F* reorder, F* newcomm, F* ierr) {
+  mpi_dist_graph_create_(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm,
+                         Ierror(ierr));
+}
+
+void mpi_dist_graph_create_adjacent_f08_(F* comm, F* indegree, F* sources, F* sourceweights,
+                                         F* outdegree, F* destinations, F* destweights, F* info,
+                                         F* reorder, F* newcomm, F* ierr) {
+  mpi_dist_graph_create_adjacent_(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                  destweights, info, reorder, newcomm, Ierror(ierr));
+}
+
+void mpi_intercomm_create_f08_(F* local_comm, F* local_leader, F* peer_comm, F* remote_leader,
+                               F* tag, F* newcomm, F* ierr) {
+  mpi_intercomm_create_(local_comm, local_leader, peer_comm, remote_leader, tag, newcomm,
+                        Ierror(ierr));
+}
+
+void mpi_intercomm_merge_f08_(F* intercomm, F* high, F* newcomm, F* ierr) {
+  mpi_intercomm_merge_(intercomm, high, newcomm, Ierror(ierr));
 }
 
 }  // extern "C"

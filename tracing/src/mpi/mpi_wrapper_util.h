@@ -106,6 +106,30 @@ inline int PeerSize(MPI_Comm comm) {
   return n;
 }
 
+struct Degrees {
+  int in = 0, out = 0;
+};
+
+// In- and out-degree of this process in the virtual topology of `comm` (a Cartesian process has
+// 2 * ndims neighbours, counting MPI_PROC_NULL ones, as MPI's neighbourhood collectives do).
+inline Degrees NeighborDegrees(MPI_Comm comm) {
+  Degrees d;
+  int kind = MPI_UNDEFINED;
+  PMPI_Topo_test(comm, &kind);
+  if (kind == MPI_CART) {
+    int ndims = 0;
+    PMPI_Cartdim_get(comm, &ndims);
+    d.in = d.out = 2 * ndims;
+  } else if (kind == MPI_GRAPH) {
+    PMPI_Graph_neighbors_count(comm, CommRank(comm), &d.in);
+    d.out = d.in;
+  } else if (kind == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &d.in, &d.out, &weighted);
+  }
+  return d;
+}
+
 // A process of the root group of an inter-communicator (`root` is MPI_ROOT or MPI_PROC_NULL):
 // it neither contributes to a Reduce or Gather nor receives from a Bcast or Scatter.
 inline bool InRootGroup(int root) { return root == MPI_ROOT || root == MPI_PROC_NULL; }

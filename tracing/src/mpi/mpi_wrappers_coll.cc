@@ -334,34 +334,6 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 // ---- neighbourhood collectives (Extrae's values 174-183): bytes to the out-neighbours and
 // from the in-neighbours of the calling process in the topology of `comm` ----
 
-namespace {
-
-struct Degrees {
-  int in = 0, out = 0;
-};
-
-// In- and out-degree of this process in the virtual topology of `comm` (a Cartesian process has
-// 2 * ndims neighbours, counting MPI_PROC_NULL ones, as MPI's neighbourhood collectives do).
-Degrees NeighborDegrees(MPI_Comm comm) {
-  Degrees d;
-  int kind = MPI_UNDEFINED;
-  PMPI_Topo_test(comm, &kind);
-  if (kind == MPI_CART) {
-    int ndims = 0;
-    PMPI_Cartdim_get(comm, &ndims);
-    d.in = d.out = 2 * ndims;
-  } else if (kind == MPI_GRAPH) {
-    PMPI_Graph_neighbors_count(comm, CommRank(comm), &d.in);
-    d.out = d.in;
-  } else if (kind == MPI_DIST_GRAPH) {
-    int weighted = 0;
-    PMPI_Dist_graph_neighbors_count(comm, &d.in, &d.out, &weighted);
-  }
-  return d;
-}
-
-}  // namespace
-
 int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   PXT_CALL("MPI_Neighbor_allgather");

@@ -1,0 +1,180 @@
+#pragma once
+// Shared by the Fortran binding files (fortran_wrappers*.cc): Open MPI's Fortran sentinels and
+// the conversions of Fortran arguments (handles, statuses, request and datatype arrays, strings,
+// the optional ierror of mpi_f08) to those of the C wrappers. Internal to libparallax-mpi.so.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+
+// Open MPI's Fortran sentinels (common blocks of libmpi): their addresses are MPI_BOTTOM,
+// MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY in
+// Fortran.
+extern "C" {
+extern char mpi_fortran_bottom_[];
+extern char mpi_fortran_in_place_[];
+extern char mpi_fortran_status_ignore_[];
+extern char mpi_fortran_statuses_ignore_[];
+extern char mpi_fortran_unweighted_[];
+extern char mpi_fortran_weights_empty_[];
+}
+
+namespace parallax::tracing::mpi::fortran {
+
+using F = MPI_Fint;
+// INTEGER(KIND=MPI_ADDRESS_KIND) and INTEGER(KIND=MPI_OFFSET_KIND): 8 bytes, passed by address.
+using Aint = MPI_Aint;
+using Offset = MPI_Offset;
+
+// MPI_STATUS_SIZE of Fortran (6 in Open MPI, whose mpi.h lacks MPI_F_STATUS_SIZE): Open MPI's
+// Fortran status is its C status seen as integers.
+constexpr size_t kStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
+
+inline void* Buf(void* b) {
+  if (b == mpi_fortran_bottom_) return MPI_BOTTOM;
+  if (b == mpi_fortran_in_place_) return MPI_IN_PLACE;
+  return b;
+}
+
+// A Fortran weights argument of the distributed graph constructors.
+inline const int* Weights(F* w) {
+  if (reinterpret_cast<char*>(w) == mpi_fortran_unweighted_) return MPI_UNWEIGHTED;
+  if (reinterpret_cast<char*>(w) == mpi_fortran_weights_empty_) return MPI_WEIGHTS_EMPTY;
+  return w;
+}
+
+inline bool StatusIgnored(F* s) { return reinterpret_cast<char*>(s) == mpi_fortran_status_ignore_; }
+inline bool StatusesIgnored(F* s) {
+  return reinterpret_cast<char*>(s) == mpi_fortran_statuses_ignore_;
+}
+
+// One C status for a Fortran status argument, written back by Done().
+class StatusArg {
+ public:
+  explicit StatusArg(F* f) : f_(StatusIgnored(f) ? nullptr : f) {}
+  MPI_Status* c() { return f_ ? &c_ : MPI_STATUS_IGNORE; }
+  void Done(int rc) {
+    if (f_ && rc == MPI_SUCCESS) PMPI_Status_c2f(&c_, f_);
+  }
+
+ private:
+  F* f_;
+  MPI_Status c_;
+};
+
+// C copies of a Fortran request array (and of its statuses), written back by Done(); on the
+// stack for the usual small counts.
+class RequestArray {
+ public:
+  RequestArray(F n, F* requests, F* statuses)
+      : n_(n > 0 ? static_cast<size_t>(n) : 0),
+        f_(requests),
+        fs_(StatusesIgnored(statuses) ? nullptr : statuses) {
+    if (n_ > kInline) heap_r_.reset(new MPI_Request[n_]), heap_s_.reset(new MPI_Status[n_]);
+    r_ = n_ > kInline ? heap_r_.get() : inline_r_;
+    s_ = n_ > kInline ? heap_s_.get() : inline_s_;
+    for (size_t i = 0; i < n_; ++i) r_[i] = PMPI_Request_f2c(f_[i]);
+  }
+  RequestArray(const RequestArray&) = delete;
+  RequestArray& operator=(const RequestArray&) = delete;
+  MPI_Request* c() { return r_; }
+  MPI_Status* statuses() { return fs_ ? s_ : MPI_STATUSES_IGNORE; }
+  // Writes back the requests; `nstatus` statuses (all, or the completed ones of *some).
+  void Done(int rc, size_t nstatus) {
+    for (size_t i = 0; i < n_; ++i) f_[i] = PMPI_Request_c2f(r_[i]);
+    if (fs_ && rc == MPI_SUCCESS)
+      for (size_t i = 0; i < nstatus && i < n_; ++i) PMPI_Status_c2f(&s_[i], fs_ + i * kStatusSize);
+  }
+
+ private:
+  static constexpr size_t kInline = 16;
+  size_t n_;
+  F* f_;
+  F* fs_;
+  MPI_Request inline_r_[kInline];
+  MPI_Status inline_s_[kInline];
+  std::unique_ptr<MPI_Request[]> heap_r_;
+  std::unique_ptr<MPI_Status[]> heap_s_;
+  MPI_Request* r_;
+  MPI_Status* s_;
+};
+
+// C handles of a Fortran datatype array of `n` entries (the w-collectives); null when `n` is 0 or
+// the array is not read (an MPI_IN_PLACE send side, whose types MPI ignores).
+class TypeArray {
+ public:
+  TypeArray(int n, const F* types) {
+    if (n <= 0 || !types) return;
+    size_t count = static_cast<size_t>(n);
+    if (count > kInline) heap_.reset(new MPI_Datatype[count]);
+    c_ = count > kInline ? heap_.get() : inline_;
+    for (size_t i = 0; i < count; ++i) c_[i] = PMPI_Type_f2c(types[i]);
+  }
+  TypeArray(const TypeArray&) = delete;
+  TypeArray& operator=(const TypeArray&) = delete;
+  const MPI_Datatype* c() const { return c_; }
+
+ private:
+  static constexpr size_t kInline = 16;
+  MPI_Datatype inline_[kInline];
+  std::unique_ptr<MPI_Datatype[]> heap_;
+  MPI_Datatype* c_ = nullptr;
+};
+
+// A Fortran CHARACTER argument (not NUL-terminated, `len` bytes from the hidden length argument
+// gfortran passes after all the others) as a C string without its trailing blanks.
+class FortranString {
+ public:
+  FortranString(const char* s, size_t len) {
+    while (len > 0 && s[len - 1] == ' ') --len;
+    if (len >= sizeof(inline_)) heap_.reset(new char[len + 1]);
+    c_ = len >= sizeof(inline_) ? heap_.get() : inline_;
+    std::memcpy(c_, s, len);
+    c_[len] = '\0';
+  }
+  FortranString(const FortranString&) = delete;
+  FortranString& operator=(const FortranString&) = delete;
+  const char* c() const { return c_; }
+
+ private:
+  char inline_[256];
+  std::unique_ptr<char[]> heap_;
+  char* c_;
+};
+
+// The ierror argument of an mpif.h wrapper called for an mpi_f08 routine: a local code, copied
+// to the caller's optional ierror (null when left out) at the end of the call.
+class Ierror {
+ public:
+  explicit Ierror(F* out) : out_(out) {}
+  ~Ierror() {
+    if (out_) *out_ = code_;
+  }
+  Ierror(const Ierror&) = delete;
+  Ierror& operator=(const Ierror&) = delete;
+  operator F*() { return &code_; }
+
+ private:
+  F* out_;
+  F code_ = MPI_SUCCESS;
+};
+
+inline MPI_Comm C(F* c) { return PMPI_Comm_f2c(*c); }
+inline MPI_Datatype T(F* t) { return PMPI_Type_f2c(*t); }
+inline MPI_Op O(F* o) { return PMPI_Op_f2c(*o); }
+inline MPI_Win W(F* w) { return PMPI_Win_f2c(*w); }
+inline MPI_File Fh(F* f) { return PMPI_File_f2c(*f); }
+inline MPI_Info I(F* i) { return PMPI_Info_f2c(*i); }
+inline MPI_Group G(F* g) { return PMPI_Group_f2c(*g); }
+
+// Writes a new request / communicator back to its Fortran handle when the call succeeded.
+inline void SetRequest(F rc, MPI_Request r, F* out) {
+  if (rc == MPI_SUCCESS) *out = PMPI_Request_c2f(r);
+}
+inline void SetComm(F rc, MPI_Comm c, F* out) {
+  if (rc == MPI_SUCCESS) *out = PMPI_Comm_c2f(c);
+}
+
+}  // namespace parallax::tracing::mpi::fortran
