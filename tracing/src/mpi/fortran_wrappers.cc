@@ -3,7 +3,10 @@
 // Fortran program's calls. These wrappers take the gfortran symbols (lower case, one trailing
 // underscore), convert the handles and call the library's own C wrappers, so a Fortran program
 // gets exactly the records of the same C program. The mpi_f08 routines (`use mpi_f08`) are
-// wrapped at the end, over the mpif.h ones.
+// wrapped at the end, over the mpif.h ones. This file: start-up, point-to-point, probes,
+// completion, the first collectives and the communicator constructors; the other collectives
+// are in fortran_wrappers_coll.cc, one-sided and MPI-IO in fortran_wrappers_rma_io.cc, the
+// shared conversions in fortran_util.h.
 
 #include <mpi.h>
 
@@ -398,14 +401,12 @@ void mpi_mprobe_(F* source, F* tag, F* comm, F* message, F* status, F* ierr) {
 
 void mpi_improbe_(F* source, F* tag, F* comm, F* flag, F* message, F* status, F* ierr) {
   StatusArg s(status);
-  MPI_Message m;
+  MPI_Message m = MPI_MESSAGE_NULL;
   int f = 0;
   *ierr = MPI_Improbe(*source, *tag, C(comm), &f, &m, s.c());
   *flag = f;
-  if (*ierr == MPI_SUCCESS && f) {
-    *message = PMPI_Message_c2f(m);
-    s.Done(*ierr);
-  }
+  if (*ierr == MPI_SUCCESS) *message = PMPI_Message_c2f(m);  // MPI_MESSAGE_NULL without a match
+  if (f) s.Done(*ierr);
 }
 
 void mpi_mrecv_(void* buf, F* count, F* type, F* message, F* status, F* ierr) {
