@@ -1,10 +1,14 @@
 /* The C twin of tests/tracing/mpi_fortran_more.f90 (`use mpi`) and mpi_fortran_more08.f90
  * (`use mpi_f08`), for tests/golden/tracing_mpi_fortran_more.sh: the same MPI calls in the same
  * order, so the three traces must hold the same records. Run on exactly 4 ranks with a folder
- * argument (MPI-IO file). Covers neighbourhood collectives, non-blocking and w-collectives,
+ * argument (MPI-IO file). Covers neighbourhood collectives, non-blocking, v- and w-collectives,
  * one-sided (fence epoch with Put/Get, lock/unlock with Accumulate, lock_all with Fetch_and_op
- * and Compare_and_swap, Win_allocate), MPI-IO, matched probes, Sendrecv_replace and the
- * communicator constructors. Received data are checked ("bad data" on stdout). */
+ * and Compare_and_swap, Win_allocate, a post/start/complete/wait epoch with Rput, Rget and
+ * Get_accumulate), MPI-IO (explicit offsets and the individual file pointer, blocking,
+ * collective and non-blocking), matched probes, Sendrecv_replace and the communicator
+ * constructors: every call the Fortran bindings wrap beyond tests/tracing/mpi_fortran.f90, except
+ * MPI_Win_test (whose number of calls would depend on timing). Received data are checked ("bad
+ * data" on stdout). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -41,6 +45,12 @@ static void Neighbors(void) {
   MPI_Neighbor_alltoallw(a, two, zero_bytes, dbl, b, two, zero_bytes, dbl, chain);
   MPI_Ineighbor_alltoallw(a, two, zero_bytes, dbl, b, two, zero_bytes, dbl, chain, &r);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Ineighbor_allgatherv(a, 3, MPI_INT, b, three, zero, MPI_INT, chain, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Ineighbor_alltoallv(a, three, zero, MPI_INT, b, three, zero, MPI_INT, chain, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Ineighbor_alltoall(a, 2, MPI_INT, b, 2, MPI_INT, ring, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
   MPI_Comm_free(&chain);
   MPI_Comm_free(&ring);
 }
@@ -70,6 +80,15 @@ static void Collectives(void) {
   Check(b[0] == 100 * 0 + rank && b[N - 1] == 100 * (N - 1) + rank, "alltoallw");
   MPI_Ialltoallw(a, counts, displs, types, b, counts, displs, types, MPI_COMM_WORLD, &r[0]);
   MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+  for (i = 0; i < N; ++i) displs[i] = i; /* in elements from here on */
+  MPI_Iallgatherv(&x, 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD, &r[0]);
+  MPI_Ialltoallv(a, counts, displs, MPI_INT, b, counts, displs, MPI_INT, MPI_COMM_WORLD, &r[1]);
+  MPI_Igatherv(&x, 1, MPI_INT, gathered, counts, displs, MPI_INT, 0, MPI_COMM_WORLD, &r[2]);
+  MPI_Iscatterv(a, counts, displs, MPI_INT, &scattered, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[3]);
+  MPI_Ireduce_scatter(blocks, &y, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[4]);
+  MPI_Waitall(5, r, MPI_STATUSES_IGNORE);
+  Check(all[N - 1] == N && scattered == rank && y == 6 + N * rank, "non-blocking v-collectives");
+  Check(rank != 0 || gathered[N - 1] == N, "igatherv");
 }
 
 static void OneSided(void) {
@@ -102,6 +121,34 @@ static void OneSided(void) {
   MPI_Win_free(&win2);
 }
 
+/* A post/start/complete/wait epoch between each rank and its two ring neighbours, with Rput,
+ * Rget and Get_accumulate. */
+static void Pscw(void) {
+  MPI_Win win;
+  MPI_Group world, peers;
+  MPI_Request r[2];
+  int next = (rank + 1) % N, prev = (rank + N - 1) % N, pair[2], one = 1, old = -1, got = -1, i;
+  pair[0] = prev;
+  pair[1] = next;
+  for (i = 0; i < 64; ++i) b[i] = 0;
+  MPI_Win_create(b, 64 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, 2, pair, &peers);
+  MPI_Win_post(peers, 0, win);
+  MPI_Win_start(peers, 0, win);
+  MPI_Rput(a, 2, MPI_INT, next, 4, 2, MPI_INT, win, &r[0]);
+  MPI_Rget(&got, 1, MPI_INT, prev, 20, 1, MPI_INT, win, &r[1]);
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  MPI_Get_accumulate(&one, 1, MPI_INT, &old, 1, MPI_INT, next, 30, 1, MPI_INT, MPI_SUM, win);
+  MPI_Win_complete(win);
+  MPI_Win_wait(win);
+  Check(b[4] == 100 * prev && b[5] == 100 * prev + 1 && b[30] == 1 && got == 0 && old == 0,
+        "rput / rget / get_accumulate");
+  MPI_Group_free(&peers);
+  MPI_Group_free(&world);
+  MPI_Win_free(&win);
+}
+
 static void FileIo(const char* folder) {
   char path[4096];
   MPI_File fh;
@@ -114,6 +161,25 @@ static void FileIo(const char* folder) {
   MPI_Wait(&r, MPI_STATUS_IGNORE);
   MPI_File_read_at(fh, (MPI_Offset)rank * 16, back, 4, MPI_INT, MPI_STATUS_IGNORE);
   Check(back[0] == 100 * rank && back[3] == 100 * rank + 3, "file_read_at");
+  MPI_File_write_at_all(fh, 128 + (MPI_Offset)rank * 16, a + 4, 4, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_read_at_all(fh, 128 + (MPI_Offset)rank * 16, back, 4, MPI_INT, MPI_STATUS_IGNORE);
+  Check(back[0] == 100 * rank + 4, "file_read_at_all");
+  MPI_File_iread_at(fh, (MPI_Offset)rank * 16, back, 2, MPI_INT, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  Check(back[1] == 100 * rank + 1, "file_iread_at");
+  /* The individual file pointer (MPI_File_seek is not traced, in C as in Fortran). */
+  MPI_File_seek(fh, 256 + (MPI_Offset)rank * 32, MPI_SEEK_SET);
+  MPI_File_write(fh, a, 2, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_iwrite(fh, a + 2, 2, MPI_INT, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_File_write_all(fh, a + 4, 2, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_seek(fh, 256 + (MPI_Offset)rank * 32, MPI_SEEK_SET);
+  MPI_File_read(fh, back, 2, MPI_INT, MPI_STATUS_IGNORE);
+  MPI_File_iread(fh, back + 2, 1, MPI_INT, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_File_read_all(fh, back + 3, 1, MPI_INT, MPI_STATUS_IGNORE);
+  Check(back[0] == 100 * rank && back[2] == 100 * rank + 2 && back[3] == 100 * rank + 3,
+        "file_read / iread / read_all");
   MPI_File_close(&fh);
 }
 
@@ -142,6 +208,7 @@ static void Communicators(void) {
   MPI_Group world, three;
   MPI_Request r;
   int even = rank % 2 == 0, size = 0, ranks[3] = {0, 1, 2};
+  int degree = rank < N - 1, dest = rank + 1, weight = 1;
   int index[N] = {2, 4, 6, 8}, edges[2 * N] = {1, 3, 0, 2, 1, 3, 2, 0};
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
   MPI_Comm_idup(MPI_COMM_WORLD, &dup, &r);
@@ -160,6 +227,8 @@ static void Communicators(void) {
   MPI_Comm_rank(merged, &size);
   Check(size == (even ? rank / 2 : 2 + rank / 2), "intercomm_merge");
   MPI_Graph_create(MPI_COMM_WORLD, N, index, edges, 0, &graph);
+  MPI_Comm_free(&graph);
+  MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &degree, &dest, &weight, MPI_INFO_NULL, 0, &graph);
   MPI_Comm_free(&graph);
   MPI_Comm_free(&merged);
   MPI_Comm_free(&inter);
@@ -183,6 +252,7 @@ int main(int argc, char** argv) {
   Neighbors();
   Collectives();
   OneSided();
+  Pscw();
   FileIo(argv[1]);
   PointToPoint();
   Communicators();

@@ -42,6 +42,7 @@ program mpi_fortran_more08
   call neighbors()
   call collectives()
   call one_sided()
+  call pscw()
   call file_io(folder)
   call point_to_point()
   call communicators()
@@ -85,6 +86,12 @@ contains
     call MPI_Neighbor_alltoallw(a, two, zero_bytes, dbl, b, two, zero_bytes, dbl, chain)
     call MPI_Ineighbor_alltoallw(a, two, zero_bytes, dbl, b, two, zero_bytes, dbl, chain, r)
     call MPI_Wait(r, MPI_STATUS_IGNORE)
+    call MPI_Ineighbor_allgatherv(a, 3, MPI_INTEGER, b, three, zero, MPI_INTEGER, chain, r)
+    call MPI_Wait(r, MPI_STATUS_IGNORE)
+    call MPI_Ineighbor_alltoallv(a, three, zero, MPI_INTEGER, b, three, zero, MPI_INTEGER, chain, r)
+    call MPI_Wait(r, MPI_STATUS_IGNORE)
+    call MPI_Ineighbor_alltoall(a, 2, MPI_INTEGER, b, 2, MPI_INTEGER, ring, r)
+    call MPI_Wait(r, MPI_STATUS_IGNORE)
     call MPI_Comm_free(chain)
     call MPI_Comm_free(ring)
   end subroutine
@@ -122,6 +129,21 @@ contains
     call check(b(1) == rank .and. b(N) == 100 * (N - 1) + rank, 'alltoallw')
     call MPI_Ialltoallw(a, counts, displs, types, b, counts, displs, types, MPI_COMM_WORLD, r(1))
     call MPI_Wait(r(1), MPI_STATUS_IGNORE)
+    do i = 1, N
+      displs(i) = i - 1  ! in elements from here on
+    end do
+    call MPI_Iallgatherv(x, 1, MPI_INTEGER, all, counts, displs, MPI_INTEGER, MPI_COMM_WORLD, r(1))
+    call MPI_Ialltoallv(a, counts, displs, MPI_INTEGER, b, counts, displs, MPI_INTEGER, &
+                        MPI_COMM_WORLD, r(2))
+    call MPI_Igatherv(x, 1, MPI_INTEGER, gathered, counts, displs, MPI_INTEGER, 0, MPI_COMM_WORLD, &
+                      r(3))
+    call MPI_Iscatterv(a, counts, displs, MPI_INTEGER, scattered, 1, MPI_INTEGER, 0, &
+                       MPI_COMM_WORLD, r(4))
+    call MPI_Ireduce_scatter(blocks, y, counts, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, r(5))
+    call MPI_Waitall(5, r, MPI_STATUSES_IGNORE)
+    call check(all(N) == N .and. scattered == rank .and. y == 6 + N * rank, &
+               'non-blocking v-collectives')
+    call check(rank /= 0 .or. gathered(N) == N, 'igatherv')
   end subroutine
 
   subroutine one_sided()
@@ -166,6 +188,44 @@ contains
     call MPI_Win_free(win2)
   end subroutine
 
+  ! A post/start/complete/wait epoch between each rank and its two ring neighbours, with Rput,
+  ! Rget and Get_accumulate.
+  subroutine pscw()
+    type(MPI_Win) :: win
+    type(MPI_Group) :: world, peers
+    type(MPI_Request) :: r(2)
+    integer :: next, prev, pair(2), one, old, got
+    integer(kind=MPI_ADDRESS_KIND) :: bytes, disp
+    next = mod(rank + 1, N)
+    prev = mod(rank + N - 1, N)
+    pair = [prev, next]
+    one = 1
+    old = -1
+    got = -1
+    b = 0
+    bytes = 64 * 4
+    call MPI_Win_create(b, bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win)
+    call MPI_Comm_group(MPI_COMM_WORLD, world)
+    call MPI_Group_incl(world, 2, pair, peers)
+    call MPI_Win_post(peers, 0, win)
+    call MPI_Win_start(peers, 0, win)
+    disp = 4
+    call MPI_Rput(a, 2, MPI_INTEGER, next, disp, 2, MPI_INTEGER, win, r(1))
+    disp = 20
+    call MPI_Rget(got, 1, MPI_INTEGER, prev, disp, 1, MPI_INTEGER, win, r(2))
+    call MPI_Waitall(2, r, MPI_STATUSES_IGNORE)
+    disp = 30
+    call MPI_Get_accumulate(one, 1, MPI_INTEGER, old, 1, MPI_INTEGER, next, disp, 1, MPI_INTEGER, &
+                            MPI_SUM, win)
+    call MPI_Win_complete(win)
+    call MPI_Win_wait(win)
+    call check(b(5) == 100 * prev .and. b(6) == 100 * prev + 1 .and. b(31) == 1 .and. got == 0 &
+               .and. old == 0, 'rput / rget / get_accumulate')
+    call MPI_Group_free(peers)
+    call MPI_Group_free(world)
+    call MPI_Win_free(win)
+  end subroutine
+
   subroutine file_io(folder)
     character(len=*), intent(in) :: folder
     character(len=4096) :: path
@@ -186,6 +246,28 @@ contains
     offset = rank * 16
     call MPI_File_read_at(fh, offset, back, 4, MPI_INTEGER, MPI_STATUS_IGNORE)
     call check(back(1) == 100 * rank .and. back(4) == 100 * rank + 3, 'file_read_at')
+    offset = 128 + rank * 16
+    call MPI_File_write_at_all(fh, offset, a(5), 4, MPI_INTEGER, MPI_STATUS_IGNORE)
+    call MPI_File_read_at_all(fh, offset, back, 4, MPI_INTEGER, MPI_STATUS_IGNORE)
+    call check(back(1) == 100 * rank + 4, 'file_read_at_all')
+    offset = rank * 16
+    call MPI_File_iread_at(fh, offset, back, 2, MPI_INTEGER, r)
+    call MPI_Wait(r, MPI_STATUS_IGNORE)
+    call check(back(2) == 100 * rank + 1, 'file_iread_at')
+    ! The individual file pointer (MPI_File_seek is not traced, in C as in Fortran).
+    offset = 256 + rank * 32
+    call MPI_File_seek(fh, offset, MPI_SEEK_SET)
+    call MPI_File_write(fh, a, 2, MPI_INTEGER, MPI_STATUS_IGNORE)
+    call MPI_File_iwrite(fh, a(3), 2, MPI_INTEGER, r)
+    call MPI_Wait(r, MPI_STATUS_IGNORE)
+    call MPI_File_write_all(fh, a(5), 2, MPI_INTEGER, MPI_STATUS_IGNORE)
+    call MPI_File_seek(fh, offset, MPI_SEEK_SET)
+    call MPI_File_read(fh, back, 2, MPI_INTEGER, MPI_STATUS_IGNORE)
+    call MPI_File_iread(fh, back(3), 1, MPI_INTEGER, r)
+    call MPI_Wait(r, MPI_STATUS_IGNORE)
+    call MPI_File_read_all(fh, back(4), 1, MPI_INTEGER, MPI_STATUS_IGNORE)
+    call check(back(1) == 100 * rank .and. back(3) == 100 * rank + 2 .and. back(4) == 100 * rank + 3, &
+               'file_read / iread / read_all')
     call MPI_File_close(fh)
   end subroutine
 
@@ -241,6 +323,9 @@ contains
     call MPI_Comm_rank(merged, cnt)
     call check(cnt == merge(rank / 2, 2 + rank / 2, even), 'intercomm_merge')
     call MPI_Graph_create(MPI_COMM_WORLD, N, index, edges, .false., graph)
+    call MPI_Comm_free(graph)
+    call MPI_Dist_graph_create(MPI_COMM_WORLD, 1, [rank], [merge(1, 0, rank < N - 1)], [rank + 1], &
+                               MPI_UNWEIGHTED, MPI_INFO_NULL, .false., graph)
     call MPI_Comm_free(graph)
     call MPI_Comm_free(merged)
     call MPI_Comm_free(inter)
