@@ -64,23 +64,40 @@ class StatusArg {
   MPI_Status c_;
 };
 
-// C copies of a Fortran request array (and of its statuses), written back by Done(); on the
-// stack for the usual small counts.
+// `n` elements of T: on the stack up to kInline (the usual small counts), on the heap beyond.
+template <typename T, size_t kInline = 16>
+class SmallArray {
+ public:
+  explicit SmallArray(size_t n)
+      : heap_(n > kInline ? new T[n] : nullptr), p_(heap_ ? heap_.get() : inline_) {}
+  SmallArray(const SmallArray&) = delete;
+  SmallArray& operator=(const SmallArray&) = delete;
+  T* get() { return p_; }
+  T& operator[](size_t i) { return p_[i]; }
+
+ private:
+  T inline_[kInline];
+  std::unique_ptr<T[]> heap_;
+  T* p_;
+};
+
+inline size_t Count(F n) { return n > 0 ? static_cast<size_t>(n) : 0; }
+
+// C copies of a Fortran request array (and of its statuses), written back by Done().
 class RequestArray {
  public:
   RequestArray(F n, F* requests, F* statuses)
-      : n_(n > 0 ? static_cast<size_t>(n) : 0),
+      : n_(Count(n)),
         f_(requests),
-        fs_(StatusesIgnored(statuses) ? nullptr : statuses) {
-    if (n_ > kInline) heap_r_.reset(new MPI_Request[n_]), heap_s_.reset(new MPI_Status[n_]);
-    r_ = n_ > kInline ? heap_r_.get() : inline_r_;
-    s_ = n_ > kInline ? heap_s_.get() : inline_s_;
+        fs_(StatusesIgnored(statuses) ? nullptr : statuses),
+        r_(n_),
+        s_(fs_ ? n_ : 0) {
     for (size_t i = 0; i < n_; ++i) r_[i] = PMPI_Request_f2c(f_[i]);
   }
   RequestArray(const RequestArray&) = delete;
   RequestArray& operator=(const RequestArray&) = delete;
-  MPI_Request* c() { return r_; }
-  MPI_Status* statuses() { return fs_ ? s_ : MPI_STATUSES_IGNORE; }
+  MPI_Request* c() { return r_.get(); }
+  MPI_Status* statuses() { return fs_ ? s_.get() : MPI_STATUSES_IGNORE; }
   // Writes back the requests; `nstatus` statuses (all, or the completed ones of *some).
   void Done(int rc, size_t nstatus) {
     for (size_t i = 0; i < n_; ++i) f_[i] = PMPI_Request_c2f(r_[i]);
@@ -89,59 +106,44 @@ class RequestArray {
   }
 
  private:
-  static constexpr size_t kInline = 16;
   size_t n_;
   F* f_;
   F* fs_;
-  MPI_Request inline_r_[kInline];
-  MPI_Status inline_s_[kInline];
-  std::unique_ptr<MPI_Request[]> heap_r_;
-  std::unique_ptr<MPI_Status[]> heap_s_;
-  MPI_Request* r_;
-  MPI_Status* s_;
+  SmallArray<MPI_Request> r_;
+  SmallArray<MPI_Status> s_;
 };
 
 // C handles of a Fortran datatype array of `n` entries (the w-collectives); null when `n` is 0 or
 // the array is not read (an MPI_IN_PLACE send side, whose types MPI ignores).
 class TypeArray {
  public:
-  TypeArray(int n, const F* types) {
-    if (n <= 0 || !types) return;
-    size_t count = static_cast<size_t>(n);
-    if (count > kInline) heap_.reset(new MPI_Datatype[count]);
-    c_ = count > kInline ? heap_.get() : inline_;
-    for (size_t i = 0; i < count; ++i) c_[i] = PMPI_Type_f2c(types[i]);
+  TypeArray(int n, const F* types) : c_(types ? Count(n) : 0), used_(types && n > 0) {
+    for (size_t i = 0; used_ && i < static_cast<size_t>(n); ++i) c_[i] = PMPI_Type_f2c(types[i]);
   }
-  TypeArray(const TypeArray&) = delete;
-  TypeArray& operator=(const TypeArray&) = delete;
-  const MPI_Datatype* c() const { return c_; }
+  const MPI_Datatype* c() { return used_ ? c_.get() : nullptr; }
 
  private:
-  static constexpr size_t kInline = 16;
-  MPI_Datatype inline_[kInline];
-  std::unique_ptr<MPI_Datatype[]> heap_;
-  MPI_Datatype* c_ = nullptr;
+  SmallArray<MPI_Datatype> c_;
+  bool used_;
 };
 
 // A Fortran CHARACTER argument (not NUL-terminated, `len` bytes from the hidden length argument
 // gfortran passes after all the others) as a C string without its trailing blanks.
 class FortranString {
  public:
-  FortranString(const char* s, size_t len) {
-    while (len > 0 && s[len - 1] == ' ') --len;
-    if (len >= sizeof(inline_)) heap_.reset(new char[len + 1]);
-    c_ = len >= sizeof(inline_) ? heap_.get() : inline_;
-    std::memcpy(c_, s, len);
+  FortranString(const char* s, size_t len) : c_(Trimmed(s, len) + 1) {
+    len = Trimmed(s, len);
+    std::memcpy(c_.get(), s, len);
     c_[len] = '\0';
   }
-  FortranString(const FortranString&) = delete;
-  FortranString& operator=(const FortranString&) = delete;
-  const char* c() const { return c_; }
+  const char* c() { return c_.get(); }
 
  private:
-  char inline_[256];
-  std::unique_ptr<char[]> heap_;
-  char* c_;
+  static size_t Trimmed(const char* s, size_t len) {
+    while (len > 0 && s[len - 1] == ' ') --len;
+    return len;
+  }
+  SmallArray<char, 256> c_;
 };
 
 // The ierror argument of an mpif.h wrapper called for an mpi_f08 routine: a local code, copied

@@ -235,12 +235,9 @@ void mpi_testany_(F* count, F* requests, F* index, F* flag, F* status, F* ierr) 
 
 void mpi_waitsome_(F* incount, F* requests, F* outcount, F* indices, F* statuses, F* ierr) {
   RequestArray r(*incount, requests, statuses);
-  size_t n = *incount > 0 ? static_cast<size_t>(*incount) : 0;
-  std::unique_ptr<int[]> heap(n > 16 ? new int[n] : nullptr);
-  int inline_indices[16];
-  int* idx = heap ? heap.get() : inline_indices;
+  SmallArray<int> idx(Count(*incount));
   int out = 0;
-  *ierr = MPI_Waitsome(*incount, r.c(), &out, idx, r.statuses());
+  *ierr = MPI_Waitsome(*incount, r.c(), &out, idx.get(), r.statuses());
   *outcount = out;
   for (int k = 0; *ierr == MPI_SUCCESS && out != MPI_UNDEFINED && k < out; ++k)
     indices[k] = idx[k] + 1;
@@ -249,12 +246,9 @@ void mpi_waitsome_(F* incount, F* requests, F* outcount, F* indices, F* statuses
 
 void mpi_testsome_(F* incount, F* requests, F* outcount, F* indices, F* statuses, F* ierr) {
   RequestArray r(*incount, requests, statuses);
-  size_t n = *incount > 0 ? static_cast<size_t>(*incount) : 0;
-  std::unique_ptr<int[]> heap(n > 16 ? new int[n] : nullptr);
-  int inline_indices[16];
-  int* idx = heap ? heap.get() : inline_indices;
+  SmallArray<int> idx(Count(*incount));
   int out = 0;
-  *ierr = MPI_Testsome(*incount, r.c(), &out, idx, r.statuses());
+  *ierr = MPI_Testsome(*incount, r.c(), &out, idx.get(), r.statuses());
   *outcount = out;
   for (int k = 0; *ierr == MPI_SUCCESS && out != MPI_UNDEFINED && k < out; ++k)
     indices[k] = idx[k] + 1;
