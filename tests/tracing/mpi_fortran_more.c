@@ -119,6 +119,10 @@ static void OneSided(void) {
   MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win2);
   Check(mem != NULL, "win_allocate");
   MPI_Win_free(&win2);
+  mem = NULL; /* the Fortran twin with `use mpi` passes a TYPE(C_PTR) here */
+  MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win2);
+  Check(mem != NULL, "win_allocate");
+  MPI_Win_free(&win2);
 }
 
 /* A post/start/complete/wait epoch between each rank and its two ring neighbours, with Rput,

@@ -141,8 +141,10 @@ contains
   end subroutine
 
   subroutine one_sided()
+    use iso_c_binding, only: c_ptr, c_null_ptr, c_associated
     integer :: win, win2, next, prev, one, fetched, swapped, cmp, got, ierr
     integer(kind=MPI_ADDRESS_KIND) :: bytes, disp, mem
+    type(c_ptr) :: cmem
     next = mod(rank + 1, N)
     prev = mod(rank + N - 1, N)
     one = 1
@@ -177,6 +179,10 @@ contains
     mem = 0
     call MPI_Win_allocate(bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, mem, win2, ierr)
     call check(mem /= 0, 'win_allocate')
+    call MPI_Win_free(win2, ierr)
+    cmem = c_null_ptr  ! the TYPE(C_PTR) form of MPI_Win_allocate (mpi_win_allocate_cptr_)
+    call MPI_Win_allocate(bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, cmem, win2, ierr)
+    call check(c_associated(cmem), 'win_allocate (c_ptr)')
     call MPI_Win_free(win2, ierr)
   end subroutine
 

@@ -186,6 +186,10 @@ contains
     call MPI_Win_allocate(bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, mem, win2)
     call check(c_associated(mem), 'win_allocate')
     call MPI_Win_free(win2)
+    mem = c_null_ptr
+    call MPI_Win_allocate(bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, mem, win2)
+    call check(c_associated(mem), 'win_allocate')
+    call MPI_Win_free(win2)
   end subroutine
 
   ! A post/start/complete/wait epoch between each rank and its two ring neighbours, with Rput,

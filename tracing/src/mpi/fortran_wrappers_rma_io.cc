@@ -29,6 +29,12 @@ void mpi_win_allocate_(Aint* size, F* disp_unit, F* info, F* comm, void* baseptr
   if (*ierr == MPI_SUCCESS) *win = PMPI_Win_c2f(w);
 }
 
+// `use mpi`'s MPI_Win_allocate with a TYPE(C_PTR) baseptr: the same arguments.
+void mpi_win_allocate_cptr_(Aint* size, F* disp_unit, F* info, F* comm, void* baseptr, F* win,
+                            F* ierr) {
+  mpi_win_allocate_(size, disp_unit, info, comm, baseptr, win, ierr);
+}
+
 void mpi_win_free_(F* win, F* ierr) {
   MPI_Win w = W(win);
   *ierr = MPI_Win_free(&w);
