@@ -27,6 +27,7 @@ const KEYS = [
   ['begin – end boxes', 'type a range (1.5 ms, 2000 us, ...), Enter applies'],
   ['F', 'find: events by type, type:value or label, or the window\'s values, with next / previous'],
   ['N / P', 'next / previous match of the last find'],
+  ['Space / shift + Space', 'play forward / backward through the trace (Play…: width, speed), or pause'],
   ['?', 'this help'],
 ];
 
@@ -248,12 +249,29 @@ class App {
     }
   }
 
+  // The timeline windows that follow the zooms and pans of `source` (its synchronisation group).
+  followers(source) {
+    if (!source.sync) return [];
+    return this.panels.filter((p) => p !== source && p instanceof TimelinePanel && p.sync);
+  }
+
   syncRange(source, range) {
-    for (const p of this.panels) {
-      if (p === source || !(p instanceof TimelinePanel) || !p.sync) continue;
+    for (const p of this.followers(source)) {
       p.zoom.go(range);
       p.render();
     }
+  }
+
+  // One animation plays at a time: `bar` starts, the one playing pauses.
+  playing(bar) {
+    if (this.animation && this.animation !== bar) this.animation.pause();
+    this.animation = bar;
+  }
+
+  // A zoom or pan by the user in `panel` pauses the animation it takes part in.
+  userMoved(panel) {
+    const a = this.animation;
+    if (a && a.playing && a.windows().includes(panel)) a.pause();
   }
 
   // Asks which of `choices` (trace paths) to use; resolves with one, or null when cancelled.
@@ -470,7 +488,7 @@ class App {
     }
     let panel = this.active && this.active.root.isConnected ? this.active : null;
     panel = panel || this.panels.find((p) => p instanceof TimelinePanel);
-    if (panel && panel.key(e.key.toLowerCase())) e.preventDefault();
+    if (panel && panel.key(e.key.toLowerCase(), e)) e.preventDefault();
   }
 
   // The keys and mouse actions, in a dialog (Esc or the button closes it).

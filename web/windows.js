@@ -6,6 +6,7 @@ import { download, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
 import { AreaStats, CellTooltip, FindBar } from './inspect.js';
 import { Overview } from './overview.js';
+import { AnimationBar } from './animation.js';
 import { RowGroups } from './groups.js';
 import { TrafficView } from './traffic.js';
 import { CpuUse } from './utilisation.js';
@@ -149,6 +150,7 @@ export class TimelinePanel extends Panel {
     this.tooltip = new CellTooltip(this, this.box);
     this.areaStats = new AreaStats(this);
     this.findBar = new FindBar(this);
+    this.animation = new AnimationBar(this);
     this.overview = new Overview(this);
     this.groups = new RowGroups(this);
     this.traffic = new TrafficView(this);
@@ -161,7 +163,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.areaStats.root,
+    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.areaStats.root,
       this.textBox);
     this.buildBar();
     this.refreshControls();
@@ -182,6 +184,7 @@ export class TimelinePanel extends Panel {
     this.resizeObserver.disconnect();
     clearTimeout(this.resizeTimer);
     clearTimeout(this.settleTimer);
+    this.animation.pause();
     if (this.app.active === this) this.app.active = null;
     super.close();
   }
@@ -195,6 +198,7 @@ export class TimelinePanel extends Panel {
   // the frame is asked once the burst pauses for SETTLE_MS, and becomes one step of the zoom
   // history.
   preview(range) {
+    this.app.userMoved(this);
     this.tooltip.hide();
     this.pending = this.zoom.clamp(range.from, range.to);
     this.canvas.preview(this.pending);
@@ -208,8 +212,9 @@ export class TimelinePanel extends Panel {
   }
 
   // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan), Esc (clear the
-  // area selection), F (find), N/P (next, previous match); true if used.
-  key(k) {
+  // area selection), F (find), N/P (next, previous match), Space (play forward or pause; with
+  // shift: backward); true if used.
+  key(k, event = {}) {
     const at = this.hoverFraction ?? 0.5;
     if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
     else if (k === 's') this.preview(zoomRange(this.shown(), 1.25, at));
@@ -219,6 +224,7 @@ export class TimelinePanel extends Panel {
     else if (k === 'f') this.findBar.open();
     else if (k === 'n') this.findBar.go('next');
     else if (k === 'p') this.findBar.go('previous');
+    else if (k === ' ') this.animation.key(Boolean(event.shiftKey));
     else return false;
     return true;
   }
@@ -294,6 +300,7 @@ export class TimelinePanel extends Panel {
     more.append(
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
+      button('Play…', 'animation: a window of a chosen width sliding through the trace (Space)', () => this.animation.toggle(), 'play'),
       button('Rows…', 'collapse or expand groups of rows (tasks, applications, nodes)', () => this.groups.toggleShown(), 'rows'),
       button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
       button('Traffic', 'bytes sent over time and the node / task communication matrix of the range in view',
@@ -378,6 +385,7 @@ export class TimelinePanel extends Panel {
   // A range chosen by the user here: shown here and in every synchronised window.
   userRange(range) {
     if (!range) return;
+    this.app.userMoved(this);
     this.render();
     if (this.sync) this.app.syncRange(this, range);
   }

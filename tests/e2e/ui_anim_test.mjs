@@ -1,0 +1,214 @@
+// Browser test of issue 19's animation, copy and paste of window properties and
+// synchronisation groups (items 5 and 7), on epoch_2proc:
+//
+//   node tests/e2e/ui_anim_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, frames, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+
+const [binary, data, out] = process.argv.slice(2);
+if (!binary || !data || !out) {
+  console.error('usage: node tests/e2e/ui_anim_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR');
+  process.exit(2);
+}
+fs.mkdirSync(out, { recursive: true });
+
+const root = makeRoot([
+  ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_2proc.${x}`), `epoch/epoch_2proc.${x}`]),
+]);
+// The trace's end, from the .prv's header (11528373565_ns).
+const END = 11528373565;
+
+let step = 'start';
+const server = await startServer(binary, root);
+const { browser, page, problems } = await launch();
+const shot = (name) => page.screenshot({ path: path.join(out, `anim-${name}.png`) });
+const panels = page.locator('#windows > section.timeline');
+let first, second;
+
+const range = async (p) => ({ from: Number(await p.getAttribute('data-from')), to: Number(await p.getAttribute('data-to')) });
+
+// Records, in the page, every range painted by the first two windows and the most frame
+// requests ever in flight at once (the overview strips' whole-trace images, which ask a
+// height, left out).
+async function record() {
+  await page.evaluate(() => {
+    const w = window;
+    w.painted = [[], []];
+    w.observers = (w.observers || []);
+    for (const o of w.observers) o.disconnect();
+    w.observers = [...document.querySelectorAll('#windows > section.timeline')].slice(0, 2).map((e, i) => {
+      const o = new MutationObserver(() => {
+        const r = [Number(e.dataset.from), Number(e.dataset.to)];
+        const l = w.painted[i];
+        if (!l.length || l[l.length - 1][0] !== r[0] || l[l.length - 1][1] !== r[1]) l.push(r);
+      });
+      o.observe(e, { attributes: true, attributeFilter: ['data-frames'] });
+      return o;
+    });
+    w.inFlight = 0;
+    w.maxInFlight = 0;
+    if (!w.fetchWrapped) {
+      w.fetchWrapped = true;
+      const real = w.fetch.bind(w);
+      w.fetch = async (url, init) => {
+        const frame = String(url).startsWith('/api/timeline') && init && init.body && !JSON.parse(init.body).height;
+        if (frame) w.maxInFlight = Math.max(w.maxInFlight, ++w.inFlight);
+        try {
+          return await real(url, init);
+        } finally {
+          if (frame) w.inFlight -= 1;
+        }
+      };
+    }
+  });
+}
+const painted = () => page.evaluate(() => window.painted);
+
+function monotonic(list, direction, what) {
+  check(list.length >= 3, `${what}: only ${list.length} positions painted`);
+  for (let i = 1; i < list.length; i += 1) {
+    const d = list[i][0] - list[i - 1][0];
+    check(direction > 0 ? d > 0 : d < 0, `${what}: position ${i} went from ${list[i - 1][0]} to ${list[i][0]}`);
+  }
+}
+
+async function overFirst() {
+  const box = await first.locator('canvas').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+const WIDTH = Math.round(END / 5);
+
+const steps = [
+  ['open a trace and a second window', async () => {
+    await page.goto(server.url);
+    await page.locator('#files li.dir', { hasText: 'epoch' }).click();
+    await page.locator('#files li.trace', { hasText: 'epoch_2proc.prv.gz' }).click();
+    first = panels.nth(0);
+    await waitFrame(first);
+    await page.locator('#function').selectOption('Last Evt Val');
+    await page.locator('#function-form button[type="submit"]').click();
+    second = panels.nth(1);
+    await waitFrame(second);
+    check((await range(first)).to === END, `the first frame ends at ${(await range(first)).to}, not at the trace's end`);
+  }],
+  ['play forward: the view slides later, the synchronised window follows', async () => {
+    await first.locator('button.play').click();
+    const bar = first.locator('.anim-bar');
+    await bar.waitFor();
+    await bar.locator('input.anim-width').fill(`${WIDTH} ns`);
+    await bar.locator('select.anim-speed').selectOption('0.5');
+    await record();
+    await bar.locator('button.anim-forward').click();
+    check(await first.getAttribute('data-playing') === 'forward', 'the window does not say it plays forward');
+    await page.waitForFunction(() => window.painted[0].length >= 5 && window.painted[1].length >= 3, null, { timeout: 30000 });
+    await shot('01-playing');
+    await bar.locator('button.anim-pause').click();
+    check(await first.getAttribute('data-playing') === '', 'pause did not stop the animation');
+    const [a, b] = await painted();
+    monotonic(a, 1, 'the first window');
+    monotonic(b, 1, 'the synchronised window');
+    check(a[0][0] < WIDTH / 2 && a.every(([f, t]) => t - f === WIDTH), `the positions are not windows of ${WIDTH} from 0: ${JSON.stringify(a.slice(0, 3))}`);
+    check(b.every(([f]) => a.some(([g]) => g === f)), 'the second window painted positions the first did not');
+    const inFlight = await page.evaluate(() => window.maxInFlight);
+    check(inFlight <= 2, `${inFlight} frame requests were in flight at once (two windows)`);
+  }],
+  ['paused: nothing moves', async () => {
+    await page.waitForTimeout(300);  // the frames asked before the pause land
+    const n0 = await frames(first), r0 = await range(first);
+    await page.waitForTimeout(700);
+    const r1 = await range(first);
+    check(await frames(first) === n0 && r1.from === r0.from, `paused, the window moved from ${r0.from} to ${r1.from}`);
+    check((await first.locator('.anim-state').textContent()) === 'paused', 'the bar does not say paused');
+  }],
+  ['backward with a slow server: positions are skipped, never queued', async () => {
+    // Every frame answer is held 400 ms: the animation must skip positions, not ask for each.
+    await page.route('**/api/timeline', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    // From the trace's last width: four widths to go back.
+    await first.locator('input.begin-time').fill(`${END - WIDTH} ns`);
+    await first.locator('input.end-time').fill(`${END} ns`);
+    await first.locator('input.end-time').press('Enter');
+    await page.waitForFunction(([e, to]) => e.dataset.to === String(to), [await first.elementHandle(), END], { timeout: 20000 });
+    await record();
+    const before = await range(first);
+    await overFirst();
+    await page.keyboard.down('Shift');
+    await page.keyboard.press(' ');
+    await page.keyboard.up('Shift');
+    check(await first.getAttribute('data-playing') === 'backward', 'shift+Space does not play backward');
+    await page.waitForFunction(() => window.painted[0].length >= 4, null, { timeout: 30000 });
+    await page.keyboard.press(' ');
+    check(await first.getAttribute('data-playing') === '', 'Space did not pause');
+    const [a, b] = await painted();
+    monotonic(a, -1, 'backward, the first window');
+    check(a[0][0] < before.from, 'backward did not start from the view');
+    // 400 ms per frame at half a width per second: at least a fifth of a width between frames.
+    const steps = a.slice(1).map((r, i) => a[i][0] - r[0]);
+    check(Math.min(...steps) >= WIDTH / 5, `the frames are ${Math.min(...steps)} apart: positions were queued, not skipped`);
+    check(b.length >= 2, 'the synchronised window did not follow backward');
+    const inFlight = await page.evaluate(() => window.maxInFlight);
+    check(inFlight <= 2, `${inFlight} frame requests were in flight at once (two windows) with a slow server`);
+    await page.unroute('**/api/timeline');
+    await page.waitForTimeout(500);
+  }],
+  ['play forward stops at the end', async () => {
+    const bar = first.locator('.anim-bar');
+    const before = await range(first);
+    await bar.locator('select.anim-speed').selectOption('4');
+    await record();
+    await bar.locator('button.anim-forward').click();
+    await page.waitForFunction((e) => e.dataset.playing === '', await first.elementHandle(), { timeout: 30000 });
+    check(await bar.getAttribute('data-state') === 'stopped at the end', `the bar says '${await bar.getAttribute('data-state')}'`);
+    await page.waitForTimeout(300);
+    const r = await range(first), s = await range(second);
+    check(r.to === END && r.from === END - WIDTH, `stopped at ${r.from}-${r.to}, not at the trace's end`);
+    check(s.to === END && s.from === END - WIDTH, `the synchronised window stopped at ${s.from}-${s.to}`);
+    monotonic((await painted())[0], 1, 'to the end');
+    await shot('02-end');
+    // Undo goes back to the range before the animation, in one step.
+    await first.locator('button.undo').click();
+    await page.waitForFunction(([e, from]) => e.dataset.from === String(from), [await first.elementHandle(), before.from],
+      { timeout: 20000 });
+  }],
+  ['a zoom by the user pauses the animation; the keys help lists Space', async () => {
+    await first.locator('button.fit').click();
+    await overFirst();
+    await page.keyboard.press(' ');
+    check(await first.getAttribute('data-playing') === 'forward', 'Space does not play');
+    await page.keyboard.press('w');
+    check(await first.getAttribute('data-playing') === '', 'a zoom did not pause the animation');
+    await page.keyboard.press('?');
+    const help = await page.locator('dialog#help').textContent();
+    check(/Space/.test(help) && /play forward/.test(help), 'the keys help does not list Space');
+    await page.keyboard.press('Escape');
+  }],
+  ['no browser errors', async () => {
+    check(problems.length === 0, problems.join('\n'));
+  }],
+];
+
+let code = 0;
+try {
+  for (const [name, fn] of steps) {
+    step = name;
+    await fn();
+    console.log(`ok: ${name}`);
+  }
+  console.log('e2e: all animation steps passed');
+} catch (e) {
+  code = 1;
+  console.error(`e2e: ${e.message} (step: ${step})`);
+  try { await shot('failure'); } catch (x) { /* the page may be gone */ }
+  if (problems.length) console.error(problems.join('\n'));
+  console.error(`server output:\n${server.output()}`);
+} finally {
+  await browser.close();
+  server.proc.kill();
+  fs.rmSync(root, { recursive: true, force: true });
+}
+process.exit(code);
