@@ -251,8 +251,23 @@ class App {
 
   // The timeline windows that follow the zooms and pans of `source` (its synchronisation group).
   followers(source) {
-    if (!source.sync) return [];
-    return this.panels.filter((p) => p !== source && p instanceof TimelinePanel && p.sync);
+    if (!source.group) return [];
+    return this.panels.filter((p) => p !== source && p instanceof TimelinePanel && p.group === source.group);
+  }
+
+  // Copy: the properties of `panel` that Paste can set in another window.
+  copy(panel) {
+    const w = panel.window, l = panel.canvas.list;
+    this.copied = {
+      source: `${w.name} (${panel.doc.trace})`, range: { ...panel.zoom.range }, filter: structuredClone(w.filter),
+      min_y: w.min_y, max_y: w.max_y, size: { width: l ? l.width : panel.pixelWidth() },
+    };
+    this.status(`copied ${this.copied.source}: Paste in another window sets its time range, size, filter or semantic scale`);
+  }
+
+  pasteInto(panel, what) {
+    if (!this.copied) return this.status('Copy a window first, then Paste', true);
+    return panel.paste(what, this.copied);
   }
 
   syncRange(source, range) {
@@ -313,7 +328,8 @@ class App {
       const doc = new Doc(this, trace, panel.doc.source, r.text, r.document);
       const p = this.openWindow(doc, panel.index, panel.zoom.range);
       panel.root.after(p.root);  // beside its original in the side-by-side layout
-      p.sync = panel.sync = true;
+      if (!panel.group) panel.setGroup(1);
+      p.setGroup(panel.group);
       $('windows').classList.add('side-by-side');
       $('layout').value = 'side-by-side';
       this.status(`comparing ${panel.doc.trace} with ${trace}`, false, p);
@@ -343,7 +359,7 @@ class App {
       panel.render();
     } else {
       panel = this.openWindow(analyzer.doc, t.control_window, null, highlight);
-      panel.sync = false;
+      panel.setGroup(null);
     }
     panel.root.scrollIntoView({ block: 'nearest' });
   }

@@ -12,6 +12,11 @@ import { TrafficView } from './traffic.js';
 import { CpuUse } from './utilisation.js';
 import { el, planeCsv, renderPlane, renderText } from './tables.js';
 
+// Synchronisation groups a window can join (Paraver's numbered groups); 0 in the menu is none.
+export const SYNC_GROUPS = [1, 2, 3, 4, 5, 6];
+// What Paste can set in a window from the one copied (Paraver's Paste submenu).
+const PASTE = [['time', 'time range'], ['size', 'size'], ['filter', 'filter'], ['scale', 'semantic scale'], ['all', 'all']];
+
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
 export const DRAW_MODES = ['last', 'maximum', 'minimum-not-zero', 'random', 'random-not-zero', 'average',
   'average-not-zero', 'mode', 'abs-maximum', 'abs-minimum'];
@@ -124,7 +129,8 @@ export class TimelinePanel extends Panel {
     super(app, doc, 'timeline');
     this.index = windowIndex;
     this.highlight = highlight;  // {min, max, label, object}: a value range, a row to outline
-    this.sync = true;
+    this.group = 1;  // synchronisation group (null: none)
+    this.size = null;  // {width} of the frames when pasted (else: the box's width)
     this.frames = 0;
     this.seq = 0;
     this.zoom = new ZoomHistory(app.traceEnd(doc.trace));
@@ -251,6 +257,36 @@ export class TimelinePanel extends Panel {
     return Math.max(160, Math.floor(this.box.clientWidth));
   }
 
+  // Joins synchronisation group `group` (null: none), shown in the title and the menu.
+  setGroup(group) {
+    this.group = group;
+    if (this.syncSelect) this.syncSelect.value = String(group || 0);
+    this.badge.textContent = group ? `sync ${group}` : '';
+    this.badge.className = `sync-badge${group ? ` g${group}` : ''}`;
+    this.badge.title = group ? `zooms and pans are shared with the windows of group ${group}` : '';
+    this.root.dataset.group = group || '';
+  }
+
+  // Paste: sets `what` (time, size, filter, scale, all) of this window from the copied one.
+  async paste(what, copied) {
+    const all = what === 'all';
+    if (all || what === 'size') {
+      // The width only: a frame's height is what its rows, labels and legend take at that width.
+      this.size = { width: copied.size.width };
+      this.box.style.width = `${copied.size.width}px`;
+    }
+    const changes = {};
+    if (all || what === 'filter') changes.filter = structuredClone(copied.filter);
+    if (all || what === 'scale') Object.assign(changes, { min_y: copied.min_y, max_y: copied.max_y });
+    try {
+      if (Object.keys(changes).length) await this.doc.edit((d) => Object.assign(d.windows[this.index], changes));
+      if (all || what === 'time') this.userRange(this.zoom.go(copied.range));
+      else if (what === 'size') this.render();
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
   get window() {
     return this.doc.document.windows[this.index];
   }
@@ -286,7 +322,24 @@ export class TimelinePanel extends Panel {
     this.fit = false;
     const fitBox = checkbox('fit scale', false, (v) => { this.fit = v; this.render(); }, 'fit-scale');
     fitBox.label.title = 'semantic scale from the values in view';
-    const syncBox = checkbox('sync', this.sync, (v) => { this.sync = v; }, 'sync');
+    // The synchronisation group: zooms and pans are shared within it.
+    const syncBox = { label: el('label', 'sync ', 'sync') };
+    this.syncSelect = select(['none', ...SYNC_GROUPS.map(String)], undefined, 'synchronisation group');
+    [...this.syncSelect.options].forEach((o, i) => { o.value = String(i ? SYNC_GROUPS[i - 1] : 0); });
+    this.syncSelect.title = 'synchronisation group: the windows of a group share zooms and pans';
+    this.syncSelect.addEventListener('change', () => this.setGroup(Number(this.syncSelect.value) || null));
+    syncBox.label.append(this.syncSelect);
+    this.badge = el('span', null, 'sync-badge');
+    // Copy and Paste of window properties (Paraver's Copy, Paste > Time / Size / ...).
+    const pasteMenu = select(['Paste…', ...PASTE.map(([, label]) => label)], undefined, 'paste');
+    [...pasteMenu.options].forEach((o, i) => { o.value = i ? PASTE[i - 1][0] : ''; });
+    pasteMenu.classList.add('paste');
+    pasteMenu.title = 'set this window\'s time range, size, filter or semantic scale from the window copied';
+    pasteMenu.addEventListener('change', () => {
+      const what = pasteMenu.value;
+      pasteMenu.value = '';
+      if (what) this.app.pasteInto(this, what);
+    });
     // The range typed: begin and end, in the window's unit unless a unit is given.
     this.beginInput = el('input', null, 'begin-time');
     this.endInput = el('input', null, 'end-time');
@@ -299,6 +352,8 @@ export class TimelinePanel extends Panel {
     const more = el('span', null, 'more');
     more.append(
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
+      button('Copy', 'copy this window\'s properties (time range, size, filter, semantic scale) to paste them into another', () => this.app.copy(this), 'copy'),
+      pasteMenu,
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
       button('Play…', 'animation: a window of a chosen width sliding through the trace (Space)', () => this.animation.toggle(), 'play'),
       button('Rows…', 'collapse or expand groups of rows (tasks, applications, nodes)', () => this.groups.toggleShown(), 'rows'),
@@ -321,7 +376,9 @@ export class TimelinePanel extends Panel {
     if (this.areaStats.area) this.areaStats.select(this.areaStats.area);  // summed with the new cfg
     this.groups.reset();
     const w = this.window;
-    this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''}`;
+    this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''} `;
+    this.title.append(this.badge);
+    this.setGroup(this.group);
     this.root.dataset.window = w.name;
     this.flags.input.checked = w.flags;
     this.comms.input.checked = w.comm_lines;
@@ -373,7 +430,7 @@ export class TimelinePanel extends Panel {
     const r = this.zoom.range;
     const body = {
       trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, from: r.from, to: r.to,
-      width: this.pixelWidth(), ...extra,
+      width: this.size ? this.size.width : this.pixelWidth(), ...extra,
     };
     if (this.fit) body.fit = true;
     const objects = this.groups.objects();
@@ -387,7 +444,7 @@ export class TimelinePanel extends Panel {
     if (!range) return;
     this.app.userMoved(this);
     this.render();
-    if (this.sync) this.app.syncRange(this, range);
+    this.app.syncRange(this, range);
   }
 
   async render(extra = {}) {
@@ -470,7 +527,8 @@ export class TimelinePanel extends Panel {
         d.windows.push({ ...structuredClone(d.windows[index]), name: `${d.windows[index].name} per cpu`, level: 'cpu', open: true });
       });
       const p = this.app.openWindow(this.doc, count, this.zoom.range);
-      p.sync = this.sync = true;
+      if (!this.group) this.setGroup(1);
+      p.setGroup(this.group);
     } catch (e) {
       this.error(e);
     }

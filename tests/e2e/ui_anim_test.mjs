@@ -5,7 +5,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, frames, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+import { check, dragZoom, frames, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
 
 const [binary, data, out] = process.argv.slice(2);
 if (!binary || !data || !out) {
@@ -186,6 +186,97 @@ const steps = [
     const help = await page.locator('dialog#help').textContent();
     check(/Space/.test(help) && /play forward/.test(help), 'the keys help does not list Space');
     await page.keyboard.press('Escape');
+  }],
+  ['synchronisation groups: a zoom moves only its group', async () => {
+    await page.locator('#function').selectOption('State As Is');
+    await page.locator('#function-form button[type="submit"]').click();
+    const third = panels.nth(2);
+    await waitFrame(third);
+    await second.locator('select[aria-label="synchronisation group"]').selectOption('2');
+    check(await second.locator('h3 .sync-badge').textContent() === 'sync 2', 'the second window does not show its group');
+    check(await first.locator('h3 .sync-badge').textContent() === 'sync 1', 'the first window does not show its group');
+    await first.locator('button.fit').click();
+    await page.waitForFunction(([e, end]) => e.dataset.to === String(end) && e.dataset.from === '0',
+      [await third.elementHandle(), END], { timeout: 20000 });
+    await page.waitForTimeout(500);  // the zoom by W of the last step reached the second window
+    const b0 = await range(second);
+    let n1 = await frames(first), n3 = await frames(third);
+    await dragZoom(page, first, 0.3, 0.6);
+    n1 = await waitFrame(first, n1);
+    n3 = await waitFrame(third, n3);
+    const r1 = await range(first), r3 = await range(third);
+    check(r1.from > 0 && r1.to < END, `the drag did not zoom the first window: ${r1.from}-${r1.to}`);
+    check(r3.from === r1.from && r3.to === r1.to, `group 1's third window shows ${r3.from}-${r3.to}, not ${r1.from}-${r1.to}`);
+    await page.waitForTimeout(500);
+    const b1 = await range(second);
+    check(b1.from === b0.from && b1.to === b0.to, `group 2's window moved with group 1: ${b0.from}-${b0.to} → ${b1.from}-${b1.to}`);
+    // A zoom in group 2 leaves group 1 alone.
+    const n2 = await frames(second);
+    await dragZoom(page, second, 0.1, 0.2);
+    await waitFrame(second, n2);
+    await page.waitForTimeout(500);
+    const a1 = await range(first), a3 = await range(third);
+    check(a1.from === r1.from && a1.to === r1.to && a3.from === r1.from && a3.to === r1.to, 'a zoom in group 2 moved group 1');
+    // None: the window follows nobody.
+    await third.locator('select[aria-label="synchronisation group"]').selectOption('0');
+    check(await third.locator('h3 .sync-badge').textContent() === '', 'a window of no group shows a badge');
+    const n = await frames(first);
+    await first.locator('button.undo').click();
+    await waitFrame(first, n);
+    await page.waitForTimeout(500);
+    const c3 = await range(third);
+    check(c3.from === r1.from && c3.to === r1.to, 'a window of no group followed group 1');
+    await shot('03-groups');
+  }],
+  ['copy a window, paste its time range into another', async () => {
+    const r1 = await range(first), before = await range(second);
+    check(r1.from !== before.from, 'the two windows already show the same range');
+    await first.locator('button.copy').click();
+    const n = await frames(second);
+    await second.locator('select.paste').selectOption('time');
+    await waitFrame(second, n);
+    const r2 = await range(second);
+    check(r2.from === r1.from && r2.to === r1.to, `pasting the time gave ${r2.from}-${r2.to}, not ${r1.from}-${r1.to}`);
+    check(await second.locator('select.paste').inputValue() === '', 'the paste menu does not go back to its title');
+  }],
+  ['paste the semantic scale and the filter', async () => {
+    await first.locator('input.max-y').fill('40');
+    await first.locator('input.max-y').press('Enter');
+    await page.waitForFunction(() => window.parallax.panels[0].window.max_y === 40, null, { timeout: 20000 });
+    await page.evaluate(() => window.parallax.panels[0].doc.edit((d) => { d.windows[0].filter.size = { op: '>', values: [1000] }; }));
+    const filterOf = (i) => page.evaluate((k) => JSON.stringify(window.parallax.panels[k].window.filter), i);
+    const f1 = await filterOf(0);
+    check(f1 !== await filterOf(1), 'the filters are already the same');
+    await first.locator('button.copy').click();
+    await second.locator('select.paste').selectOption('scale');
+    await page.waitForFunction(() => window.parallax.panels[1].window.max_y === 40, null, { timeout: 20000 });
+    check(await second.locator('input.max-y').inputValue() === '40', 'the scale box does not show the pasted maximum');
+    check(await filterOf(1) !== f1, 'pasting the scale pasted the filter too');
+    await second.locator('select.paste').selectOption('filter');
+    await page.waitForFunction((f) => JSON.stringify(window.parallax.panels[1].window.filter) === f, f1, { timeout: 20000 });
+  }],
+  ['paste the size', async () => {
+    // Side by side, the first window is half as wide: copied so, pasted into the second in one column.
+    await page.locator('#layout').selectOption('side-by-side');
+    await page.waitForFunction(() => {
+      const p = window.parallax.panels[0];
+      return p.canvas.list && p.canvas.list.width < p.box.parentElement.parentElement.clientWidth * 0.7;
+    }, null, { timeout: 20000 });
+    await page.waitForTimeout(400);
+    const size = await page.evaluate(() => ({ width: window.parallax.panels[0].canvas.list.width, height: window.parallax.panels[0].canvas.list.height }));
+    await first.locator('button.copy').click();
+    await page.locator('#layout').selectOption('stack');
+    await page.waitForTimeout(400);
+    const [wide, own] = await page.evaluate(() => [window.parallax.panels[1].canvas.list.width, window.parallax.panels[1].canvas.list.height]);
+    check(wide > size.width * 1.5, `in one column the second window is ${wide} px wide, the copied one ${size.width}`);
+    await second.locator('select.paste').selectOption('size');
+    await page.waitForFunction((w) => window.parallax.panels[1].canvas.list.width === w, size.width, { timeout: 20000 });
+    const got = await page.evaluate(() => ({ width: window.parallax.panels[1].canvas.list.width, height: window.parallax.panels[1].canvas.list.height,
+      shown: window.parallax.panels[1].canvas.canvas.getBoundingClientRect().width }));
+    // The width only: its long legend takes more lines at the narrower width.
+    check(got.height > own, `the height after pasting is ${got.height}, the window was ${own} px high when wider`);
+    check(Math.abs(got.shown - size.width) <= 1, `the canvas is shown ${got.shown} px wide, not ${size.width}`);
+    await shot('04-pasted');
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
