@@ -17,6 +17,9 @@ export const SYNC_GROUPS = [1, 2, 3, 4, 5, 6];
 // What Paste can set in a window from the one copied (Paraver's Paste submenu).
 const PASTE = [['time', 'time range'], ['size', 'size'], ['filter', 'filter'], ['scale', 'semantic scale'], ['all', 'all']];
 
+// Time units of a window (window_units of the cfg).
+export const TIME_UNITS = ['ns', 'us', 'ms', 's', 'min', 'h', 'day'];
+
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
 export const DRAW_MODES = ['last', 'maximum', 'minimum-not-zero', 'random', 'random-not-zero', 'average',
   'average-not-zero', 'mode', 'abs-maximum', 'abs-minimum'];
@@ -624,8 +627,21 @@ export class AnalyzerPanel extends Panel {
     criteria.classList.add('sort-criteria');
     const reverse = checkbox('reversed', h.sort_reverse, () => {}, 'sort-reverse');
     const hide = checkbox('hide empty columns', h.hide_empty_columns, () => {}, 'hide-columns');
+    // The units of the table: times are in the control window's unit, integrals in the data
+    // window's (the cfg's window_units of each).
+    const windows = this.doc.document.windows;
+    const unitOf = (i) => windows[i] && windows[i].unit;
+    const units = [];
+    if (unitOf(h.control)) units.push(['control', h.control, 'time unit']);
+    if (unitOf(h.data) && h.data !== h.control) units.push(['data', h.data, 'data unit']);
+    const unitSelects = units.map(([kind, i, label]) => {
+      const u = select(TIME_UNITS, unitOf(i), label);
+      u.classList.add(`${kind}-unit`);
+      u.title = `${label}: the unit of ${windows[i].name} (window_units), which the ${kind === 'control' ? 'times (Time, burst times, ...)' : 'integrals'} are in`;
+      return [i, u, label];
+    });
     const message = el('div', null, 'error');
-    const parts = [el('h4', `${h.name}`), field('statistic', statistic)];
+    const parts = [el('h4', `${h.name}`), field('statistic', statistic), ...unitSelects.map(([, u, label]) => field(label, u))];
     if (!h.communications) {
       parts.push(el('h4', 'Control scale (columns)'), field('autofit', auto.label), field('minimum', min), field('maximum', max),
         field('delta', delta));
@@ -650,7 +666,10 @@ export class AnalyzerPanel extends Panel {
         }
       }
       try {
-        await this.doc.edit((d) => Object.assign(d.histograms[this.index], values));
+        await this.doc.edit((d) => {
+          Object.assign(d.histograms[this.index], values);
+          for (const [i, u] of unitSelects) d.windows[i].unit = u.value;
+        });
         this.hideEmpty = values.hide_empty_columns;
         dialog.close();
       } catch (e) {

@@ -16,6 +16,7 @@ fs.mkdirSync(out, { recursive: true });
 
 const root = makeRoot([
   ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_2proc.${x}`), `epoch/epoch_2proc.${x}`]),
+  [path.join(data, 'cfg/bsc/mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
 ]);
 // The trace's end, from the .prv's header (11528373565_ns).
 const END = 11528373565;
@@ -277,6 +278,61 @@ const steps = [
     check(got.height > own, `the height after pasting is ${got.height}, the window was ${own} px high when wider`);
     check(Math.abs(got.shown - size.width) <= 1, `the canvas is shown ${got.shown} px wide, not ${size.width}`);
     await shot('04-pasted');
+  }],
+  ['histogram units: the time unit is edited and saved to the cfg', async () => {
+    // mpi_stats.cfg: control and data window "MPI call", in microseconds.
+    await page.locator('#close-all').click();
+    await page.locator('#files li.dir', { hasText: '..' }).click();
+    await page.locator('#files li.dir', { hasText: 'cfgs' }).click();
+    await page.locator('#files li.cfg', { hasText: 'mpi_stats.cfg' }).click();
+    await page.locator('#cfg-details button.open-cfg').click();
+    const analyzer = page.locator('#windows > section.analyzer').first();
+    await analyzer.locator('table.analyzer td').first().waitFor({ timeout: 30000 });
+    const table = () => analyzer.evaluate((e) => {
+      const t = window.parallax.panels.find((x) => x.root === e).table;
+      return { statistic: t.statistic, values: t.planes[0].values };
+    });
+    const apply = async (changes) => {
+      await analyzer.locator('button.hist-properties').click();
+      const dialog = page.locator('dialog#histogram-properties');
+      await dialog.waitFor();
+      await changes(dialog);
+      await dialog.locator('button.apply').click();
+      await dialog.waitFor({ state: 'hidden', timeout: 20000 });
+    };
+    await apply(async (d) => {
+      check(await d.locator('select.control-unit').inputValue() === 'us', 'the dialog does not show the control window\'s unit (us)');
+      check(await d.locator('select.data-unit').count() === 0, 'a data unit is offered when the data window is the control window');
+      await d.locator('select[aria-label="statistic"]').selectOption('Time');
+    });
+    await page.waitForFunction((e) => window.parallax.panels.find((x) => x.root === e).table?.statistic === 'Time',
+      await analyzer.elementHandle(), { timeout: 20000 });
+    const us = await table();
+    await apply(async (d) => {
+      await d.locator('select.control-unit').selectOption('ms');
+      await shot('05-histogram-units');
+    });
+    await page.waitForFunction((e) => {
+      const d = window.parallax.panels.find((x) => x.root === e).doc.document;
+      return d.windows[d.histograms[0].control].unit === 'ms';
+    },
+      await analyzer.elementHandle(), { timeout: 20000 });
+    await page.waitForFunction(([e, v]) => JSON.stringify(window.parallax.panels.find((x) => x.root === e).table.planes[0].values) !== v,
+      [await analyzer.elementHandle(), JSON.stringify(us.values)], { timeout: 20000 });
+    const ms = await table();
+    let compared = 0;
+    us.values.forEach((row, r) => row.forEach((v, c) => {
+      if (!v) return;
+      compared += 1;
+      check(Math.abs(ms.values[r][c] * 1000 - v) <= 1e-6 * v, `cell ${r},${c}: ${v} us but ${ms.values[r][c]} ms`);
+    }));
+    check(compared > 0, 'no time to compare');
+    page.once('dialog', (d) => d.accept('cfgs/mpi_ms.cfg'));
+    await page.locator('#windows > section.timeline[data-window="MPI call"] button.save-cfg').click();
+    await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('saved'), null, { timeout: 10000 });
+    const saved = fs.readFileSync(path.join(root, 'cfgs/mpi_ms.cfg'), 'utf8');
+    check(/window_name MPI call\n[^]*?window_units Milliseconds/.test(saved), 'the saved cfg does not put MPI call in milliseconds');
+    check(saved.includes('Analyzer2D.Statistic: Time'), 'the saved cfg does not keep the statistic');
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
