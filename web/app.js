@@ -464,27 +464,18 @@ class App {
   }
 
   // Click-forward: marks in every timeline window the events of `type` whose value label is the
-  // source location `label` (null: clears the marks); resolves with how many there are in the
-  // ranges shown.
+  // source location `label` (null: clears the marks), in the range each shows, again after
+  // every zoom or pan; resolves with how many there are in the ranges shown.
   async markSource(type, label) {
-    let count = 0;
-    for (const p of this.panels) {
-      if (!(p instanceof TimelinePanel)) continue;
-      const c = p.canvas;
-      const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
-      if (label === null || !objects.length) {
-        c.setSourceMarks(null);
-        continue;
-      }
-      const view = p.shown();
-      const r = await postJson('/api/source/events', {
-        trace: p.doc.trace, cfg_text: p.doc.text, window: p.window.name, type, label,
-        object_first: Math.min(...objects), object_last: Math.max(...objects), from: view.from, to: view.to,
-      });
-      c.setSourceMarks(r.marks);
-      count += r.count;
-    }
-    return count;
+    this.sourceMark = label === null ? null : { type, label };
+    const counts = await Promise.all(this.panels.filter((p) => p instanceof TimelinePanel).map((p) => p.markSource()));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  // A window marked the source line again in a new range: the panel shows the new count.
+  sourceCounted() {
+    if (!this.sourceMark) return;
+    this.source.counted(this.panels.reduce((n, p) => n + (p.sourceCount || 0), 0));
   }
 
   // Navigation keys go to the timeline window last under the mouse (else the first one), unless

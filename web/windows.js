@@ -2,7 +2,7 @@
 // applied to one trace; every TimelinePanel and AnalyzerPanel shows one window or histogram of
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
-import { download, postJson, timelineFrame, timelineImage } from './api.js';
+import { download, oneAtATime, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
 import { AreaStats, CellTooltip, FindBar } from './inspect.js';
 import { Overview } from './overview.js';
@@ -168,6 +168,13 @@ export class TimelinePanel extends Panel {
     this.settleTimer = null;
     this.hoverFraction = null;
     this.requests = 0;  // frames asked from the server
+    this.sourceCount = 0;  // events of the marked source line in the range drawn
+    this.markSeq = 0;
+    // After each frame: the marks of the source line of the range drawn, one request in flight.
+    this.refreshMarks = oneAtATime(async () => {
+      await this.markSource();
+      this.app.sourceCounted();
+    });
     this.cache = new Map();  // request body (JSON) → frame promise, oldest first
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
@@ -479,6 +486,7 @@ export class TimelinePanel extends Panel {
       this.overview.update();
       this.traffic.update();
       this.cpuUse.update();
+      if (this.app.sourceMark) this.refreshMarks();
       for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);
       this.explain();
     } catch (e) {
@@ -535,6 +543,31 @@ export class TimelinePanel extends Panel {
     } catch (e) {
       this.error(e);
     }
+  }
+
+  // Click-forward: marks the events of the source line chosen in the source panel
+  // (app.sourceMark; none: clears the marks) in the range drawn; resolves with their count.
+  async markSource() {
+    const m = this.app.sourceMark, c = this.canvas;
+    const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
+    const seq = ++this.markSeq;
+    if (!m || !objects.length) {
+      c.setSourceMarks(null);
+      this.sourceCount = 0;
+      return 0;
+    }
+    const view = this.zoom.range;
+    const r = await postJson('/api/source/events', {
+      trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, type: m.type, label: m.label,
+      object_first: Math.min(...objects), object_last: Math.max(...objects), from: view.from, to: view.to,
+    });
+    if (seq === this.markSeq && this.app.sourceMark === m) {
+      c.setSourceMarks(r.marks);
+      this.sourceCount = r.count;
+      this.root.dataset.sourceFrom = view.from;
+      this.root.dataset.sourceTo = view.to;
+    }
+    return r.count;
   }
 
   async showText(row, time) {

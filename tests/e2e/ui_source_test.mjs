@@ -88,11 +88,36 @@ const steps = [
       `the panel reads '${await sourcePanel.locator('.source-count').textContent()}'`);
     await shot('02-marks');
   }],
+  ['the marks follow zooms and pans', async () => {
+    // Line 7's events in [from, to), from the .prv.
+    const line7 = prv.filter((l) => l.endsWith(':80000001:3')).map((l) => Number(l.split(':')[5]));
+    const marksIn = async (from, to) => {
+      const expected = line7.filter((t) => t >= from && t < to);
+      await page.waitForFunction(([e, f, t]) => e.dataset.sourceFrom === String(f) && e.dataset.sourceTo === String(t),
+        [await panel.elementHandle(), from, to], { timeout: 20000 });
+      const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.sourceMarks);
+      check(JSON.stringify(marks.map((m) => m.time)) === JSON.stringify(expected),
+        `over ${from}-${to} the marks are at ${marks.map((m) => m.time).slice(0, 5)}..., the .prv's line 7 events at ${expected.slice(0, 5)}...`);
+      await page.waitForFunction((n) => document.querySelector('#source-panel').dataset.count === String(n), expected.length, { timeout: 10000 });
+      return expected.length;
+    };
+    await panel.locator('input.begin-time').fill('100 ns');
+    await panel.locator('input.end-time').fill('300 ns');
+    await panel.locator('input.end-time').press('Enter');
+    const n = await marksIn(100, 300);
+    check(n > 0 && n < line7.length, `${n} of ${line7.length} events in 100-300 ns`);
+    check((await sourcePanel.locator('.source-count').textContent()).startsWith(`${n} events of line 7`), 'the count was not updated after the zoom');
+    await shot('03-marks-zoomed');
+    const box = await panel.locator('canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press('d');  // a fifth of the view later
+    await marksIn(140, 340);
+  }],
   ['Esc closes the panel and clears the marks', async () => {
     await page.keyboard.press('Escape');
     await sourcePanel.waitFor({ state: 'hidden', timeout: 5000 });
     await page.waitForFunction(() => !window.parallax.panels[0].canvas.sourceMarks, null, { timeout: 5000 });
-    await shot('03-closed');
+    await shot('04-closed');
   }],
 ];
 
