@@ -6,18 +6,10 @@
 // trace's end (its start when backward), and any zoom or pan by the user pauses it.
 
 import { parseTime, timeFormatter } from './timeline.js';
-import { el } from './tables.js';
+import { button, el } from './tables.js';
 
 const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4];  // window widths per second
 const DEFAULT_SPEED = 0.5;
-
-function button(text, title, cls, onClick) {
-  const b = el('button', text, cls);
-  b.type = 'button';
-  b.title = title;
-  b.addEventListener('click', onClick);
-  return b;
-}
 
 // The next animation frame of the page (a timer when the page is hidden, which stops them).
 function nextPaint() {
@@ -48,11 +40,11 @@ export class AnimationBar {
     this.speed.addEventListener('change', () => this.retime());
     this.state = el('span', null, 'anim-state');
     this.root.append(el('strong', 'Play '),
-      button('◀◀', 'play backward (shift+Space)', 'anim-backward', () => this.play(-1)),
-      button('||', 'pause (Space)', 'anim-pause', () => this.pause()),
-      button('▶▶', 'play forward (Space)', 'anim-forward', () => this.play(1)),
+      button('◀◀', 'play backward (shift+Space)', () => this.play(-1), 'anim-backward'),
+      button('||', 'pause (Space)', () => this.pause(), 'anim-pause'),
+      button('▶▶', 'play forward (Space)', () => this.play(1), 'anim-forward'),
       el('label', 'width'), this.width, this.speed, this.state,
-      button('✕', 'stop and close', 'anim-close', () => this.close()));
+      button('✕', 'stop and close', () => this.close(), 'anim-close'));
     this.token = null;  // the animation running (null: none)
     this.direction = 0;
   }

@@ -10,7 +10,7 @@ import { AnimationBar } from './animation.js';
 import { RowGroups } from './groups.js';
 import { TrafficView } from './traffic.js';
 import { CpuUse } from './utilisation.js';
-import { el, planeCsv, renderPlane, renderText } from './tables.js';
+import { button, el, planeCsv, renderPlane, renderText } from './tables.js';
 
 // Synchronisation groups a window can join (Paraver's numbered groups); 0 in the menu is none.
 export const SYNC_GROUPS = [1, 2, 3, 4, 5, 6];
@@ -80,14 +80,6 @@ function select(options, value, label) {
   }
   if (value !== undefined) s.value = value;
   return s;
-}
-
-function button(text, title, onClick, cls) {
-  const b = el('button', text, cls);
-  b.type = 'button';
-  if (title) b.title = title;
-  b.addEventListener('click', onClick);
-  return b;
 }
 
 function checkbox(text, checked, onChange, cls) {

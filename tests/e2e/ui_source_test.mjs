@@ -10,14 +10,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+import { check, launch, makeRoot, runSteps, startServer, testArgs, waitFrame } from './lib.mjs';
 
-const [binary, data, out] = process.argv.slice(2);
-if (!binary || !data || !out) {
-  console.error('usage: node tests/e2e/ui_source_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(out, { recursive: true });
+const [binary, data, out] = testArgs('ui_source_test.mjs');
 
 const root = makeRoot([]);
 const source = ['#include <mpi.h>', '', 'int main(int argc, char** argv) {', '  MPI_Init(&argc, &argv);',
@@ -34,7 +29,6 @@ fs.writeFileSync(path.join(root, 'demo.prv'), prv.join('\n') + '\n');
 fs.writeFileSync(path.join(root, 'demo.pcf'), ['STATES', '0    Idle', '1    Running', '', 'EVENT_TYPE',
   '0    80000001    Caller line', 'VALUES', ...[...lines].map(([v, l]) => `${v}   ${l} (/build/demo/demo.c, demo)`), '', ''].join('\n'));
 
-let step = 'start';
 const server = await startServer(binary, root);
 const { browser, page, problems } = await launch();
 const shot = (name) => page.screenshot({ path: path.join(out, `source-${name}.png`) });
@@ -121,24 +115,4 @@ const steps = [
   }],
 ];
 
-let code = 0;
-try {
-  for (const [name, fn] of steps) {
-    step = name;
-    await fn();
-    console.log(`ok: ${name}`);
-  }
-  check(problems.length === 0, `the page reported problems:\n${problems.join('\n')}`);
-  console.log('e2e: all click-back steps passed');
-} catch (e) {
-  code = 1;
-  console.error(`e2e: ${e.message} (step: ${step})`);
-  try { await shot('failure'); } catch (x) { /* the page may be gone */ }
-  if (problems.length) console.error(problems.join('\n'));
-  console.error(`server output:\n${server.output()}`);
-} finally {
-  await browser.close();
-  server.proc.kill();
-  fs.rmSync(root, { recursive: true, force: true });
-}
-process.exit(code);
+await runSteps('click-back', steps, { browser, server, problems, shot, root });
