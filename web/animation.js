@@ -160,8 +160,10 @@ export class AnimationBar {
       const shown = this.windows();
       for (const w of shown) w.zoom.set(range);
       // Every window of the group paints this position before the next is asked.
-      await Promise.all(shown.map((w) => w.render()));
-      if (last && this.token === token) this.pause(this.direction > 0 ? 'stopped at the end' : 'stopped at the start');
+      const painted = await Promise.all(shown.map((w) => w.render()));
+      if (this.token !== token) return;
+      if (!painted.every(Boolean)) this.pause('stopped: a frame failed (see the window\'s message)');
+      else if (last) this.pause(this.direction > 0 ? 'stopped at the end' : 'stopped at the start');
     }
   }
 }

@@ -124,7 +124,8 @@ export class TimelinePanel extends Panel {
     super(app, doc, 'timeline');
     this.index = windowIndex;
     this.highlight = highlight;  // {min, max, label, object}: a value range, a row to outline
-    this.group = 1;  // synchronisation group (null: none)
+    // Synchronisation group (null: none): the cfg's window_synchronize, else group 1.
+    this.group = this.window.synchronize || 1;
     this.size = null;  // {width} of the frames when pasted (else: the box's width)
     this.frames = 0;
     this.seq = 0;
@@ -262,7 +263,14 @@ export class TimelinePanel extends Panel {
   // Joins synchronisation group `group` (null: none), shown in the title and the menu.
   setGroup(group) {
     this.group = group;
-    if (this.syncSelect) this.syncSelect.value = String(group || 0);
+    if (this.syncSelect) {
+      if (group && !SYNC_GROUPS.includes(group) && !this.syncSelect.querySelector(`option[value="${group}"]`)) {
+        const o = el('option', String(group));
+        o.value = String(group);
+        this.syncSelect.append(o);
+      }
+      this.syncSelect.value = String(group || 0);
+    }
     this.badge.textContent = group ? `sync ${group}` : '';
     this.badge.className = `sync-badge${group ? ` g${group}` : ''}`;
     this.badge.title = group ? `zooms and pans are shared with the windows of group ${group}` : '';
@@ -329,7 +337,11 @@ export class TimelinePanel extends Panel {
     this.syncSelect = select(['none', ...SYNC_GROUPS.map(String)], undefined, 'synchronisation group');
     [...this.syncSelect.options].forEach((o, i) => { o.value = String(i ? SYNC_GROUPS[i - 1] : 0); });
     this.syncSelect.title = 'synchronisation group: the windows of a group share zooms and pans';
-    this.syncSelect.addEventListener('change', () => this.setGroup(Number(this.syncSelect.value) || null));
+    this.syncSelect.addEventListener('change', () => {
+      const group = Number(this.syncSelect.value) || null;
+      this.setGroup(group);
+      this.setDisplay({ synchronize: group || 0 });  // saved in the cfg (window_synchronize)
+    });
     syncBox.label.append(this.syncSelect);
     this.badge = el('span', null, 'sync-badge');
     // Copy and Paste of window properties (Paraver's Copy, Paste > Time / Size / ...).
@@ -449,6 +461,7 @@ export class TimelinePanel extends Panel {
     this.app.syncRange(this, range);
   }
 
+  // Asks and paints the frame of the current range; false when the request failed.
   async render(extra = {}) {
     const seq = ++this.seq;
     const t0 = performance.now();
@@ -483,7 +496,9 @@ export class TimelinePanel extends Panel {
       this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);
+      return false;
     }
+    return true;
   }
 
   // What the cfg reader noticed about this window, or about the whole cfg and the trace (not

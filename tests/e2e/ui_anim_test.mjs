@@ -190,6 +190,8 @@ const steps = [
     await second.locator('select[aria-label="synchronisation group"]').selectOption('2');
     check(await second.locator('h3 .sync-badge').textContent() === 'sync 2', 'the second window does not show its group');
     check(await first.locator('h3 .sync-badge').textContent() === 'sync 1', 'the first window does not show its group');
+    // Kept in the window's cfg as Paraver's window_synchronize.
+    await page.waitForFunction(() => /^window_synchronize 2$/m.test(window.parallax.panels[1].doc.text), null, { timeout: 20000 });
     await first.locator('button.fit').click();
     await page.waitForFunction(([e, end]) => e.dataset.to === String(end) && e.dataset.from === '0',
       [await third.elementHandle(), END], { timeout: 20000 });
