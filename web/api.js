@@ -65,6 +65,27 @@ export async function openTrace(path, onProgress) {
   }
 }
 
+// `task` with at most one run in flight: calls made during a run become one more run after it,
+// so a server slower than the calls never gets a growing queue of requests.
+export function oneAtATime(task) {
+  let running = false, again = false;
+  return async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await task();
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
+}
+
 // One frame of a timeline window: {window, layout: {width, height, area, rows}, png (base64)}.
 // The core renders the image at the window's pixel size; only its pixels travel.
 export async function timelineFrame(body) {

@@ -27,6 +27,7 @@ const KEYS = [
   ['begin – end boxes', 'type a range (1.5 ms, 2000 us, ...), Enter applies'],
   ['F', 'find: events by type, type:value or label, or the window\'s values, with next / previous'],
   ['N / P', 'next / previous match of the last find'],
+  ['Space / shift + Space', 'play forward / backward through the trace (Play…: width, speed), or pause'],
   ['?', 'this help'],
 ];
 
@@ -248,12 +249,44 @@ class App {
     }
   }
 
+  // The timeline windows that follow the zooms and pans of `source` (its synchronisation group).
+  followers(source) {
+    if (!source.group) return [];
+    return this.panels.filter((p) => p !== source && p instanceof TimelinePanel && p.group === source.group);
+  }
+
+  // Copy: the properties of `panel` that Paste can set in another window.
+  copy(panel) {
+    const w = panel.window, l = panel.canvas.list;
+    this.copied = {
+      source: `${w.name} (${panel.doc.trace})`, range: { ...panel.zoom.range }, filter: structuredClone(w.filter),
+      min_y: w.min_y, max_y: w.max_y, size: { width: l ? l.width : panel.pixelWidth() },
+    };
+    this.status(`copied ${this.copied.source}: Paste in another window sets its time range, size, filter or semantic scale`);
+  }
+
+  pasteInto(panel, what) {
+    if (!this.copied) return this.status('Copy a window first, then Paste', true);
+    return panel.paste(what, this.copied);
+  }
+
   syncRange(source, range) {
-    for (const p of this.panels) {
-      if (p === source || !(p instanceof TimelinePanel) || !p.sync) continue;
+    for (const p of this.followers(source)) {
       p.zoom.go(range);
       p.render();
     }
+  }
+
+  // One animation plays at a time: `bar` starts, the one playing pauses.
+  playing(bar) {
+    if (this.animation && this.animation !== bar) this.animation.pause();
+    this.animation = bar;
+  }
+
+  // A zoom or pan by the user in `panel` pauses the animation it takes part in.
+  userMoved(panel) {
+    const a = this.animation;
+    if (a && a.playing && a.windows().includes(panel)) a.pause();
   }
 
   // Asks which of `choices` (trace paths) to use; resolves with one, or null when cancelled.
@@ -295,7 +328,8 @@ class App {
       const doc = new Doc(this, trace, panel.doc.source, r.text, r.document);
       const p = this.openWindow(doc, panel.index, panel.zoom.range);
       panel.root.after(p.root);  // beside its original in the side-by-side layout
-      p.sync = panel.sync = true;
+      if (!panel.group) panel.setGroup(1);
+      p.setGroup(panel.group);
       $('windows').classList.add('side-by-side');
       $('layout').value = 'side-by-side';
       this.status(`comparing ${panel.doc.trace} with ${trace}`, false, p);
@@ -325,7 +359,7 @@ class App {
       panel.render();
     } else {
       panel = this.openWindow(analyzer.doc, t.control_window, null, highlight);
-      panel.sync = false;
+      panel.setGroup(null);
     }
     panel.root.scrollIntoView({ block: 'nearest' });
   }
@@ -430,27 +464,18 @@ class App {
   }
 
   // Click-forward: marks in every timeline window the events of `type` whose value label is the
-  // source location `label` (null: clears the marks); resolves with how many there are in the
-  // ranges shown.
+  // source location `label` (null: clears the marks), in the range each shows, again after
+  // every zoom or pan; resolves with how many there are in the ranges shown.
   async markSource(type, label) {
-    let count = 0;
-    for (const p of this.panels) {
-      if (!(p instanceof TimelinePanel)) continue;
-      const c = p.canvas;
-      const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
-      if (label === null || !objects.length) {
-        c.setSourceMarks(null);
-        continue;
-      }
-      const view = p.shown();
-      const r = await postJson('/api/source/events', {
-        trace: p.doc.trace, cfg_text: p.doc.text, window: p.window.name, type, label,
-        object_first: Math.min(...objects), object_last: Math.max(...objects), from: view.from, to: view.to,
-      });
-      c.setSourceMarks(r.marks);
-      count += r.count;
-    }
-    return count;
+    this.sourceMark = label === null ? null : { type, label };
+    const counts = await Promise.all(this.panels.filter((p) => p instanceof TimelinePanel).map((p) => p.markSource()));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  // A window marked the source line again in a new range: the panel shows the new count.
+  sourceCounted() {
+    if (!this.sourceMark) return;
+    this.source.counted(this.panels.reduce((n, p) => n + (p.sourceCount || 0), 0));
   }
 
   // Navigation keys go to the timeline window last under the mouse (else the first one), unless
@@ -470,7 +495,7 @@ class App {
     }
     let panel = this.active && this.active.root.isConnected ? this.active : null;
     panel = panel || this.panels.find((p) => p instanceof TimelinePanel);
-    if (panel && panel.key(e.key.toLowerCase())) e.preventDefault();
+    if (panel && panel.key(e.key.toLowerCase(), e)) e.preventDefault();
   }
 
   // The keys and mouse actions, in a dialog (Esc or the button closes it).

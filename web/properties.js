@@ -3,11 +3,10 @@
 // Applying sends the changed document to the server, which rewrites the cfg; every window of
 // that cfg is drawn again.
 
-import { COLOR_MODES, DRAW_MODES } from './windows.js';
+import { COLOR_MODES, DRAW_MODES, TIME_UNITS } from './windows.js';
 import { el } from './tables.js';
 
 const LEVELS = ['workload', 'appl', 'task', 'thread', 'system', 'node', 'cpu'];
-const UNITS = ['ns', 'us', 'ms', 's', 'min', 'h', 'day'];
 const CRITERIA = ['All', 'None', '=', '!=', '>', '<', '[x,y]'];
 
 // Which function groups a slot offers.
@@ -135,7 +134,7 @@ export class PropertiesDialog {
     const w = panel.window;
     const name = input(w.name, 'name', 30);
     const level = selectOf(LEVELS, w.level, 'level');
-    const unit = selectOf(UNITS, w.unit, 'unit');
+    const unit = selectOf(TIME_UNITS, w.unit, 'unit');
     const slots = w.functions.map((f) => this.slotEditor(f));
     const f = w.filter;
     const logical = el('input');

@@ -54,6 +54,7 @@ export class SourcePanel {
       this.type = type;
       this.file = /\(\s*([^,()]*[^,()\s])/.exec(label)[1];  // as the labels name it
       this.count.textContent = 'click a line to mark its events';
+      this.marked = undefined;
       delete this.root.dataset.count;
       this.title.textContent = `${s.path}:${s.line}`;
       this.root.dataset.path = s.path;
@@ -80,20 +81,28 @@ export class SourcePanel {
     li.classList.add('marked');
     this.count.textContent = 'counting…';
     try {
+      this.marked = li.value;
       const n = await this.onMark(this.type, label);
-      this.count.textContent = `${n} event${n === 1 ? '' : 's'} of line ${li.value} in the ranges shown`;
-      this.root.dataset.count = String(n);
-      this.root.dataset.marked = String(li.value);
+      this.counted(n);
     } catch (e) {
       this.count.textContent = '';
       this.onError(e);
     }
   }
 
+  // Shows how many events of the marked line the windows show (again after zooms and pans).
+  counted(n) {
+    if (this.root.hidden || this.marked === undefined) return;
+    this.count.textContent = `${n} event${n === 1 ? '' : 's'} of line ${this.marked} in the ranges shown`;
+    this.root.dataset.count = String(n);
+    this.root.dataset.marked = String(this.marked);
+  }
+
   // Closes the panel (and clears the marks); whether it was open.
   close() {
     if (this.root.hidden) return false;
     this.root.hidden = true;
+    this.marked = undefined;
     this.onMark(this.type, null).catch((e) => this.onError(e));
     return true;
   }

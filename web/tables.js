@@ -10,6 +10,15 @@ export function el(tag, text, cls) {
   return c;
 }
 
+// A button of type button (not a form's submit) that calls onClick.
+export function button(text, title, onClick, cls) {
+  const b = el('button', text, cls);
+  b.type = 'button';
+  if (title) b.title = title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
 function table(headers, rows, cls) {
   const t = el('table', null, cls);
   const head = el('tr');

@@ -306,6 +306,12 @@ export class ZoomHistory {
     return { from: Math.round(f), to: Math.round(f + span) };
   }
 
+  // Shows `range` without a step of undo (the frames of an animation).
+  set(range) {
+    this.range = this.clamp(range.from, range.to);
+    return this.range;
+  }
+
   go(range) {
     this.back.push(this.range);
     this.forward = [];

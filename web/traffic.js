@@ -3,7 +3,7 @@
 // window's time axis, and the node x node (and task x task) matrix of the visible range as
 // tables with a heat colour. Both follow the window's range: asked again with every frame.
 
-import { postJson } from './api.js';
+import { oneAtATime, postJson } from './api.js';
 import { el } from './tables.js';
 
 const HEIGHT = 72;       // pixels of the chart
@@ -62,6 +62,7 @@ export class TrafficView {
     this.tables = el('div', null, 'traffic-tables');
     this.root.append(this.img, this.legend, this.tables);
     this.seq = 0;
+    this.update = oneAtATime(() => this.ask());  // one request in flight (animations)
   }
 
   toggle() {
@@ -70,7 +71,7 @@ export class TrafficView {
   }
 
   // Asks the traffic of the window's range, one column per pixel of its time area.
-  async update() {
+  async ask() {
     if (this.root.hidden) return;
     const p = this.panel;
     const list = p.canvas.list;

@@ -2,7 +2,7 @@
 // "Communication and processor views"): for every cpu drawn, the share of the range in view in
 // which the thread running on it was Running, from /api/cells. Asked again with every frame.
 
-import { postJson } from './api.js';
+import { oneAtATime, postJson } from './api.js';
 import { el } from './tables.js';
 
 const MAX_CPUS = 64;  // cpus summed one request each; beyond this, none
@@ -13,9 +13,10 @@ export class CpuUse {
     this.root = el('div', null, 'cpu-use');
     this.root.hidden = true;
     this.seq = 0;
+    this.update = oneAtATime(() => this.ask());  // one round of requests in flight (animations)
   }
 
-  async update() {
+  async ask() {
     const p = this.panel;
     const list = p.canvas.list;
     if (p.window.level !== 'cpu' || !list) {

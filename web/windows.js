@@ -2,14 +2,23 @@
 // applied to one trace; every TimelinePanel and AnalyzerPanel shows one window or histogram of
 // a Doc. Edits go through the server (EditCfg) and re-render every panel of the Doc.
 
-import { download, postJson, timelineFrame, timelineImage } from './api.js';
+import { download, oneAtATime, postJson, timelineFrame, timelineImage } from './api.js';
 import { TimelineCanvas, ZoomHistory, formatRange, panRange, parseTime, timeFormatter, zoomRange } from './timeline.js';
 import { AreaStats, CellTooltip, FindBar } from './inspect.js';
 import { Overview } from './overview.js';
+import { AnimationBar } from './animation.js';
 import { RowGroups } from './groups.js';
 import { TrafficView } from './traffic.js';
 import { CpuUse } from './utilisation.js';
-import { el, planeCsv, renderPlane, renderText } from './tables.js';
+import { button, el, planeCsv, renderPlane, renderText } from './tables.js';
+
+// Synchronisation groups a window can join (Paraver's numbered groups); 0 in the menu is none.
+export const SYNC_GROUPS = [1, 2, 3, 4, 5, 6];
+// What Paste can set in a window from the one copied (Paraver's Paste submenu).
+const PASTE = [['time', 'time range'], ['size', 'size'], ['filter', 'filter'], ['scale', 'semantic scale'], ['all', 'all']];
+
+// Time units of a window (window_units of the cfg).
+export const TIME_UNITS = ['ns', 'us', 'ms', 's', 'min', 'h', 'day'];
 
 export const COLOR_MODES = ['code', 'gradient', 'null-gradient', 'alt-gradient', 'line', 'fused', 'punctual'];
 export const DRAW_MODES = ['last', 'maximum', 'minimum-not-zero', 'random', 'random-not-zero', 'average',
@@ -73,14 +82,6 @@ function select(options, value, label) {
   return s;
 }
 
-function button(text, title, onClick, cls) {
-  const b = el('button', text, cls);
-  b.type = 'button';
-  if (title) b.title = title;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
 function checkbox(text, checked, onChange, cls) {
   const l = el('label', null, cls);
   const c = el('input');
@@ -123,7 +124,9 @@ export class TimelinePanel extends Panel {
     super(app, doc, 'timeline');
     this.index = windowIndex;
     this.highlight = highlight;  // {min, max, label, object}: a value range, a row to outline
-    this.sync = true;
+    // Synchronisation group (null: none): the cfg's window_synchronize, else group 1.
+    this.group = this.window.synchronize || 1;
+    this.size = null;  // {width} of the frames when pasted (else: the box's width)
     this.frames = 0;
     this.seq = 0;
     this.zoom = new ZoomHistory(app.traceEnd(doc.trace));
@@ -149,6 +152,7 @@ export class TimelinePanel extends Panel {
     this.tooltip = new CellTooltip(this, this.box);
     this.areaStats = new AreaStats(this);
     this.findBar = new FindBar(this);
+    this.animation = new AnimationBar(this);
     this.overview = new Overview(this);
     this.groups = new RowGroups(this);
     this.traffic = new TrafficView(this);
@@ -157,11 +161,18 @@ export class TimelinePanel extends Panel {
     this.settleTimer = null;
     this.hoverFraction = null;
     this.requests = 0;  // frames asked from the server
+    this.sourceCount = 0;  // events of the marked source line in the range drawn
+    this.markSeq = 0;
+    // After each frame: the marks of the source line of the range drawn, one request in flight.
+    this.refreshMarks = oneAtATime(async () => {
+      await this.markSource();
+      this.app.sourceCounted();
+    });
     this.cache = new Map();  // request body (JSON) → frame promise, oldest first
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.areaStats.root,
+    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.areaStats.root,
       this.textBox);
     this.buildBar();
     this.refreshControls();
@@ -182,6 +193,7 @@ export class TimelinePanel extends Panel {
     this.resizeObserver.disconnect();
     clearTimeout(this.resizeTimer);
     clearTimeout(this.settleTimer);
+    this.animation.pause();
     if (this.app.active === this) this.app.active = null;
     super.close();
   }
@@ -195,6 +207,7 @@ export class TimelinePanel extends Panel {
   // the frame is asked once the burst pauses for SETTLE_MS, and becomes one step of the zoom
   // history.
   preview(range) {
+    this.app.userMoved(this);
     this.tooltip.hide();
     this.pending = this.zoom.clamp(range.from, range.to);
     this.canvas.preview(this.pending);
@@ -208,8 +221,9 @@ export class TimelinePanel extends Panel {
   }
 
   // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan), Esc (clear the
-  // area selection), F (find), N/P (next, previous match); true if used.
-  key(k) {
+  // area selection), F (find), N/P (next, previous match), Space (play forward or pause; with
+  // shift: backward); true if used.
+  key(k, event = {}) {
     const at = this.hoverFraction ?? 0.5;
     if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
     else if (k === 's') this.preview(zoomRange(this.shown(), 1.25, at));
@@ -219,6 +233,7 @@ export class TimelinePanel extends Panel {
     else if (k === 'f') this.findBar.open();
     else if (k === 'n') this.findBar.go('next');
     else if (k === 'p') this.findBar.go('previous');
+    else if (k === ' ') this.animation.key(Boolean(event.shiftKey));
     else return false;
     return true;
   }
@@ -243,6 +258,43 @@ export class TimelinePanel extends Panel {
   // The width of the frames: the width the canvas is shown at, so that no pixel is scaled.
   pixelWidth() {
     return Math.max(160, Math.floor(this.box.clientWidth));
+  }
+
+  // Joins synchronisation group `group` (null: none), shown in the title and the menu.
+  setGroup(group) {
+    this.group = group;
+    if (this.syncSelect) {
+      if (group && !SYNC_GROUPS.includes(group) && !this.syncSelect.querySelector(`option[value="${group}"]`)) {
+        const o = el('option', String(group));
+        o.value = String(group);
+        this.syncSelect.append(o);
+      }
+      this.syncSelect.value = String(group || 0);
+    }
+    this.badge.textContent = group ? `sync ${group}` : '';
+    this.badge.className = `sync-badge${group ? ` g${group}` : ''}`;
+    this.badge.title = group ? `zooms and pans are shared with the windows of group ${group}` : '';
+    this.root.dataset.group = group || '';
+  }
+
+  // Paste: sets `what` (time, size, filter, scale, all) of this window from the copied one.
+  async paste(what, copied) {
+    const all = what === 'all';
+    if (all || what === 'size') {
+      // The width only: a frame's height is what its rows, labels and legend take at that width.
+      this.size = { width: copied.size.width };
+      this.box.style.width = `${copied.size.width}px`;
+    }
+    const changes = {};
+    if (all || what === 'filter') changes.filter = structuredClone(copied.filter);
+    if (all || what === 'scale') Object.assign(changes, { min_y: copied.min_y, max_y: copied.max_y });
+    try {
+      if (Object.keys(changes).length) await this.doc.edit((d) => Object.assign(d.windows[this.index], changes));
+      if (all || what === 'time') this.userRange(this.zoom.go(copied.range));
+      else if (what === 'size') this.render();
+    } catch (e) {
+      this.error(e);
+    }
   }
 
   get window() {
@@ -280,7 +332,28 @@ export class TimelinePanel extends Panel {
     this.fit = false;
     const fitBox = checkbox('fit scale', false, (v) => { this.fit = v; this.render(); }, 'fit-scale');
     fitBox.label.title = 'semantic scale from the values in view';
-    const syncBox = checkbox('sync', this.sync, (v) => { this.sync = v; }, 'sync');
+    // The synchronisation group: zooms and pans are shared within it.
+    const syncBox = { label: el('label', 'sync ', 'sync') };
+    this.syncSelect = select(['none', ...SYNC_GROUPS.map(String)], undefined, 'synchronisation group');
+    [...this.syncSelect.options].forEach((o, i) => { o.value = String(i ? SYNC_GROUPS[i - 1] : 0); });
+    this.syncSelect.title = 'synchronisation group: the windows of a group share zooms and pans';
+    this.syncSelect.addEventListener('change', () => {
+      const group = Number(this.syncSelect.value) || null;
+      this.setGroup(group);
+      this.setDisplay({ synchronize: group || 0 });  // saved in the cfg (window_synchronize)
+    });
+    syncBox.label.append(this.syncSelect);
+    this.badge = el('span', null, 'sync-badge');
+    // Copy and Paste of window properties (Paraver's Copy, Paste > Time / Size / ...).
+    const pasteMenu = select(['Paste…', ...PASTE.map(([, label]) => label)], undefined, 'paste');
+    [...pasteMenu.options].forEach((o, i) => { o.value = i ? PASTE[i - 1][0] : ''; });
+    pasteMenu.classList.add('paste');
+    pasteMenu.title = 'set this window\'s time range, size, filter or semantic scale from the window copied';
+    pasteMenu.addEventListener('change', () => {
+      const what = pasteMenu.value;
+      pasteMenu.value = '';
+      if (what) this.app.pasteInto(this, what);
+    });
     // The range typed: begin and end, in the window's unit unless a unit is given.
     this.beginInput = el('input', null, 'begin-time');
     this.endInput = el('input', null, 'end-time');
@@ -293,7 +366,10 @@ export class TimelinePanel extends Panel {
     const more = el('span', null, 'more');
     more.append(
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
+      button('Copy', 'copy this window\'s properties (time range, size, filter, semantic scale) to paste them into another', () => this.app.copy(this), 'copy'),
+      pasteMenu,
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
+      button('Play…', 'animation: a window of a chosen width sliding through the trace (Space)', () => this.animation.toggle(), 'play'),
       button('Rows…', 'collapse or expand groups of rows (tasks, applications, nodes)', () => this.groups.toggleShown(), 'rows'),
       button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
       button('Traffic', 'bytes sent over time and the node / task communication matrix of the range in view',
@@ -314,7 +390,9 @@ export class TimelinePanel extends Panel {
     if (this.areaStats.area) this.areaStats.select(this.areaStats.area);  // summed with the new cfg
     this.groups.reset();
     const w = this.window;
-    this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''}`;
+    this.title.textContent = `${w.name} — ${this.doc.trace}${this.highlight ? ` — where ${this.highlight.label}` : ''} `;
+    this.title.append(this.badge);
+    this.setGroup(this.group);
     this.root.dataset.window = w.name;
     this.flags.input.checked = w.flags;
     this.comms.input.checked = w.comm_lines;
@@ -366,7 +444,7 @@ export class TimelinePanel extends Panel {
     const r = this.zoom.range;
     const body = {
       trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, from: r.from, to: r.to,
-      width: this.pixelWidth(), ...extra,
+      width: this.size ? this.size.width : this.pixelWidth(), ...extra,
     };
     if (this.fit) body.fit = true;
     const objects = this.groups.objects();
@@ -378,10 +456,12 @@ export class TimelinePanel extends Panel {
   // A range chosen by the user here: shown here and in every synchronised window.
   userRange(range) {
     if (!range) return;
+    this.app.userMoved(this);
     this.render();
-    if (this.sync) this.app.syncRange(this, range);
+    this.app.syncRange(this, range);
   }
 
+  // Asks and paints the frame of the current range; false when the request failed.
   async render(extra = {}) {
     const seq = ++this.seq;
     const t0 = performance.now();
@@ -411,11 +491,14 @@ export class TimelinePanel extends Panel {
       this.overview.update();
       this.traffic.update();
       this.cpuUse.update();
+      if (this.app.sourceMark) this.refreshMarks();
       for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);
       this.explain();
     } catch (e) {
       if (seq === this.seq) this.error(e);
+      return false;
     }
+    return true;
   }
 
   // What the cfg reader noticed about this window, or about the whole cfg and the trace (not
@@ -462,10 +545,36 @@ export class TimelinePanel extends Panel {
         d.windows.push({ ...structuredClone(d.windows[index]), name: `${d.windows[index].name} per cpu`, level: 'cpu', open: true });
       });
       const p = this.app.openWindow(this.doc, count, this.zoom.range);
-      p.sync = this.sync = true;
+      if (!this.group) this.setGroup(1);
+      p.setGroup(this.group);
     } catch (e) {
       this.error(e);
     }
+  }
+
+  // Click-forward: marks the events of the source line chosen in the source panel
+  // (app.sourceMark; none: clears the marks) in the range drawn; resolves with their count.
+  async markSource() {
+    const m = this.app.sourceMark, c = this.canvas;
+    const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
+    const seq = ++this.markSeq;
+    if (!m || !objects.length) {
+      c.setSourceMarks(null);
+      this.sourceCount = 0;
+      return 0;
+    }
+    const view = this.zoom.range;
+    const r = await postJson('/api/source/events', {
+      trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, type: m.type, label: m.label,
+      object_first: Math.min(...objects), object_last: Math.max(...objects), from: view.from, to: view.to,
+    });
+    if (seq === this.markSeq && this.app.sourceMark === m) {
+      c.setSourceMarks(r.marks);
+      this.sourceCount = r.count;
+      this.root.dataset.sourceFrom = view.from;
+      this.root.dataset.sourceTo = view.to;
+    }
+    return r.count;
   }
 
   async showText(row, time) {
@@ -558,8 +667,21 @@ export class AnalyzerPanel extends Panel {
     criteria.classList.add('sort-criteria');
     const reverse = checkbox('reversed', h.sort_reverse, () => {}, 'sort-reverse');
     const hide = checkbox('hide empty columns', h.hide_empty_columns, () => {}, 'hide-columns');
+    // The units of the table: times are in the control window's unit, integrals in the data
+    // window's (the cfg's window_units of each).
+    const windows = this.doc.document.windows;
+    const unitOf = (i) => windows[i] && windows[i].unit;
+    const units = [];
+    if (unitOf(h.control)) units.push(['control', h.control, 'time unit']);
+    if (unitOf(h.data) && h.data !== h.control) units.push(['data', h.data, 'data unit']);
+    const unitSelects = units.map(([kind, i, label]) => {
+      const u = select(TIME_UNITS, unitOf(i), label);
+      u.classList.add(`${kind}-unit`);
+      u.title = `${label}: the unit of ${windows[i].name} (window_units), which the ${kind === 'control' ? 'times (Time, burst times, ...)' : 'integrals'} are in`;
+      return [i, u, label];
+    });
     const message = el('div', null, 'error');
-    const parts = [el('h4', `${h.name}`), field('statistic', statistic)];
+    const parts = [el('h4', `${h.name}`), field('statistic', statistic), ...unitSelects.map(([, u, label]) => field(label, u))];
     if (!h.communications) {
       parts.push(el('h4', 'Control scale (columns)'), field('autofit', auto.label), field('minimum', min), field('maximum', max),
         field('delta', delta));
@@ -584,7 +706,10 @@ export class AnalyzerPanel extends Panel {
         }
       }
       try {
-        await this.doc.edit((d) => Object.assign(d.histograms[this.index], values));
+        await this.doc.edit((d) => {
+          Object.assign(d.histograms[this.index], values);
+          for (const [i, u] of unitSelects) d.windows[i].unit = u.value;
+        });
         this.hideEmpty = values.hide_empty_columns;
         dialog.close();
       } catch (e) {

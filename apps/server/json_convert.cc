@@ -125,7 +125,8 @@ json ToJson(const CfgWindowSettings& w) {
           {"derived", w.derived}, {"parent0", w.parent0}, {"parent1", w.parent1}, {"factor0", Number(w.factor0)},
           {"factor1", Number(w.factor1)}, {"color_mode", w.color_mode}, {"draw_mode", w.draw_mode},
           {"object_draw_mode", w.object_draw_mode}, {"flags", w.flags}, {"comm_lines", w.comm_lines},
-          {"min_y", Number(w.min_y)}, {"max_y", Number(w.max_y)}, {"pixel_size", w.pixel_size}, {"open", w.open}};
+          {"min_y", Number(w.min_y)}, {"max_y", Number(w.max_y)}, {"pixel_size", w.pixel_size}, {"open", w.open},
+          {"synchronize", w.synchronize}};
 }
 
 json ToJson(const CfgHistogramSettings& h) {
@@ -277,6 +278,7 @@ void Read(const json& j, const std::string& path, CfgWindowSettings* w) {
   r.Field("max_y", &w->max_y);
   r.Field("pixel_size", &w->pixel_size);
   r.Field("open", &w->open);
+  r.Field("synchronize", &w->synchronize);
   r.Done();
 }
 

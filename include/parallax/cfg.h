@@ -58,6 +58,7 @@ struct CfgWindowSettings {
   double min_y = 0, max_y = 1;   // semantic scale
   uint32_t pixel_size = 1;
   bool open = true;              // shown when the cfg is loaded (Paraver's window_open)
+  uint32_t synchronize = 0;      // synchronisation group (window_synchronize); 0: none
 };
 
 struct CfgHistogramSettings {

@@ -1,6 +1,7 @@
 // PNG encoder (libpng, writing to memory).
 
 #include <png.h>
+#include <zlib.h>
 
 #include <csetjmp>
 
@@ -32,6 +33,13 @@ Result<std::string> EncodePng(const Image& image) {
   png_set_IHDR(png, info, static_cast<png_uint_32>(image.width),
                static_cast<png_uint_32>(image.height), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  // Timeline rows are runs of one colour. Choosing between the Sub and Up filters only, with
+  // deflate's run-length strategy, encodes a frame 2.5-3x faster than libpng's defaults (every
+  // filter tried on each row, full deflate) for files about 45 % larger (36 KB instead of
+  // 25 KB for a 1183-pixel frame of a 100 MB trace): the PNG was most of the time of a frame
+  // in the browser UI.
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB | PNG_FILTER_UP);
+  png_set_compression_strategy(png, Z_RLE);
   png_write_info(png, info);
   const size_t stride = static_cast<size_t>(image.width) * 3;
   for (int32_t y = 0; y < image.height; ++y)

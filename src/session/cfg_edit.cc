@@ -179,6 +179,7 @@ CfgWindowSettings DescribeWindow(const semantic::FunctionRegistry& reg, const st
   out.max_y = d.maximum_y;
   out.pixel_size = d.pixel_size;
   out.open = d.open;
+  out.synchronize = d.synchronize.value_or(0);
   return out;
 }
 
@@ -373,6 +374,8 @@ Status ApplyDisplay(const std::string& what, const CfgWindowSettings& before,
     d.compute_y_max = false;
   }
   if (s.open != before.open) d.open = s.open;
+  if (s.synchronize != before.synchronize)
+    d.synchronize = s.synchronize == 0 ? std::nullopt : std::optional<uint32_t>(s.synchronize);
   return Status::Ok();
 }
 

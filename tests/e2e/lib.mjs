@@ -106,3 +106,42 @@ export async function paintedPixels(panel) {
     return n;
   });
 }
+
+// The command line of a browser test, [binary, data, out] (out created), or its usage and exit 2.
+export function testArgs(script) {
+  const [binary, data, out] = process.argv.slice(2);
+  if (!binary || !data || !out) {
+    console.error(`usage: node tests/e2e/${script} PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR`);
+    process.exit(2);
+  }
+  fs.mkdirSync(out, { recursive: true });
+  return [binary, data, out];
+}
+
+// Runs `steps` ([name, async fn]) in order and stops at the first failure, printing it with
+// the page's problems and the server's output (and a `failure` screenshot); then checks that
+// the page logged no error, closes the browser, stops the server, removes `root` and exits 0 or 1.
+export async function runSteps(what, steps, { browser, server, problems, shot, root }) {
+  let step = 'start', code = 0;
+  try {
+    for (const [name, fn] of steps) {
+      step = name;
+      await fn();
+      console.log(`ok: ${name}`);
+    }
+    step = 'no browser errors';
+    check(problems.length === 0, `the page reported problems:\n${problems.join('\n')}`);
+    console.log(`e2e: all ${what} steps passed`);
+  } catch (e) {
+    code = 1;
+    console.error(`e2e: ${e.message} (step: ${step})`);
+    try { await shot('failure'); } catch (x) { /* the page may be gone */ }
+    if (problems.length) console.error(problems.join('\n'));
+    console.error(`server output:\n${server.output()}`);
+  } finally {
+    await browser.close();
+    server.proc.kill();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  process.exit(code);
+}

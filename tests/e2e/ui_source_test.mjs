@@ -10,14 +10,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+import { check, launch, makeRoot, runSteps, startServer, testArgs, waitFrame } from './lib.mjs';
 
-const [binary, data, out] = process.argv.slice(2);
-if (!binary || !data || !out) {
-  console.error('usage: node tests/e2e/ui_source_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(out, { recursive: true });
+const [binary, data, out] = testArgs('ui_source_test.mjs');
 
 const root = makeRoot([]);
 const source = ['#include <mpi.h>', '', 'int main(int argc, char** argv) {', '  MPI_Init(&argc, &argv);',
@@ -34,7 +29,6 @@ fs.writeFileSync(path.join(root, 'demo.prv'), prv.join('\n') + '\n');
 fs.writeFileSync(path.join(root, 'demo.pcf'), ['STATES', '0    Idle', '1    Running', '', 'EVENT_TYPE',
   '0    80000001    Caller line', 'VALUES', ...[...lines].map(([v, l]) => `${v}   ${l} (/build/demo/demo.c, demo)`), '', ''].join('\n'));
 
-let step = 'start';
 const server = await startServer(binary, root);
 const { browser, page, problems } = await launch();
 const shot = (name) => page.screenshot({ path: path.join(out, `source-${name}.png`) });
@@ -88,32 +82,37 @@ const steps = [
       `the panel reads '${await sourcePanel.locator('.source-count').textContent()}'`);
     await shot('02-marks');
   }],
+  ['the marks follow zooms and pans', async () => {
+    // Line 7's events in [from, to), from the .prv.
+    const line7 = prv.filter((l) => l.endsWith(':80000001:3')).map((l) => Number(l.split(':')[5]));
+    const marksIn = async (from, to) => {
+      const expected = line7.filter((t) => t >= from && t < to);
+      await page.waitForFunction(([e, f, t]) => e.dataset.sourceFrom === String(f) && e.dataset.sourceTo === String(t),
+        [await panel.elementHandle(), from, to], { timeout: 20000 });
+      const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.sourceMarks);
+      check(JSON.stringify(marks.map((m) => m.time)) === JSON.stringify(expected),
+        `over ${from}-${to} the marks are at ${marks.map((m) => m.time).slice(0, 5)}..., the .prv's line 7 events at ${expected.slice(0, 5)}...`);
+      await page.waitForFunction((n) => document.querySelector('#source-panel').dataset.count === String(n), expected.length, { timeout: 10000 });
+      return expected.length;
+    };
+    await panel.locator('input.begin-time').fill('100 ns');
+    await panel.locator('input.end-time').fill('300 ns');
+    await panel.locator('input.end-time').press('Enter');
+    const n = await marksIn(100, 300);
+    check(n > 0 && n < line7.length, `${n} of ${line7.length} events in 100-300 ns`);
+    check((await sourcePanel.locator('.source-count').textContent()).startsWith(`${n} events of line 7`), 'the count was not updated after the zoom');
+    await shot('03-marks-zoomed');
+    const box = await panel.locator('canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press('d');  // a fifth of the view later
+    await marksIn(140, 340);
+  }],
   ['Esc closes the panel and clears the marks', async () => {
     await page.keyboard.press('Escape');
     await sourcePanel.waitFor({ state: 'hidden', timeout: 5000 });
     await page.waitForFunction(() => !window.parallax.panels[0].canvas.sourceMarks, null, { timeout: 5000 });
-    await shot('03-closed');
+    await shot('04-closed');
   }],
 ];
 
-let code = 0;
-try {
-  for (const [name, fn] of steps) {
-    step = name;
-    await fn();
-    console.log(`ok: ${name}`);
-  }
-  check(problems.length === 0, `the page reported problems:\n${problems.join('\n')}`);
-  console.log('e2e: all click-back steps passed');
-} catch (e) {
-  code = 1;
-  console.error(`e2e: ${e.message} (step: ${step})`);
-  try { await shot('failure'); } catch (x) { /* the page may be gone */ }
-  if (problems.length) console.error(problems.join('\n'));
-  console.error(`server output:\n${server.output()}`);
-} finally {
-  await browser.close();
-  server.proc.kill();
-  fs.rmSync(root, { recursive: true, force: true });
-}
-process.exit(code);
+await runSteps('click-back', steps, { browser, server, problems, shot, root });

@@ -165,6 +165,25 @@ TEST_F(ServerApiTest, RendersTimelinesInEveryFormat) {
   EXPECT_FALSE(json::parse(cfg->get_header_value("X-Parallax-Windows")).empty());
 }
 
+// The UI's frames are not compressed, whatever the client accepts: brotli at cpp-httplib's
+// quality cost more than the render, and the PNG inside does not compress.
+TEST_F(ServerApiTest, FramesAreNotCompressed) {
+  std::string q = std::string("/api/timeline?trace=") + kTrace + "&function=State%20As%20Is&width=640&format=frame";
+  auto r = Checked(Client()->Get(q.c_str(), {{"X-Parallax-Token", kToken}, {"Accept-Encoding", "br, gzip, deflate"}}), "frame");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->get_header_value("Content-Encoding"), "");
+  EXPECT_EQ(r->get_header_value("Content-Type"), "application/json; charset=utf-8");
+  json f = Json(r);
+  EXPECT_EQ(f["window"], "State As Is");
+  EXPECT_FALSE(f["png"].get<std::string>().empty());
+  // Other JSON answers are still compressed for a client that accepts it.
+  auto info = Checked(Client()->Get((std::string("/api/info?trace=") + kTrace).c_str(),
+                                    {{"X-Parallax-Token", kToken}, {"Accept-Encoding", "gzip"}}), "info");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->get_header_value("Content-Encoding"), "gzip");
+}
+
 TEST_F(ServerApiTest, TextViewOfAnObject) {
   auto r = Get(std::string("/api/text?trace=") + kTrace +
                "&function=State%20As%20Is&object=THREAD%201.1.1&from=0&to=100000000");

@@ -280,9 +280,13 @@ TEST(EditCfg, DisplaySettingsAndName) {
   w.pixel_size = 4;
   w.flags = !w.flags;
   w.max_y = 7;
+  EXPECT_EQ(w.synchronize, 0u);  // the cfg has no window_synchronize
+  w.synchronize = 3;
   std::string edited = Edit(text, doc);
+  EXPECT_NE(edited.find("window_synchronize 3\n"), std::string::npos);
   CfgDocument again = Describe(edited);
   const CfgWindowSettings& a = again.windows[0];
+  EXPECT_EQ(a.synchronize, 3u);
   EXPECT_EQ(a.name, "Renamed");
   EXPECT_EQ(a.color_mode, "gradient");
   EXPECT_EQ(a.draw_mode, "last");
@@ -290,6 +294,11 @@ TEST(EditCfg, DisplaySettingsAndName) {
   EXPECT_EQ(a.pixel_size, 4u);
   EXPECT_EQ(a.flags, w.flags);
   EXPECT_EQ(a.max_y, 7);
+  // Group 0 takes the window out of every group: the key goes.
+  again.windows[0].synchronize = 0;
+  std::string none = Edit(edited, again);
+  EXPECT_EQ(none.find("window_synchronize"), std::string::npos);
+  EXPECT_EQ(Describe(none).windows[0].synchronize, 0u);
 }
 
 // The time unit of a window's values: described, changed, kept by a new window copied from
