@@ -191,23 +191,19 @@ std::string HiddenBeside(const std::string& output, const std::string& suffix) {
 Status ShiftBody(const ToolRun& run, tools::InputTrace& in, ShiftEngine& engine,
                  ToolReport& report, bool stop_when_unordered) {
   report.input_bytes = in.lines->bytes_total();
-  tools::PrvRecord rec;
-  std::string_view line;
+  // The pairs are copied as text: checked, not kept.
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kCheck, false});
+  const tools::PrvRecord* rec = nullptr;
   tools::ProgressTicker ticker(run.progress);
-  Status s;
-  while (in.lines->Next(&line)) {
+  while (stream.Next(&rec)) {
     ++report.input_records;
-    // The pairs are copied as text: checked, not kept.
-    if (!tools::ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s,
-                              tools::Pairs::kCheck))
-      return s;
-    s = engine.Process(rec, in.lines->line_number());
+    Status s = engine.Process(*rec, stream.line_number());
     if (!s.ok()) return s;
     if (stop_when_unordered && !engine.in_order()) return Status::Ok();
-    ticker.Tick(*in.lines);
+    ticker.Tick(stream);
   }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  if (!stream.status().ok()) return stream.status();
+  ticker.Done(stream);
   return Status::Ok();
 }
 
