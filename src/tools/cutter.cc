@@ -647,6 +647,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   }
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.end_time = end_time;
   header.resources_bare = false;

@@ -450,6 +450,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
   auto out_r = OutputFile::Create(run.output, run.force);
   if (!out_r.ok()) return out_r.status();
   OutputFile& out = *out_r.value();
+  out.WriteBehind();
   out.Text(io::FormatPrvHeader(header.value()));
 
   uint64_t others = 0, next_tick = 0, past_end = 0;

@@ -11,7 +11,7 @@ namespace {
 
 // Text read per block: large enough that handing blocks between threads costs nothing, small
 // enough that the pool stays a few MB.
-constexpr size_t kBlockBytes = 1u << 20;
+constexpr size_t kBlockBytes = 128u << 10;
 
 // `s` with its line counted from `base` (blocks number their lines from 1).
 Status Relocated(const Status& s, uint64_t base) {

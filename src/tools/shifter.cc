@@ -255,6 +255,7 @@ Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tool
   outs.clear();
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   header.end_time = std::max(in.header.end_time, engine.end());
@@ -354,6 +355,7 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
   TempFiles remove{{sort_run.input}};
   auto tmp = tools::OutputFile::Create(sort_run.input, true);
   if (!tmp.ok()) return tmp.status();
+  tmp.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   tmp.value()->Text(io::FormatPrvHeader(header));

@@ -204,6 +204,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
 
   auto out = OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   if (end_time) header.end_time = *end_time;
