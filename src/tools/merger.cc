@@ -397,7 +397,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
   ToolReport report;
   for (size_t i = 0; i < sources.size(); ++i) {
     sources[i].path = options.inputs[i];
-    auto in = tools::OpenInputTrace(options.inputs[i], 1u << 20);
+    auto in = tools::OpenInputTrace(options.inputs[i]);
     if (!in.ok()) return in.status();
     sources[i].in = std::move(in).value();
     report.input_bytes += sources[i].in.lines->bytes_total();

@@ -25,7 +25,9 @@ struct InputTrace {
 };
 
 // Opens `path` and parses its header and communicator lines (errors are fatal and located).
-Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes = 4u << 20);
+// `block_bytes`: the read size. What the header's read leaves unread becomes the first block of
+// the record stream that reads the body (128 KB blocks), so a small read keeps that block small.
+Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes = 128u << 10);
 
 // Event types of the input's .pcf (sorted); empty when there is no .pcf.
 std::vector<uint32_t> PcfEventTypes(const std::string& trace);
