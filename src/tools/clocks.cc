@@ -560,6 +560,7 @@ Result<ClockCorrection> CorrectClocks(const ToolRun& run, const ClockCorrectOpti
   in = std::move(opened).value();
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   // The header end time: the latest the end can move to.

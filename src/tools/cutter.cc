@@ -446,22 +446,20 @@ Result<CutLimits> RecordTimes(const CutOptions& o, const std::string& file) {
   auto opened = tools::OpenInputTrace(file);
   if (!opened.ok()) return opened.status();
   tools::InputTrace in = std::move(opened).value();
-  tools::PrvRecord rec;
-  std::string_view line;
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kSkip, false});
+  const tools::PrvRecord* rec = nullptr;
   uint64_t n = 0;
   CutLimits l;
-  while (in.lines->Next(&line)) {
-    Status s = tools::ParsePrvRecord(line, file, in.lines->line_number(), &rec, true);
-    if (!s.ok()) return s;
-    if (rec.kind != '1' && rec.kind != '2' && rec.kind != '3') continue;
+  while (stream.Next(&rec)) {
+    if (rec->kind != '1' && rec->kind != '2' && rec->kind != '3') continue;
     ++n;
-    if (n == o.first_record) l.tmin = rec.t1;
+    if (n == o.first_record) l.tmin = rec->t1;
     if (n == o.last_record) {
-      l.tmax = rec.t1;
+      l.tmax = rec->t1;
       return l;
     }
   }
-  if (!in.lines->status().ok()) return in.lines->status();
+  if (!stream.status().ok()) return stream.status();
   return Status::Error("the record range ends at record " + std::to_string(o.last_record) +
                            " but the trace has " + std::to_string(n) + " records",
                        {file}, "give a last record within 1.." + std::to_string(n));
@@ -502,12 +500,11 @@ Result<CutLimits> EventTimes(const CutOptions& o, const std::string& file) {
     uint64_t n = 0, first = 0, last = 0;  // occurrences; times of occurrence A and B (or last)
   };
   std::map<uint64_t, Count> threads;  // (appl, task, thread) -> its occurrences
-  tools::PrvRecord rec;
-  std::string_view line;
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kRead, false});
+  const tools::PrvRecord* record = nullptr;
   uint64_t type_seen = 0;
-  while (in.lines->Next(&line)) {
-    Status s = tools::ParsePrvRecord(line, file, in.lines->line_number(), &rec);
-    if (!s.ok()) return s;
+  while (stream.Next(&record)) {
+    const tools::PrvRecord& rec = *record;
     if (rec.kind != '2' || !TaskSelected(o.tasks, rec.task)) continue;
     for (const tools::EventPair& p : rec.events) {
       if (p.type != o.event_type) continue;
@@ -519,7 +516,7 @@ Result<CutLimits> EventTimes(const CutOptions& o, const std::string& file) {
       if (o.last_occurrence == 0 || c.n == o.last_occurrence) c.last = rec.t1;
     }
   }
-  if (!in.lines->status().ok()) return in.lines->status();
+  if (!stream.status().ok()) return stream.status();
   if (type_seen == 0) {
     return Status::Error("event type " + std::to_string(o.event_type) + " never occurs in " + file +
                              (o.tasks.empty() ? "" : " (in the selected tasks)"),
@@ -596,21 +593,18 @@ Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h,
 // Runs the engine over the body of `in`; records the number of body lines read.
 Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uint64_t* lines,
                uint64_t* others, bool skip_pairs) {
-  tools::PrvRecord rec;
-  std::string_view line;
+  tools::RecordStream stream(*in.lines,
+                             {skip_pairs ? tools::Pairs::kSkip : tools::Pairs::kRead, false});
+  const tools::PrvRecord* rec = nullptr;
   tools::ProgressTicker ticker(run.progress);
-  while (in.lines->Next(&line)) {
+  while (stream.Next(&rec)) {
     ++*lines;
-    Status s;
-    if (!tools::ReadPrvRecord(line, in.lines->path(), in.lines->line_number(), &rec, &s,
-                              skip_pairs ? tools::Pairs::kSkip : tools::Pairs::kRead))
-      return s;
-    if (rec.kind == 'o' && !line.empty()) ++*others;
-    if (!engine.Process(rec)) break;
-    ticker.Tick(*in.lines);
+    if (rec->kind == 'o' && !rec->line.empty()) ++*others;
+    if (!engine.Process(*rec)) break;
+    ticker.Tick(stream);
   }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  if (!stream.status().ok()) return stream.status();
+  ticker.Done(stream);
   engine.Finish();
   return Status::Ok();
 }
@@ -653,6 +647,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   }
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.end_time = end_time;
   header.resources_bare = false;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "src/base/input_buffer.h"
@@ -49,6 +50,34 @@ Result<std::unique_ptr<LineSource>> LineSource::Open(const std::string& path, si
   return src;
 }
 
+int64_t LineSource::ReadSome(char* p, size_t n) {
+  if (gz_ != nullptr) {
+    int got = gzread(gz_, p, static_cast<unsigned>(n));
+    int gz_err = Z_OK;
+    if (got == 0) gzerror(gz_, &gz_err);  // a truncated stream ends with Z_BUF_ERROR, not -1
+    if (got < 0 || (gz_err != Z_OK && gz_err != Z_STREAM_END)) {
+      int err = 0;
+      const char* msg = gzerror(gz_, &err);
+      status_ = Status::Error("cannot decompress " + path_ + ": " + msg, {path_, line_no_ + 1},
+                              "the file may be truncated or not gzip-compressed");
+      return -1;
+    }
+    consumed_ = static_cast<uint64_t>(gzoffset(gz_));
+    return got;
+  }
+  ssize_t got;
+  do {
+    got = read(fd_, p, n);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) {
+    status_ = Status::Error("cannot read " + path_ + ": " + std::strerror(errno),
+                            {path_, line_no_ + 1});
+    return -1;
+  }
+  consumed_ += static_cast<uint64_t>(got);
+  return got;
+}
+
 bool LineSource::Refill() {
   // Keep the unfinished line at the front, then read one more block after it.
   if (begin_ > 0) {
@@ -57,36 +86,52 @@ bool LineSource::Refill() {
     begin_ = 0;
   }
   if (buf_.size() - end_ < block_) buf_.resize(end_ + block_);
-  int64_t got = 0;
-  if (gz_ != nullptr) {
-    int n = gzread(gz_, buf_.data() + end_, static_cast<unsigned>(block_));
-    int gz_err = Z_OK;
-    if (n == 0) gzerror(gz_, &gz_err);  // a truncated stream ends with Z_BUF_ERROR, not -1
-    if (n < 0 || (gz_err != Z_OK && gz_err != Z_STREAM_END)) {
-      int err = 0;
-      const char* msg = gzerror(gz_, &err);
-      status_ = Status::Error("cannot decompress " + path_ + ": " + msg, {path_, line_no_ + 1},
-                              "the file may be truncated or not gzip-compressed");
-      return false;
-    }
-    got = n;
-    consumed_ = static_cast<uint64_t>(gzoffset(gz_));
-  } else {
-    ssize_t n;
-    do {
-      n = read(fd_, buf_.data() + end_, block_);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-      status_ = Status::Error("cannot read " + path_ + ": " + std::strerror(errno),
-                              {path_, line_no_ + 1});
-      return false;
-    }
-    got = n;
-    consumed_ += static_cast<uint64_t>(n);
-  }
+  int64_t got = ReadSome(buf_.data() + end_, block_);
+  if (got < 0) return false;
   if (got == 0) eof_ = true;
   end_ += static_cast<size_t>(got);
   return true;
+}
+
+void LineBlock::Reserve(size_t n) {
+  if (n <= capacity) return;
+  size_t cap = std::max(n, capacity + capacity / 2);
+  std::unique_ptr<char[]> bigger(new char[cap]);
+  if (size > 0) std::memcpy(bigger.get(), data.get(), size);
+  data = std::move(bigger);
+  capacity = cap;
+}
+
+bool LineSource::TakeLines(LineBlock* block, size_t want) {
+  if (want == 0) want = 1;
+  // What Next() left unread, then fresh reads until a line ends (or the file does).
+  block->size = 0;
+  block->Reserve(end_ - begin_ + want);
+  std::memcpy(block->data.get(), buf_.data() + begin_, end_ - begin_);
+  block->size = end_ - begin_;
+  begin_ = end_ = 0;
+  for (;;) {
+    if (eof_ || !status_.ok()) return status_.ok() && block->size > 0;
+    block->Reserve(block->size + want);
+    const size_t old = block->size;
+    int64_t got = ReadSome(block->data.get() + old, want);
+    if (got < 0) return false;
+    if (got == 0) {
+      eof_ = true;
+      continue;
+    }
+    block->size += static_cast<size_t>(got);
+    const void* nl = memrchr(block->data.get() + old, '\n', static_cast<size_t>(got));
+    if (nl == nullptr) continue;  // a line longer than what was read: read more
+    // Keep the unfinished last line for the next call.
+    const size_t keep = static_cast<size_t>(static_cast<const char*>(nl) - block->data.get()) + 1;
+    const size_t tail = block->size - keep;
+    if (buf_.size() < tail) buf_.resize(tail);
+    std::memcpy(buf_.data(), block->data.get() + keep, tail);
+    end_ = tail;
+    block->size = keep;
+    return true;
+  }
 }
 
 bool LineSource::Next(std::string_view* line) {

@@ -16,6 +16,14 @@
 
 namespace parallax::tools {
 
+// A buffer of whole lines filled by LineSource::TakeLines (not zero-initialised when it grows).
+struct LineBlock {
+  std::unique_ptr<char[]> data;
+  size_t size = 0, capacity = 0;
+  void Reserve(size_t n);  // keeps the first `size` bytes
+  std::string_view view() const { return {data.get(), size}; }
+};
+
 class LineSource {
  public:
   LineSource() = default;
@@ -32,14 +40,23 @@ class LineSource {
   // file or on a read error (see status()).
   bool Next(std::string_view* line);
 
+  // Replaces `block` with the next whole lines (about `want` bytes read, at least one line,
+  // each with its '\n' except a last line without one at the end of the file). False at the
+  // end of the file or on a read error (see status()). Does not count lines: a caller that
+  // mixes it with Next() keeps its own line numbers.
+  bool TakeLines(LineBlock* block, size_t want);
+
   uint64_t line_number() const { return line_no_; }    // 1-based number of the last line
   uint64_t bytes_done() const { return consumed_; }    // file bytes read so far
   uint64_t bytes_total() const { return file_size_; }  // on-disk size (compressed for .gz)
   const Status& status() const { return status_; }
+  size_t block_bytes() const { return block_; }
   const std::string& path() const { return path_; }
 
  private:
   bool Refill();
+  // read(2) or gzread of at most n bytes at p; -1 with status_ set on an error.
+  int64_t ReadSome(char* p, size_t n);
 
   std::string path_;
   int fd_ = -1;

@@ -50,6 +50,7 @@ struct Renumber {
 struct Source {
   std::string path;
   InputTrace in;
+  std::unique_ptr<tools::RecordStream> stream;  // over in.lines, from the first record read
   Renumber move;
   PrvRecord rec;
   bool live = false;
@@ -60,7 +61,7 @@ constexpr size_t kMaxConflicts = 20;
 Status CheckObjects(const Source& s, uint32_t cpu, uint32_t appl, uint32_t task, uint32_t thread) {
   const model::TraceHeader& h = s.in.header;
   model::ThreadIndex th;
-  Location at{s.path, s.in.lines->line_number(), 1};
+  Location at{s.path, s.stream->line_number(), 1};
   if (!h.processes.FindThread(appl, task, thread, &th))
     return Status::Error("thread " + std::to_string(appl) + ":" + std::to_string(task) + ":" +
                              std::to_string(thread) + " is not in the header",
@@ -74,31 +75,28 @@ Status CheckObjects(const Source& s, uint32_t cpu, uint32_t appl, uint32_t task,
 
 // Reads the next body record of `s` (a state, event, communication or type-4 global operation;
 // other lines are skipped and counted in *others); false at the end. Comment lines are written at once: they stay after what preceded them in their input.
-Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records) {
-  std::string_view line;
-  while (s.in.lines->Next(&line)) {
+Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records,
+               unsigned threads) {
+  // Event pairs are copied as text: checked, not kept.
+  if (s.stream == nullptr)
+    s.stream = std::make_unique<tools::RecordStream>(
+        *s.in.lines, tools::RecordParse{tools::Pairs::kCheck, true}, threads);
+  const PrvRecord* rec = nullptr;
+  while (s.stream->Next(&rec)) {
     ++*records;
-    Status st;
-    // Event pairs are copied as text: checked, not kept.
-    if (!tools::ReadPrvRecord(line, s.path, s.in.lines->line_number(), &s.rec, &st,
-                              tools::Pairs::kCheck))
-      return st;
-    if (s.rec.kind == '#') {
-      out.Text(line);
+    if (rec->kind == '#') {
+      out.Text(rec->line);
       out.Char('\n');
       continue;
     }
-    if (s.rec.kind == 'o' && tools::IsGlobalOpLine(line)) {
-      st = tools::ParseGlobalOp(line, s.path, s.in.lines->line_number(), &s.rec);
-      if (!st.ok()) return st;
-    }
-    if (s.rec.kind == 'o') {
-      if (!line.empty()) ++*others;
+    if (rec->kind == 'o') {
+      if (!rec->line.empty()) ++*others;
       continue;
     }
+    s.rec = *rec;
     // Renumbering moves objects into the ranges of the other inputs: one outside its own
     // header would land on another input's thread or cpu.
-    st = CheckObjects(s, s.rec.cpu, s.rec.appl, s.rec.task, s.rec.thread);
+    Status st = CheckObjects(s, s.rec.cpu, s.rec.appl, s.rec.task, s.rec.thread);
     if (st.ok() && s.rec.kind == '3')
       st = CheckObjects(s, s.rec.cpu2, s.rec.appl2, s.rec.task2, s.rec.thread2);
     if (!st.ok()) return st;
@@ -106,7 +104,7 @@ Status Advance(Source& s, OutputFile& out, uint64_t* others, uint64_t* records) 
     return Status::Ok();
   }
   s.live = false;
-  return s.in.lines->status();
+  return s.stream->status();
 }
 
 void Ids(OutputFile& out, const Renumber& m, uint32_t cpu, uint32_t appl, uint32_t task,
@@ -399,7 +397,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
   ToolReport report;
   for (size_t i = 0; i < sources.size(); ++i) {
     sources[i].path = options.inputs[i];
-    auto in = tools::OpenInputTrace(options.inputs[i], 1u << 20);
+    auto in = tools::OpenInputTrace(options.inputs[i]);
     if (!in.ok()) return in.status();
     sources[i].in = std::move(in).value();
     report.input_bytes += sources[i].in.lines->bytes_total();
@@ -450,13 +448,19 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
   auto out_r = OutputFile::Create(run.output, run.force);
   if (!out_r.ok()) return out_r.status();
   OutputFile& out = *out_r.value();
+  out.WriteBehind();
   out.Text(io::FormatPrvHeader(header.value()));
 
   uint64_t others = 0, next_tick = 0, past_end = 0;
+  // Inputs are parsed ahead on their own threads; with many inputs, fewer (or none) each.
+  const unsigned threads = sources.size() <= 2   ? tools::DefaultParseThreads()
+                           : sources.size() <= 8 ? 1
+                                                 : 0;
   auto tick = [&] {
     if (!run.progress || (report.output_records & 4095) != 0) return;
     uint64_t done = 0;
-    for (const Source& s : sources) done += s.in.lines->bytes_done();
+    for (const Source& s : sources)
+      if (s.stream != nullptr) done += s.stream->bytes_done();
     if (done < next_tick) return;
     next_tick = done + (16u << 20);
     run.progress(done, report.input_bytes);
@@ -469,7 +473,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
   if (options.concat) {
     for (Source& s : sources) {
       for (;;) {
-        Status st = Advance(s, out, &others, &report.input_records);
+        Status st = Advance(s, out, &others, &report.input_records, threads);
         if (!st.ok()) return st;
         if (!s.live) break;
         emit(s);
@@ -481,7 +485,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
     using Head = std::pair<uint64_t, size_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads;
     for (size_t i = 0; i < sources.size(); ++i) {
-      Status st = Advance(sources[i], out, &others, &report.input_records);
+      Status st = Advance(sources[i], out, &others, &report.input_records, threads);
       if (!st.ok()) return st;
       if (sources[i].live) heads.emplace(sources[i].rec.t1, i);
     }
@@ -490,7 +494,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
       heads.pop();
       Source& s = sources[i];
       emit(s);
-      Status st = Advance(s, out, &others, &report.input_records);
+      Status st = Advance(s, out, &others, &report.input_records, threads);
       if (!st.ok()) return st;
       if (s.live) heads.emplace(s.rec.t1, i);
       tick();

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <system_error>
 
 #include "src/base/input_buffer.h"
 
@@ -17,6 +18,7 @@ bool PathExists(const std::string& path) {
 }
 
 OutputFile::~OutputFile() {
+  StopWriter();
   if (fd_ >= 0) close(fd_);
   if (gz_ != nullptr) gzclose(gz_);
   if (!committed_ && !tmp_path_.empty()) unlink(tmp_path_.c_str());
@@ -58,7 +60,6 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, 
 
 void OutputFile::Write(const char* p, size_t n) {
   if (!error_.ok()) return;
-  written_ += n;
   if (gz_ != nullptr) {
     while (n > 0) {
       unsigned chunk = static_cast<unsigned>(n > (1u << 30) ? (1u << 30) : n);
@@ -86,15 +87,66 @@ void OutputFile::Write(const char* p, size_t n) {
 }
 
 void OutputFile::Flush() {
-  if (used_ > 0) {
-    size_t n = used_;
-    used_ = 0;
+  if (used_ == 0) return;
+  const size_t n = used_;
+  used_ = 0;
+  written_ += n;
+  if (!writer_.joinable()) {
     Write(buf_.data(), n);
+    return;
   }
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [&] { return full_.size() < kBehind; });
+  full_.emplace_back(std::move(buf_), n);
+  if (!spare_.empty()) {
+    buf_ = std::move(spare_.back());
+    spare_.pop_back();
+  } else {
+    buf_ = std::vector<char>();
+  }
+  lock.unlock();
+  cv_.notify_all();
+  if (buf_.size() != kSize) buf_.resize(kSize);
+}
+
+void OutputFile::WriteBehind() {
+  if (writer_.joinable()) return;
+  try {
+    writer_ = std::thread([this] { WriterLoop(); });
+  } catch (const std::system_error&) {
+    // Write on this thread.
+  }
+}
+
+void OutputFile::WriterLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    cv_.wait(lock, [&] { return closing_ || !full_.empty(); });
+    if (full_.empty()) return;  // closing, nothing left
+    std::vector<char> b = std::move(full_.front().first);
+    const size_t n = full_.front().second;
+    full_.erase(full_.begin());
+    lock.unlock();
+    Write(b.data(), n);  // the only user of the file and of error_ while the writer runs
+    lock.lock();
+    spare_.push_back(std::move(b));
+    cv_.notify_all();
+  }
+}
+
+void OutputFile::StopWriter() {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closing_ = true;
+  }
+  cv_.notify_all();
+  writer_.join();
 }
 
 Status OutputFile::Commit() {
   Flush();
+  StopWriter();  // writes what is queued
   if (gz_ != nullptr) {
     if (gzclose(gz_) != Z_OK && error_.ok())
       error_ = Status::Error("cannot finish " + path_, {path_});

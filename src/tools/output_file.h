@@ -7,11 +7,14 @@
 #include <zlib.h>
 
 #include <charconv>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "include/parallax/status.h"
@@ -27,11 +30,21 @@ class OutputFile {
   // Fails when `path` exists and `force` is false, or when the folder is not writable.
   static Result<std::unique_ptr<OutputFile>> Create(const std::string& path, bool force);
 
+  // From now on, full buffers are written (or compressed) by a thread of their own while the
+  // caller fills the next one (at most kBehind buffers wait). Without it (or when the thread
+  // cannot start) every write happens on the caller's thread. Errors come out of Commit().
+  void WriteBehind();
+
   void Text(std::string_view s) {
     if (s.size() > kSize - used_) {
       Flush();
       if (s.size() > kSize) {
+        if (writer_.joinable()) {  // through the buffers, in order
+          for (size_t at = 0; at < s.size(); at += kSize) Text(s.substr(at, kSize));
+          return;
+        }
         Write(s.data(), s.size());
+        written_ += s.size();
         return;
       }
     }
@@ -56,9 +69,12 @@ class OutputFile {
 
  private:
   static constexpr size_t kSize = 1u << 20;
+  static constexpr size_t kBehind = 2;  // full buffers waiting for the writer thread at most
   OutputFile() = default;
   void Flush();
   void Write(const char* p, size_t n);
+  void WriterLoop();
+  void StopWriter();
 
   std::string path_, tmp_path_;
   int fd_ = -1;
@@ -68,7 +84,14 @@ class OutputFile {
   uint64_t written_ = 0;
   bool committed_ = false;
   bool force_ = false;
-  Status error_;
+  Status error_;  // the writer thread's while it runs
+  // Write-behind: full buffers (with their sizes) waiting, and spare ones.
+  std::thread writer_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::pair<std::vector<char>, size_t>> full_;  // in order, front first
+  std::vector<std::vector<char>> spare_;
+  bool closing_ = false;
 };
 
 // True when a file (or anything) exists at `path`.

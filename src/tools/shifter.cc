@@ -191,23 +191,19 @@ std::string HiddenBeside(const std::string& output, const std::string& suffix) {
 Status ShiftBody(const ToolRun& run, tools::InputTrace& in, ShiftEngine& engine,
                  ToolReport& report, bool stop_when_unordered) {
   report.input_bytes = in.lines->bytes_total();
-  tools::PrvRecord rec;
-  std::string_view line;
+  // The pairs are copied as text: checked, not kept.
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kCheck, false});
+  const tools::PrvRecord* rec = nullptr;
   tools::ProgressTicker ticker(run.progress);
-  Status s;
-  while (in.lines->Next(&line)) {
+  while (stream.Next(&rec)) {
     ++report.input_records;
-    // The pairs are copied as text: checked, not kept.
-    if (!tools::ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s,
-                              tools::Pairs::kCheck))
-      return s;
-    s = engine.Process(rec, in.lines->line_number());
+    Status s = engine.Process(*rec, stream.line_number());
     if (!s.ok()) return s;
     if (stop_when_unordered && !engine.in_order()) return Status::Ok();
-    ticker.Tick(*in.lines);
+    ticker.Tick(stream);
   }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  if (!stream.status().ok()) return stream.status();
+  ticker.Done(stream);
   return Status::Ok();
 }
 
@@ -259,6 +255,7 @@ Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tool
   outs.clear();
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   header.end_time = std::max(in.header.end_time, engine.end());
@@ -358,6 +355,7 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
   TempFiles remove{{sort_run.input}};
   auto tmp = tools::OutputFile::Create(sort_run.input, true);
   if (!tmp.ok()) return tmp.status();
+  tmp.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   tmp.value()->Text(io::FormatPrvHeader(header));

@@ -380,6 +380,7 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
   tools::InputTrace in = std::move(opened).value();
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   out.value()->Text(io::FormatPrvHeader(header));

@@ -92,21 +92,19 @@ std::string RunPath(const std::string& output, size_t n) {
 Status tools::MergeRuns(const std::vector<std::string>& runs, OutputFile& out, uint64_t* written) {
   struct Source {
     std::unique_ptr<tools::LineSource> lines;
-    std::string_view line;
+    std::unique_ptr<tools::RecordStream> stream;  // runs are parsed ahead when they are few
+    const PrvRecord* rec = nullptr;
     SortKey key;
   };
   std::vector<Source> sources(runs.size());
-  PrvRecord rec;
+  const unsigned threads = runs.size() <= 8 ? 1 : 0;
   auto advance = [&](size_t i) -> Result<bool> {
     Source& s = sources[i];
-    if (!s.lines->Next(&s.line)) {
-      if (!s.lines->status().ok()) return s.lines->status();
+    if (!s.stream->Next(&s.rec)) {
+      if (!s.stream->status().ok()) return s.stream->status();
       return false;
     }
-    Status st;
-    if (!tools::ReadPrvRecord(s.line, runs[i], s.lines->line_number(), &rec, &st, tools::Pairs::kSkip))
-      return st;
-    s.key = KeyOf(rec);
+    s.key = KeyOf(*s.rec);
     return true;
   };
   using Item = std::pair<SortKey, size_t>;
@@ -120,6 +118,8 @@ Status tools::MergeRuns(const std::vector<std::string>& runs, OutputFile& out, u
     auto src = tools::LineSource::Open(runs[i], 1u << 20);
     if (!src.ok()) return src.status();
     sources[i].lines = std::move(src).value();
+    sources[i].stream = std::make_unique<tools::RecordStream>(
+        *sources[i].lines, tools::RecordParse{tools::Pairs::kSkip, false}, threads);
     auto more = advance(i);
     if (!more.ok()) return more.status();
     if (more.value()) heap.push({sources[i].key, i});
@@ -127,7 +127,7 @@ Status tools::MergeRuns(const std::vector<std::string>& runs, OutputFile& out, u
   while (!heap.empty()) {
     size_t i = heap.top().second;
     heap.pop();
-    out.Text(sources[i].line);
+    out.Text(sources[i].rec->line);
     out.Char('\n');
     ++*written;
     auto more = advance(i);
@@ -159,8 +159,8 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
   SortKey previous;
   Run current(std::min<uint64_t>(budget, in.lines->bytes_total() + (1u << 20)));
   RunFiles files;
-  PrvRecord rec;
-  std::string_view line;
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kSkip, false});
+  const PrvRecord* rec = nullptr;
   tools::ProgressTicker ticker(run.progress);
   auto spill = [&]() -> Status {
     current.Sort();
@@ -172,31 +172,29 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
     current.Clear();
     return f.value()->Commit();
   };
-  while (in.lines->Next(&line)) {
+  while (stream.Next(&rec)) {
     ++report.input_records;
-    if (!tools::ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s, tools::Pairs::kSkip))
-      return s;
-    if (rec.kind == '#') {
-      comments.emplace_back(line);
+    if (rec->kind == '#') {
+      comments.emplace_back(rec->line);
       continue;
     }
-    if (rec.kind == 'o') {
-      if (!line.empty()) ++others;
+    if (rec->kind == 'o') {
+      if (!rec->line.empty()) ++others;
       continue;
     }
-    SortKey k = KeyOf(rec);
+    SortKey k = KeyOf(*rec);
     if (k < previous) ++out_of_order;
     previous = k;
-    current.Add(k, line);
+    current.Add(k, rec->line);
     ++body;
     if (current.bytes() >= budget) {
       s = spill();
       if (!s.ok()) return s;
     }
-    ticker.Tick(*in.lines);
+    ticker.Tick(stream);
   }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  if (!stream.status().ok()) return stream.status();
+  ticker.Done(stream);
   if (!files.paths.empty() && !current.empty()) {
     s = spill();
     if (!s.ok()) return s;
@@ -204,6 +202,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
 
   auto out = OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   model::TraceHeader header = in.header;
   header.resources_bare = false;
   if (end_time) header.end_time = *end_time;

@@ -15,6 +15,7 @@
 #include "src/tools/line_source.h"
 #include "src/tools/output_file.h"
 #include "src/tools/prv_record.h"
+#include "src/tools/record_stream.h"
 
 namespace parallax::tools {
 
@@ -24,7 +25,9 @@ struct InputTrace {
 };
 
 // Opens `path` and parses its header and communicator lines (errors are fatal and located).
-Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes = 4u << 20);
+// `block_bytes`: the read size. What the header's read leaves unread becomes the first block of
+// the record stream that reads the body (128 KB blocks), so a small read keeps that block small.
+Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes = 128u << 10);
 
 // Event types of the input's .pcf (sorted); empty when there is no .pcf.
 std::vector<uint32_t> PcfEventTypes(const std::string& trace);
@@ -37,12 +40,14 @@ Status CheckOutputs(const ToolRun& run);
 class ProgressTicker {
  public:
   explicit ProgressTicker(const std::function<void(uint64_t, uint64_t)>& fn) : fn_(fn) {}
-  void Tick(const LineSource& src) {
+  template <typename Source>  // a LineSource or a RecordStream
+  void Tick(const Source& src) {
     if (!fn_ || src.bytes_done() < next_) return;
     next_ = src.bytes_done() + (16u << 20);
     fn_(src.bytes_done(), src.bytes_total());
   }
-  void Done(const LineSource& src) {
+  template <typename Source>
+  void Done(const Source& src) {
     if (fn_) fn_(src.bytes_total(), src.bytes_total());
   }
 
@@ -54,27 +59,23 @@ class ProgressTicker {
 // Feeds every body record of `in` to engine.Process(record), in file order, reporting
 // progress; counts them and the input bytes in `report`. A malformed record is a located error.
 // Type-4 lines come as kind 'o', or parsed as kind '4' when the engine declares
-// `static constexpr bool kGlobalOps = true`.
+// `static constexpr bool kGlobalOps = true`. Records are read and parsed ahead on other
+// threads (RecordStream).
 template <typename Engine>
 Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolReport& report) {
-  PrvRecord rec;
-  std::string_view line;
+  RecordParse parse;
+  if constexpr (requires { Engine::kGlobalOps; }) parse.global_ops = true;
+  RecordStream stream(*in.lines, parse);
+  const PrvRecord* rec = nullptr;
   ProgressTicker ticker(run.progress);
   report.input_bytes = in.lines->bytes_total();
-  while (in.lines->Next(&line)) {
+  while (stream.Next(&rec)) {
     ++report.input_records;
-    Status s;
-    ReadPrvRecord(line, run.input, in.lines->line_number(), &rec, &s);
-    if constexpr (requires { Engine::kGlobalOps; }) {
-      if (s.ok() && rec.kind == 'o' && IsGlobalOpLine(line))
-        s = ParseGlobalOp(line, run.input, in.lines->line_number(), &rec);
-    }
-    if (!s.ok()) return s;
-    engine.Process(rec);
-    ticker.Tick(*in.lines);
+    engine.Process(*rec);
+    ticker.Tick(stream);
   }
-  if (!in.lines->status().ok()) return in.lines->status();
-  ticker.Done(*in.lines);
+  if (!stream.status().ok()) return stream.status();
+  ticker.Done(stream);
   return Status::Ok();
 }
 

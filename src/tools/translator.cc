@@ -191,6 +191,7 @@ Result<ToolReport> TranslateEventsTrace(const ToolRun& run, const TranslateOptio
   tools::InputTrace in = std::move(opened).value();
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
   auto pcf_out = tools::OutputFile::Create(TraceCompanion(run.output, ".pcf"), run.force);
   if (!pcf_out.ok()) return pcf_out.status();
   pcf_out.value()->Text(io::WritePcf(tr.pcf));
