@@ -89,9 +89,15 @@ void ApplyCacheEnvironment(LoadOptions& opts) {
     opts.cache_dir = dir;
 }
 
-std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads) {
+std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads,
+                                         const Distribution* dist) {
+  auto leave = [dist]() -> std::unique_ptr<Trace> {  // the other processes must not wait for this one
+    if (dist != nullptr) LeaveDistributedOpen(*dist);
+    return nullptr;
+  };
   LoadOptions opts;
-  if (!LoadFunctionsOrReport(&opts.functions)) return nullptr;
+  opts.distribution = dist;
+  if (!LoadFunctionsOrReport(&opts.functions)) return leave();
   opts.strict = strict;
   opts.threads = threads;
   ApplyCacheEnvironment(opts);
@@ -102,7 +108,7 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
           stderr,
           "parallax: error: PARALLAX_MEMORY_LIMIT='%s' is not a size\n  hint: e.g. 8G or 512M\n",
           limit);
-      return nullptr;
+      return leave();
     }
     opts.memory_limit = *bytes;
   }
