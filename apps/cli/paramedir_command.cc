@@ -52,15 +52,6 @@ bool WriteFile(const std::string& name, const std::string& content, bool force) 
   return ::close(fd) == 0 && ok;
 }
 
-// In a distributed run: whether every process got here with `ok` (a collective call, so a
-// process that failed stops the others instead of leaving them waiting).
-bool AllOk(const Distribution* dist, bool ok) {
-  if (dist == nullptr) return ok;
-  for (const std::string& s : dist->allgather(ok ? "1" : "0"))
-    if (s != "1") return false;
-  return ok;
-}
-
 int Run(const ParamedirArgs& given, const Distribution* dist) {
   ParamedirArgs a = given;
   bool any_xml = false;

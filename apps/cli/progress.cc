@@ -122,4 +122,11 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
   return std::move(trace.value());
 }
 
+bool AllOk(const Distribution* dist, bool ok) {
+  if (dist == nullptr) return ok;
+  for (const std::string& s : dist->allgather(ok ? "1" : "0"))
+    if (s != "1") return false;
+  return ok;
+}
+
 }  // namespace parallax::cli

@@ -48,4 +48,8 @@ void ApplyCacheEnvironment(LoadOptions& opts);
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0,
                                          const Distribution* dist = nullptr);
 
+// In a distributed run: whether every process got here with `ok` (a collective call, so a
+// process that failed stops the others instead of leaving them waiting); `ok` otherwise.
+bool AllOk(const Distribution* dist, bool ok);
+
 }  // namespace parallax::cli

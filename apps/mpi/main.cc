@@ -1,5 +1,6 @@
 // `mpirun -np N parallax-mpi paramedir [OPTIONS] TRACE CFG [OUT] ...`: paramedir's batch mode
-// spread over MPI ranks (docs/scale.md). Every rank opens the trace (rank 0 first, so the
+// spread over MPI ranks (docs/scale.md); `parallax-mpi analyze TRACE --cfg CFG` likewise, rank 0
+// printing the tables. Every rank opens the trace (rank 0 first, so the
 // others read the cache it writes), computes its share of each histogram's rows, and the
 // shares meet on every rank through MPI_Allgatherv; rank 0 writes the same files, byte for
 // byte, as `parallax paramedir` does. Timeline dumps are computed and written by rank 0 alone.
@@ -68,7 +69,7 @@ std::vector<std::string> Allgather(const std::string& mine, int ranks) {
 }
 
 int Run(int argc, char** argv, parallax::Distribution& dist) {
-  CLI::App app{"Parallax paramedir over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ..."};
+  CLI::App app{"Parallax over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ... | analyze TRACE --cfg CFG"};
   app.require_subcommand(1);
   bool no_cache = false;
   std::string cache_dir;
@@ -79,6 +80,7 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   app.add_option("--threads", threads,
                  "worker threads per rank (default: the node's cores shared among its ranks)");
   parallax::cli::Command paramedir = parallax::cli::AddParamedirCommand(app, &dist);
+  parallax::cli::Command analyze = parallax::cli::AddAnalyzeCommand(app, &dist);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -87,7 +89,7 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   if (threads > 0) dist.threads = threads;
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
-  return paramedir.run();
+  return app.got_subcommand(analyze.sub) ? analyze.run() : paramedir.run();
 }
 
 }  // namespace

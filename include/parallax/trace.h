@@ -185,6 +185,9 @@ struct AnalyzeRequest {
   // Analyse only [from, to), trace units (see TraceRange), in place of the cfg's
   // Analyzer2D.AnalysisLimits; unset: the cfg's limits.
   std::optional<uint64_t> from = std::nullopt, to = std::nullopt;
+  // Set: one process' part of a distributed run (as ParamedirOptions::distribution); only
+  // rank 0's tables are complete (the others hold their share of the rows only).
+  const Distribution* distribution = nullptr;
 };
 struct AnalyzePlane {
   std::string label;  // 3D plane label; empty for 2D histograms
