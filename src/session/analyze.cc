@@ -117,12 +117,7 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace, co
     session::DistributedCall* dist = call != nullptr ? &**call : nullptr;
     // Distributed: the rows are dealt out; communication histograms are computed by rank 0
     // alone (as in paramedir), and only rank 0's tables are complete.
-    if (dist != nullptr && !comm) {
-      in.threads = dist->threads();
-      in.share_index = dist->rank();
-      in.share_count = dist->ranks();
-      in.exchange = [dist](const std::string& mine) { return dist->Share(mine); };
-    }
+    if (dist != nullptr && !comm) session::DealRows(in, *dist);
     auto end_call = [&] {  // this histogram's part in the run is over
       if (dist == nullptr) return;
       dist->Finish(false);

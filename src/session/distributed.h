@@ -45,6 +45,10 @@ class DistributedCall {
   bool done_ = false;  // no more collective calls in this Paramedir call
 };
 
+// Deals the histogram's rows out among the processes: this one computes its share, the
+// automatic-scale scans meet through `call` (a communication histogram is not split).
+void DealRows(analysis::HistogramInput& in, DistributedCall& call);
+
 // Opening in a distributed run (distributed_open.cc). Every process calls these, in the same
 // order; a process that fails before or between them calls Finish(true).
 //

@@ -105,12 +105,7 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
         out.write = false;
         return std::vector<ParamedirOutput>{std::move(out)};
       }
-      if (!comm) {
-        in.threads = dist->threads();
-        in.share_index = dist->rank();
-        in.share_count = dist->ranks();
-        in.exchange = [dist](const std::string& mine) { return dist->Share(mine); };
-      }
+      if (!comm) DealRows(in, *dist);
     }
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok())
