@@ -2,7 +2,8 @@
 # paramedir over MPI ranks: wall time of a paramedir-mode states profile
 # (bench/states_profile.cfg) with `parallax paramedir` and with `mpirun -np N parallax-mpi
 # paramedir` for N = 1, 2, 4 (oversubscribed beyond the cores), all reading the trace cache,
-# and each run's speed-up against one rank; outputs are checked identical.
+# and each run's speed-up against one rank; outputs are checked identical. CPU is the user +
+# system seconds of all the processes of a run (mpirun's included).
 # Usage: bash bench/mpi_bench.sh [BUILD_DIR] [SIZE | TRACE.prv]   (default: build 1G)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,22 +21,20 @@ fi
 export PARALLAX_CACHE_DIR=$TMP/cache
 "$BUILD/bin/parallax" cache build "$TRACE" >/dev/null
 cat "$PARALLAX_CACHE_DIR"/*.pxc >/dev/null  # warm the page cache: we measure the analysis
-seconds() {  # command...: wall seconds
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
+seconds() {  # command...: "WALL CPU" seconds
+  /usr/bin/time -f '%e %U %S' -o "$TMP/time" "$@" >/dev/null 2>&1
+  awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$TMP/time"
 }
 mkdir -p "$TMP/single"
 printf 'trace %s (%d MiB), states profile from the cache\n' "$(basename "$TRACE")" "$(( $(stat -c %s "$TRACE") / 1048576 ))"
-t=$(cd "$TMP/single" && seconds "$BUILD/bin/parallax" paramedir "$TRACE" "$CFG")
-printf '%-28s %6s s\n' "parallax paramedir" "$t"
+read -r t cpu < <(cd "$TMP/single" && seconds "$BUILD/bin/parallax" paramedir "$TRACE" "$CFG")
+printf '%-28s %6s s wall %6s s cpu\n' "parallax paramedir" "$t" "$cpu"
 one=""
 for n in 1 2 4; do
   mkdir -p "$TMP/np$n"
-  t=$(cd "$TMP/np$n" && seconds mpirun --allow-run-as-root --oversubscribe -np "$n" "$BUILD/bin/parallax-mpi" paramedir "$TRACE" "$CFG")
+  read -r t cpu < <(cd "$TMP/np$n" && seconds mpirun --allow-run-as-root --oversubscribe -np "$n" "$BUILD/bin/parallax-mpi" paramedir "$TRACE" "$CFG")
   [[ -z $one ]] && one=$t
   diff -r "$TMP/single" "$TMP/np$n" >/dev/null || { echo "np $n: output differs" >&2; exit 1; }
-  printf '%-28s %6s s  speed-up %s\n' "mpirun -np $n parallax-mpi" "$t" "$(awk -v a="$one" -v b="$t" 'BEGIN { printf "%.2f", a / b }')"
+  printf '%-28s %6s s wall %6s s cpu  speed-up %s\n' "mpirun -np $n parallax-mpi" "$t" "$cpu" \
+    "$(awk -v a="$one" -v b="$t" 'BEGIN { printf "%.2f", a / b }')"
 done

@@ -90,17 +90,20 @@ nlohmann::json ToJson(const std::vector<AnalyzeTable>& tables) {
   return out;
 }
 
-int Run(AnalyzeArgs& a) {
-  auto trace = LoadTraceOrReport(a.trace);
-  if (!trace) return 1;
+int Run(AnalyzeArgs& a, const Distribution* dist) {
+  auto trace = LoadTraceOrReport(a.trace, false, dist != nullptr ? dist->threads : 0, dist);
   a.req.all_histograms = !a.last_only;
   AnalyzeRequest req = a.req;
-  if (!ApplyRange(a.range, *trace, a.trace, &req.from, &req.to)) return 1;
+  req.distribution = dist;
+  if (!AllOk(dist, trace && ApplyRange(a.range, *trace, a.trace, &req.from, &req.to))) return 1;
   auto tables = Analyze(*trace, req);
+  const bool quiet = dist != nullptr && dist->rank != 0;  // rank 0 prints the tables
   if (!tables.ok()) {
+    if (quiet) std::fprintf(stderr, "[rank %u] ", dist->rank);
     std::fprintf(stderr, "%s\n", tables.status().ToString().c_str());
     return 1;
   }
+  if (quiet) return 0;
   if (a.format == "json") {
     std::puts(ToJson(tables.value()).dump(2).c_str());
     return 0;
@@ -124,7 +127,7 @@ int Run(AnalyzeArgs& a) {
 
 }  // namespace
 
-Command AddAnalyzeCommand(CLI::App& app) {
+Command AddAnalyzeCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<AnalyzeArgs>();
   CLI::App* sub = app.add_subcommand("analyze", "2D/3D histograms of a cfg as tables");
   sub->add_option("trace", args->trace, "trace file (.prv or .prv.gz)")->required();
@@ -136,7 +139,7 @@ Command AddAnalyzeCommand(CLI::App& app) {
   sub->add_flag("--last", args->last_only, "only the last histogram (as paramedir)");
   sub->add_flag("-e,--hide-empty", args->req.hide_empty_columns, "hide columns whose total is 0");
   AddRangeOptions(sub, &args->range);
-  return {sub, [args] { return Run(*args); }};
+  return {sub, [args, dist] { return Run(*args, dist); }};
 }
 
 }  // namespace parallax::cli

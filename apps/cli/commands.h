@@ -27,7 +27,8 @@ Command AddPopCommand(CLI::App& app);
 Command AddReplayCommand(CLI::App& app);
 Command AddTimelineCommand(CLI::App& app);
 Command AddServeCommand(CLI::App& app);
-Command AddAnalyzeCommand(CLI::App& app);
+// `dist`: as AddParamedirCommand's (only rank 0 prints the tables).
+Command AddAnalyzeCommand(CLI::App& app, const Distribution* dist = nullptr);
 Command AddCutCommand(CLI::App& app);
 Command AddFilterCommand(CLI::App& app);
 Command AddSoftCountersCommand(CLI::App& app);

@@ -52,15 +52,6 @@ bool WriteFile(const std::string& name, const std::string& content, bool force) 
   return ::close(fd) == 0 && ok;
 }
 
-// In a distributed run: whether every process got here with `ok` (a collective call, so a
-// process that failed stops the others instead of leaving them waiting).
-bool AllOk(const Distribution* dist, bool ok) {
-  if (dist == nullptr) return ok;
-  for (const std::string& s : dist->allgather(ok ? "1" : "0"))
-    if (s != "1") return false;
-  return ok;
-}
-
 int Run(const ParamedirArgs& given, const Distribution* dist) {
   ParamedirArgs a = given;
   bool any_xml = false;
@@ -83,11 +74,9 @@ int Run(const ParamedirArgs& given, const Distribution* dist) {
                  "       parallax paramedir -v|--version\n");
     return 2;
   }
-  // Distributed: rank 0 opens first (writing the trace cache when there is none), then the
-  // others open the cache rank 0 wrote instead of each parsing the trace.
-  if (dist != nullptr && dist->rank != 0) AllOk(dist, true);
-  auto trace = LoadTraceOrReport(a.args[0], false, dist != nullptr ? dist->threads : 0);
-  if (dist != nullptr && dist->rank == 0) AllOk(dist, true);
+  // Distributed: the processes open the trace together (rank 0 writes the cache when there is
+  // none; each checks its share of it).
+  auto trace = LoadTraceOrReport(a.args[0], false, dist != nullptr ? dist->threads : 0, dist);
   ParamedirOptions po{a.trace_units, a.no_precision, a.one_file_per_object};
   po.hide_empty_columns = a.empty_columns;
   po.selected_plane_only = a.plane;

@@ -89,9 +89,15 @@ void ApplyCacheEnvironment(LoadOptions& opts) {
     opts.cache_dir = dir;
 }
 
-std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads) {
+std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads,
+                                         const Distribution* dist) {
+  auto leave = [dist]() -> std::unique_ptr<Trace> {  // the other processes must not wait for this one
+    if (dist != nullptr) LeaveDistributedOpen(*dist);
+    return nullptr;
+  };
   LoadOptions opts;
-  if (!LoadFunctionsOrReport(&opts.functions)) return nullptr;
+  opts.distribution = dist;
+  if (!LoadFunctionsOrReport(&opts.functions)) return leave();
   opts.strict = strict;
   opts.threads = threads;
   ApplyCacheEnvironment(opts);
@@ -102,7 +108,7 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
           stderr,
           "parallax: error: PARALLAX_MEMORY_LIMIT='%s' is not a size\n  hint: e.g. 8G or 512M\n",
           limit);
-      return nullptr;
+      return leave();
     }
     opts.memory_limit = *bytes;
   }
@@ -114,6 +120,13 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
     return nullptr;
   }
   return std::move(trace.value());
+}
+
+bool AllOk(const Distribution* dist, bool ok) {
+  if (dist == nullptr) return ok;
+  for (const std::string& s : dist->allgather(ok ? "1" : "0"))
+    if (s != "1") return false;
+  return ok;
 }
 
 }  // namespace parallax::cli

@@ -44,6 +44,12 @@ bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out);
 void ApplyCacheEnvironment(LoadOptions& opts);
 
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.
-std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0);
+// `dist`: every process of a distributed run loads it together (LoadOptions::distribution).
+std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0,
+                                         const Distribution* dist = nullptr);
+
+// In a distributed run: whether every process got here with `ok` (a collective call, so a
+// process that failed stops the others instead of leaving them waiting); `ok` otherwise.
+bool AllOk(const Distribution* dist, bool ok);
 
 }  // namespace parallax::cli

@@ -1,5 +1,6 @@
 // `mpirun -np N parallax-mpi paramedir [OPTIONS] TRACE CFG [OUT] ...`: paramedir's batch mode
-// spread over MPI ranks (docs/scale.md). Every rank opens the trace (rank 0 first, so the
+// spread over MPI ranks (docs/scale.md); `parallax-mpi analyze TRACE --cfg CFG` likewise, rank 0
+// printing the tables. Every rank opens the trace (rank 0 first, so the
 // others read the cache it writes), computes its share of each histogram's rows, and the
 // shares meet on every rank through MPI_Allgatherv; rank 0 writes the same files, byte for
 // byte, as `parallax paramedir` does. Timeline dumps are computed and written by rank 0 alone.
@@ -8,6 +9,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -21,6 +23,19 @@
 
 namespace {
 
+// Waits for a non-blocking collective, sleeping between tests: a blocking MPI call spins on
+// its core while the other ranks still compute, and on a node whose cores the ranks share
+// (ranks x threads = cores) that spinning takes the time the other ranks need. The pause grows
+// from 1 to 256 microseconds, so a short wait stays short.
+void Wait(MPI_Request* request) {
+  int done = 0;
+  MPI_Test(request, &done, MPI_STATUS_IGNORE);
+  for (int pause = 1; !done; pause = std::min(pause * 2, 256)) {
+    std::this_thread::sleep_for(std::chrono::microseconds(pause));
+    MPI_Test(request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
 // MPI_Allgatherv of one byte string per rank.
 std::vector<std::string> Allgather(const std::string& mine, int ranks) {
   if (mine.size() > static_cast<size_t>(INT32_MAX)) {
@@ -29,7 +44,9 @@ std::vector<std::string> Allgather(const std::string& mine, int ranks) {
   }
   int size = static_cast<int>(mine.size());
   std::vector<int> sizes(static_cast<size_t>(ranks));
-  MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Request request;
+  MPI_Iallgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+  Wait(&request);
   std::vector<int> offsets(static_cast<size_t>(ranks));
   long long total = 0;
   for (int r = 0; r < ranks; ++r) {
@@ -41,8 +58,9 @@ std::vector<std::string> Allgather(const std::string& mine, int ranks) {
     }
   }
   std::string all(static_cast<size_t>(total), '\0');
-  MPI_Allgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
-                 MPI_COMM_WORLD);
+  MPI_Iallgatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
+                  MPI_COMM_WORLD, &request);
+  Wait(&request);
   std::vector<std::string> parts;
   for (int r = 0; r < ranks; ++r)
     parts.push_back(all.substr(static_cast<size_t>(offsets[static_cast<size_t>(r)]),
@@ -51,7 +69,7 @@ std::vector<std::string> Allgather(const std::string& mine, int ranks) {
 }
 
 int Run(int argc, char** argv, parallax::Distribution& dist) {
-  CLI::App app{"Parallax paramedir over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ..."};
+  CLI::App app{"Parallax over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ... | analyze TRACE --cfg CFG"};
   app.require_subcommand(1);
   bool no_cache = false;
   std::string cache_dir;
@@ -62,6 +80,7 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   app.add_option("--threads", threads,
                  "worker threads per rank (default: the node's cores shared among its ranks)");
   parallax::cli::Command paramedir = parallax::cli::AddParamedirCommand(app, &dist);
+  parallax::cli::Command analyze = parallax::cli::AddAnalyzeCommand(app, &dist);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -70,7 +89,7 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   if (threads > 0) dist.threads = threads;
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
-  return paramedir.run();
+  return app.got_subcommand(analyze.sub) ? analyze.run() : paramedir.run();
 }
 
 }  // namespace
@@ -101,6 +120,10 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 70);
   }
   // The exit status of rank 0 is the run's (mpirun reports a non-zero status of any rank).
+  // Ranks that finish first wait for the others asleep, not spinning in MPI_Finalize.
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  Wait(&request);
   MPI_Finalize();
   return status;
 }

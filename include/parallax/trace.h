@@ -15,6 +15,7 @@
 namespace parallax {
 
 class FunctionRegistry;  // include/parallax/functions.h
+struct Distribution;      // below
 
 struct LoadOptions {
   bool strict = false;     // a malformed or out-of-order record is fatal
@@ -33,6 +34,11 @@ struct LoadOptions {
   std::string cache_dir;  // "" = next to the trace, or $XDG_CACHE_HOME/parallax if read-only
   // One line each time a cache is rebuilt or cannot be written; empty = printed on stderr.
   std::function<void(const std::string&)> notice;
+  // Set: this open is one process' part of a distributed run (Distribution, below); every
+  // process opens the same trace. With the cache, rank 0 writes it when needed and each
+  // process checks only its share of it; the event-type scan is shared too. Notices and
+  // progress come from rank 0 only.
+  const Distribution* distribution = nullptr;
 };
 
 // A state value or event type seen in the trace, with its .pcf label and how often it occurs.
@@ -141,6 +147,10 @@ struct Distribution {
   std::function<std::vector<std::string>(const std::string& mine)> allgather;
 };
 
+// A process of a distributed run that cannot call Trace::Open (its own options are wrong)
+// calls this instead, so that the others stop with an error instead of waiting for it.
+void LeaveDistributedOpen(const Distribution& distribution);
+
 // paramedir-compatible batch output of one cfg.
 struct ParamedirOptions {
   bool trace_units = false;  // -tu
@@ -175,6 +185,9 @@ struct AnalyzeRequest {
   // Analyse only [from, to), trace units (see TraceRange), in place of the cfg's
   // Analyzer2D.AnalysisLimits; unset: the cfg's limits.
   std::optional<uint64_t> from = std::nullopt, to = std::nullopt;
+  // Set: one process' part of a distributed run (as ParamedirOptions::distribution); only
+  // rank 0's tables are complete (the others hold their share of the rows only).
+  const Distribution* distribution = nullptr;
 };
 struct AnalyzePlane {
   std::string label;  // 3D plane label; empty for 2D histograms

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "src/session/distributed.h"
 #include "src/session/guard.h"
 
 namespace parallax::session {
@@ -80,8 +81,12 @@ Result<TimeSpan> TraceRange(const Trace& trace, std::optional<uint64_t> from,
   return span;
 }
 
-static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
-                                                          const AnalyzeRequest& req) {
+// `call`: in a distributed run (req.distribution), the collective call of the histogram in
+// progress; each histogram ends its call (its rows' exchange, or Finish) and the next one gets a
+// fresh one. `*all_done` is set once the last histogram's call is over.
+static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace, const AnalyzeRequest& req,
+                                                          std::optional<session::DistributedCall>* call,
+                                                          bool* all_done) {
   const auto& impl = static_cast<const session::TraceImpl&>(trace);
   auto file = impl.LoadRequestCfg(req.cfg_path, req.cfg_text);
   if (!file.ok()) return file.status();
@@ -107,7 +112,27 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
     in.trace.deadline = &deadline;
     in.trace.memory = &memory;
     in.range = range;
+    const bool last = i + 1 == file->histograms.size();
+    const bool comm = analysis::CommStatisticIndex(in.spec.statistic) >= 0;
+    session::DistributedCall* dist = call != nullptr ? &**call : nullptr;
+    // Distributed: the rows are dealt out; communication histograms are computed by rank 0
+    // alone (as in paramedir), and only rank 0's tables are complete.
+    if (dist != nullptr && !comm) session::DealRows(in, *dist);
+    auto end_call = [&] {  // this histogram's part in the run is over
+      if (dist == nullptr) return;
+      dist->Finish(false);
+      if (last) *all_done = true;
+      else call->emplace(*req.distribution);
+    };
+    if (dist != nullptr && comm && dist->rank() != 0) {
+      end_call();
+      continue;
+    }
     auto result = analysis::ComputeHistogram(in);
+    if (result.ok() && result->shared) {
+      if (Status st = dist->Exchange(result.value()); !st.ok()) return st;
+    }
+    if (result.ok()) end_call();
     if (!result.ok()) {
       const Status& s = result.status();
       if (!s.where().file.empty()) return s;
@@ -135,7 +160,16 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace,
 }
 
 Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& req) {
-  return session::Guarded(session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req); });
+  if (req.distribution == nullptr)
+    return session::Guarded(session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req, nullptr, nullptr); });
+  std::optional<session::DistributedCall> call;
+  call.emplace(*req.distribution);
+  bool all_done = false;
+  auto r = session::Guarded(session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req, &call, &all_done); });
+  // A failure owes the others one call with the failure mark (none once the last histogram's
+  // call is over: nobody waits then).
+  if (!r.ok() && !all_done) call->Finish(true);
+  return r;
 }
 
 }  // namespace parallax

@@ -105,6 +105,13 @@ Status DistributedCall::Exchange(analysis::HistogramResult& result) {
   return Status::Ok();
 }
 
+void DealRows(analysis::HistogramInput& in, DistributedCall& call) {
+  in.threads = call.threads();
+  in.share_index = call.rank();
+  in.share_count = call.ranks();
+  in.exchange = [&call](const std::string& mine) { return call.Share(mine); };
+}
+
 void DistributedCall::Finish(bool failed) {
   if (done_) return;
   // A failure after an intermediate exchange still owes the others one call; so does any

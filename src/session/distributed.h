@@ -5,12 +5,15 @@
 // makes exactly one more call, with a failure mark (Finish); whoever sees the mark stops
 // calling. So every process makes the same number of calls and none waits for ever.
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "include/parallax/status.h"
 #include "include/parallax/trace.h"
 #include "src/analysis/histogram.h"
+#include "src/io/prv/prv_reader.h"
+#include "src/store/trace_store.h"
 
 namespace parallax::session {
 
@@ -41,5 +44,23 @@ class DistributedCall {
   const Distribution& d_;
   bool done_ = false;  // no more collective calls in this Paramedir call
 };
+
+// Deals the histogram's rows out among the processes: this one computes its share, the
+// automatic-scale scans meet through `call` (a communication histogram is not split).
+void DealRows(analysis::HistogramInput& in, DistributedCall& call);
+
+// Opening in a distributed run (distributed_open.cc). Every process calls these, in the same
+// order; a process that fails before or between them calls Finish(true).
+//
+// The trace through its cache: rank 0 writes the cache when it is missing or stale, every
+// process checks its share of the checksum blocks, and all agree on the verdict; a damaged cache
+// is rebuilt once by rank 0, then every process parses the trace. Notices come from rank 0 only.
+Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_dir,
+                                        const io::PrvReadOptions& ro, DistributedCall& call,
+                                        const std::function<void(const std::string&)>& notice);
+// The event types of threads first, first + step, ..., sorted.
+std::vector<uint32_t> ScanEventTypes(const store::TraceStore& store, size_t first, size_t step);
+// The trace's event types, each process scanning its share of the threads.
+Result<std::vector<uint32_t>> ShareEventTypes(const store::TraceStore& store, DistributedCall& call);
 
 }  // namespace parallax::session

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 #include "src/analysis/histogram_table.h"
 #include "src/analysis/timeline_dump.h"
@@ -17,26 +16,12 @@
 namespace parallax::session {
 
 const std::vector<uint32_t>& TraceImpl::EventTypes() const {
-  std::call_once(event_types_once_, [&] {
-    std::set<uint32_t> types;
-    // A trace has few distinct types, repeated in every event line: a direct-mapped table of
-    // the types already inserted skips the set for nearly every record.
-    constexpr size_t kSlots = 1024;
-    std::vector<uint32_t> seen(kSlots);
-    std::vector<uint8_t> used(kSlots);
-    for (size_t t = 0; t < store().threads(); ++t) {
-      const auto& ty = store().thread(model::ThreadIndex(static_cast<uint32_t>(t))).events.type;
-      for (uint32_t x : ty) {
-        size_t h = (x * 2654435761u) >> 22;
-        if (used[h] && seen[h] == x) continue;
-        types.insert(x);
-        seen[h] = x;
-        used[h] = 1;
-      }
-    }
-    event_types_.assign(types.begin(), types.end());
-  });
+  std::call_once(event_types_once_, [&] { event_types_ = ScanEventTypes(store(), 0, 1); });
   return event_types_;
+}
+
+void TraceImpl::SetEventTypes(std::vector<uint32_t> types) {
+  std::call_once(event_types_once_, [&] { event_types_ = std::move(types); });
 }
 
 cfg::CfgContext TraceImpl::CfgContextOf() const {
@@ -120,12 +105,7 @@ Result<std::vector<ParamedirOutput>> TraceImpl::ParamedirUnguarded(
         out.write = false;
         return std::vector<ParamedirOutput>{std::move(out)};
       }
-      if (!comm) {
-        in.threads = dist->threads();
-        in.share_index = dist->rank();
-        in.share_count = dist->ranks();
-        in.exchange = [dist](const std::string& mine) { return dist->Share(mine); };
-      }
+      if (!comm) DealRows(in, *dist);
     }
     auto result = analysis::ComputeHistogram(in);
     if (!result.ok())

@@ -23,6 +23,7 @@
 #include "src/io/sddf/sddf_trace.h"
 #include "src/io/text_file.h"
 #include "src/semantic/evaluator.h"
+#include "src/session/distributed.h"
 #include "src/session/guard.h"
 #include "src/io/import/trace_import.h"
 
@@ -311,7 +312,11 @@ const semantic::FunctionRegistry& TraceImpl::functions() const {
   return semantic::RegistryOr(SemanticRegistry(functions_.get()));
 }
 
-Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const LoadOptions& options) {
+namespace {
+
+// `call`: this process' part of a distributed open (options.distribution), or null.
+Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const LoadOptions& options,
+                                                 DistributedCall* call) {
   auto start = std::chrono::steady_clock::now();
   // Other formats are imported into the same model; their labels come from the file itself.
   if (io::TraceFormat f = io::DetectTraceFormatOfFile(path); f != io::TraceFormat::kPrv && f != io::TraceFormat::kUnknown) {
@@ -333,7 +338,11 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
   ro.memory_budget = options.memory_limit;
-  auto prv = options.use_cache ? ReadPrvCached(path, options, ro) : io::ReadPrv(path, ro);
+  auto prv = !options.use_cache ? io::ReadPrv(path, ro)
+             : call != nullptr
+                 ? ReadPrvDistributed(path, options.cache_dir, ro, *call,
+                                      [&](const std::string& text) { Notice(options, text); })
+                 : ReadPrvCached(path, options, ro);
   if (!prv.ok()) return prv.status();
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));
   LoadCompanions(*t, path);
@@ -342,7 +351,37 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
   return t;
 }
 
+}  // namespace
+
+Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const LoadOptions& options) {
+  if (options.distribution == nullptr) return OpenTraceWith(path, options, nullptr);
+  DistributedCall call(*options.distribution);
+  LoadOptions o = options;
+  if (call.rank() != 0) {  // notices and progress from rank 0 only
+    o.notice = [](const std::string&) {};
+    o.progress = nullptr;
+  }
+  try {
+    auto t = OpenTraceWith(path, o, &call);
+    if (!t.ok()) {
+      call.Finish(true);
+      return t;
+    }
+    auto types = ShareEventTypes(t.value()->store(), call);
+    if (!types.ok()) return types.status();
+    t.value()->SetEventTypes(std::move(types.value()));
+    return t;
+  } catch (...) {  // the others must not wait for this process
+    call.Finish(true);
+    throw;
+  }
+}
+
 }  // namespace session
+
+void LeaveDistributedOpen(const Distribution& distribution) {
+  session::DistributedCall(distribution).Finish(true);
+}
 
 Status WriteSddf(const Trace& trace, const std::string& path, bool binary, bool overwrite) {
   const auto* impl = dynamic_cast<const session::TraceImpl*>(&trace);

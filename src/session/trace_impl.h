@@ -46,6 +46,8 @@ class TraceImpl : public Trace {
   cfg::CfgContext CfgContextOf() const;
   // Event types that occur in the trace, sorted (computed once).
   const std::vector<uint32_t>& EventTypes() const;
+  // Sets them when they were found otherwise (a distributed open); before the first EventTypes.
+  void SetEventTypes(std::vector<uint32_t> types);
   // The windows a request names (a cfg's, or one thread function's) and the index of the one
   // it shows: `window` names it, else the cfg's last.
   Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TextWindows(const TextRequest& req) const;

@@ -62,10 +62,6 @@ XXH3_state_t* NewHashState() {
 // so a reader checks the blocks on every core at once.
 constexpr size_t kHashBlock = 16u << 20;
 
-uint64_t CombineBlockHashes(const std::vector<uint64_t>& blocks) {
-  return XXH3_64bits(blocks.data(), blocks.size() * sizeof(uint64_t));
-}
-
 // Streams bytes into block hashes.
 class BlockHasher {
  public:
@@ -503,6 +499,24 @@ uint64_t HashAbsolutePath(const std::string& abs) { return Crc(0, abs.data(), ab
 
 }  // namespace
 
+size_t ChecksumBlocks(uint64_t payload_bytes) {
+  return static_cast<size_t>((payload_bytes + kHashBlock - 1) / kHashBlock);
+}
+
+std::vector<uint64_t> HashBlocks(std::string_view payload, size_t first, size_t last, unsigned threads) {
+  last = std::min(last, ChecksumBlocks(payload.size()));
+  std::vector<uint64_t> hashes(last > first ? last - first : 0);
+  base::ParallelFor(hashes.size(), threads, [&](size_t i) {
+    size_t at = (first + i) * kHashBlock;
+    hashes[i] = XXH3_64bits(payload.data() + at, std::min(kHashBlock, payload.size() - at));
+  });
+  return hashes;
+}
+
+uint64_t CombineBlockHashes(const std::vector<uint64_t>& block_hashes) {
+  return XXH3_64bits(block_hashes.data(), block_hashes.size() * sizeof(uint64_t));
+}
+
 Result<SourceStamp> StampOf(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -630,8 +644,10 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
   if (options.expect != nullptr && !(header->source == *options.expect))
     return Invalid(path, "the trace changed since the cache was written (stale)");
   std::string_view payload = bytes.substr(kHeaderBytes);
-  if (options.verify_checksum) {
-    std::vector<uint64_t> blocks((payload.size() + kHashBlock - 1) / kHashBlock);
+  if (options.verify) {
+    if (!options.verify(payload, header->payload_hash)) return Invalid(path, "checksum mismatch (corrupted)");
+  } else if (options.verify_checksum) {
+    std::vector<uint64_t> blocks(ChecksumBlocks(payload.size()));
     base::ParallelFor(blocks.size(), options.threads, [&](size_t k) {
       size_t at = k * kHashBlock, n = std::min(kHashBlock, payload.size() - at);
       blocks[k] = XXH3_64bits(payload.data() + at, n);

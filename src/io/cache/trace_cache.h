@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "include/parallax/status.h"
 #include "src/io/prv/prv_reader.h"
@@ -76,7 +77,18 @@ struct DecodeOptions {
   // `release` is then not called for column data. Otherwise columns are copied.
   std::shared_ptr<const void> keep;
   unsigned threads = 0;  // checksum blocks hashed in parallel; 0: all cores
+  // When set, replaces the checksum test (a distributed run: each process hashes its share of
+  // the blocks and the processes agree): called once, after the header and source checks
+  // passed, with the payload and the header's checksum; true when the payload matches.
+  std::function<bool(std::string_view payload, uint64_t expected)> verify;
 };
+
+// The payload's checksum is the XXH3-64 of the XXH3-64s of its blocks (16 MiB, the last one
+// shorter): the number of blocks of a payload, the hashes of blocks [first, last) computed on
+// `threads` workers (0: all cores), and the checksum of all the blocks' hashes.
+size_t ChecksumBlocks(uint64_t payload_bytes);
+std::vector<uint64_t> HashBlocks(std::string_view payload, size_t first, size_t last, unsigned threads);
+uint64_t CombineBlockHashes(const std::vector<uint64_t>& block_hashes);
 
 // Decodes a whole cache; every length and index is checked, so any bytes give a trace or an
 // error, never a crash.

@@ -6,7 +6,10 @@
 
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -197,6 +200,95 @@ TEST_F(TraceCacheTest, ChecksumCoversEveryBlockOfALargeCache) {
   EXPECT_EQ(rebuilt->Info().states, 2u * kStates);
   ASSERT_EQ(notices_.size(), 1u);
   EXPECT_NE(notices_[0].find("checksum mismatch"), std::string::npos) << notices_[0];
+}
+
+// The checksum is made of block hashes, so processes can each hash a share of the blocks:
+// any split of the blocks, put back in order, gives the header's checksum.
+TEST_F(TraceCacheTest, BlockHashesOfAnySplitCombineToTheHeadersChecksum) {
+  auto t = Open(WriteTrace(kTrace));
+  ASSERT_NE(t, nullptr);
+  std::string bytes = Slurp(dir_ / "t.prv.pxc");
+  auto header = io::cache::ReadHeader(bytes, "c");
+  ASSERT_TRUE(header.ok());
+  std::string_view payload = std::string_view(bytes).substr(bytes.size() - header->payload_bytes);
+  const size_t n = io::cache::ChecksumBlocks(payload.size());
+  ASSERT_EQ(n, 1u);
+  for (size_t k = 0; k <= n; ++k) {
+    std::vector<uint64_t> all = io::cache::HashBlocks(payload, 0, k, 1);
+    std::vector<uint64_t> rest = io::cache::HashBlocks(payload, k, n, 2);
+    all.insert(all.end(), rest.begin(), rest.end());
+    EXPECT_EQ(io::cache::CombineBlockHashes(all), header->payload_hash) << k;
+  }
+  EXPECT_NE(io::cache::CombineBlockHashes({}), header->payload_hash);
+}
+
+// Two processes (threads here, with an in-process allgather) open a trace together: rank 0
+// writes the cache, both read it; a damaged cache gives one notice (rank 0's), both get the
+// same trace.
+TEST_F(TraceCacheTest, DistributedOpenAgreesOnTheCache) {
+  fs::path trace = WriteTrace(kTrace);
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<std::string> parts(2), result;
+  unsigned arrived = 0;
+  uint64_t round = 0;
+  std::vector<Distribution> dist(2);
+  for (unsigned r = 0; r < 2; ++r) {
+    dist[r].rank = r;
+    dist[r].ranks = 2;
+    dist[r].threads = 1;
+    dist[r].allgather = [&, r](const std::string& mine) {
+      std::unique_lock<std::mutex> lock(mutex);
+      const uint64_t my_round = round;
+      parts[r] = mine;
+      if (++arrived == 2) {
+        result = parts;
+        arrived = 0;
+        ++round;
+        cv.notify_all();
+      } else {
+        cv.wait(lock, [&] { return round != my_round; });
+      }
+      return result;
+    };
+  }
+  auto open_both = [&](std::vector<std::vector<std::string>>& notices) {
+    std::vector<std::unique_ptr<session::TraceImpl>> traces(2);
+    std::vector<std::thread> threads;
+    for (unsigned r = 0; r < 2; ++r)
+      threads.emplace_back([&, r] {
+        LoadOptions o;
+        o.threads = 1;
+        o.use_cache = true;
+        o.distribution = &dist[r];
+        o.notice = [&notices, r](const std::string& n) { notices[r].push_back(n); };
+        auto t = session::OpenTrace(trace.string(), o);
+        if (t.ok()) traces[r] = std::move(t.value());
+      });
+    for (auto& t : threads) t.join();
+    return traces;
+  };
+  auto single = Open(trace, false);
+  ASSERT_NE(single, nullptr);
+  const std::string want = Fingerprint(*single);
+  std::vector<std::vector<std::string>> notices(2);
+  auto built = open_both(notices);
+  ASSERT_TRUE(built[0] && built[1]);
+  EXPECT_EQ(Fingerprint(*built[1]), want);
+  EXPECT_EQ(built[1]->EventTypes(), single->EventTypes());
+  EXPECT_TRUE(notices[0].empty() && notices[1].empty());
+  built.clear();
+  const fs::path cache = dir_ / "t.prv.pxc";
+  std::string bytes = Slurp(cache);
+  bytes[bytes.size() - 100] ^= 0x10;
+  Spit(cache, bytes);
+  auto reopened = open_both(notices);
+  ASSERT_TRUE(reopened[0] && reopened[1]);
+  EXPECT_EQ(Fingerprint(*reopened[0]), want);
+  EXPECT_EQ(Fingerprint(*reopened[1]), want);
+  ASSERT_EQ(notices[0].size(), 1u);
+  EXPECT_NE(notices[0][0].find("checksum mismatch"), std::string::npos) << notices[0][0];
+  EXPECT_TRUE(notices[1].empty());
 }
 
 // The memory budget bounds what parsing allocates; a mapped cache is not allocated, so a trace
