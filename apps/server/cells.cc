@@ -8,6 +8,22 @@
 #include <utility>
 
 namespace parallax::server {
+namespace {
+
+// The textual view of one object over [from, to) through `base`'s window and limits;
+// `records`: with its events and communications.
+Result<TextView> ObjectText(const Trace& trace, const TextRequest& base, uint32_t object, uint64_t from,
+                            uint64_t to, bool records) {
+  TextRequest r = base;
+  r.object.clear();
+  r.object_index = object;
+  r.from = from;
+  r.to = to;
+  r.records = records;
+  return trace.Text(r);
+}
+
+}  // namespace
 
 Result<CellSummary> SummarizeCells(const Trace& trace, const TextRequest& base, uint32_t first, uint32_t last,
                                    uint64_t from, uint64_t to, std::optional<uint64_t> at) {
@@ -16,13 +32,8 @@ Result<CellSummary> SummarizeCells(const Trace& trace, const TextRequest& base, 
   s.to = to;
   std::map<std::pair<double, std::string>, CellValue> by_value;
   for (uint32_t object = first; object <= last; ++object) {
-    TextRequest r = base;
-    r.object.clear();
-    r.object_index = object;
-    r.from = from;
-    r.to = to;
-    r.records = at.has_value();  // the events and communications only for a pixel (its provenance)
-    auto view = trace.Text(r);
+    // The events and communications only for a pixel (its provenance).
+    auto view = ObjectText(trace, base, object, from, to, at.has_value());
     if (!view.ok()) return view.status();
     s.window = view->window;
     s.time_unit = view->time_unit;
@@ -115,13 +126,7 @@ Result<std::optional<FindMatch>> FindNext(const Trace& trace, const TextRequest&
     const uint64_t hi = query.forward ? (end - cursor > span ? cursor + span : end) : cursor;
     std::optional<FindMatch> best;
     for (uint32_t object = first; object <= last; ++object) {
-      TextRequest r = base;
-      r.object.clear();
-      r.object_index = object;
-      r.from = lo;
-      r.to = hi;
-      r.records = query.events;  // values are the intervals' own
-      auto view = trace.Text(r);
+      auto view = ObjectText(trace, base, object, lo, hi, query.events);  // values are the intervals' own
       if (!view.ok()) return view.status();
       Scan(view.value(), object, lo, hi, query, &best);
     }
@@ -141,13 +146,7 @@ Result<SourceEvents> FindSourceEvents(const Trace& trace, const TextRequest& bas
   SourceEvents out;
   std::map<std::string, bool> same;  // value label → whether it is `at` (labels repeat)
   for (uint32_t object = first; object <= last; ++object) {
-    TextRequest r = base;
-    r.object.clear();
-    r.object_index = object;
-    r.from = from;
-    r.to = to;
-    r.records = true;
-    auto view = trace.Text(r);
+    auto view = ObjectText(trace, base, object, from, to, true);
     if (!view.ok()) return view.status();
     for (const TextEvent& e : view->events) {
       if (e.type != type || e.time < from || e.time >= to) continue;

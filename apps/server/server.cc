@@ -767,12 +767,17 @@ class ServerImpl final : public Server {
     SendJson(res, ToJson(view.value()));
   }
 
-  // The objects first..last of a point, area or find request: in order, and few enough.
-  static void CheckObjectRange(uint32_t first, uint32_t last) {
-    if (last < first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
-    if (last - first >= kMaxCellObjects)
-      throw ApiError{400, "too many objects: " + std::to_string(last - first + 1),
+  // The objects object_first..object_last of an area, find or click-forward request (both
+  // required): in order, and few enough.
+  static std::pair<uint32_t, uint32_t> RequiredObjectRange(const Params& p) {
+    auto first = p.Number<uint32_t>("object_first");
+    auto last = p.Number<uint32_t>("object_last");
+    if (!first || !last) throw ApiError{400, "missing parameter 'object_first' or 'object_last'"};
+    if (*last < *first) throw ApiError{400, "'object_last' must not be less than 'object_first'"};
+    if (*last - *first >= kMaxCellObjects)
+      throw ApiError{400, "too many objects: " + std::to_string(*last - *first + 1),
                      "at most " + std::to_string(kMaxCellObjects) + " objects at once"};
+    return {*first, *last};
   }
 
   // The window a point, area or find request reads, with the server's per-request limits.
@@ -784,14 +789,14 @@ class ServerImpl final : public Server {
     return r;
   }
 
-  // The cells of objects first..last over [from, to) (both required), summed per value.
+  // The cells of objects first..last (checked by the caller) over [from, to) (both required),
+  // summed per value.
   json Cells(const Params& p, uint32_t first, uint32_t last, std::optional<uint64_t> at) {
     auto trace = RequiredTrace(p);
     TextRequest r = LimitedTextRequest(p);
     std::optional<uint64_t> from, to;
     TimeRange(p, &from, &to);
     if (!from || !to) throw ApiError{400, "missing parameter 'from' or 'to' (the time range, trace units)"};
-    CheckObjectRange(first, last);
     if (at && (*at < *from || *at >= *to)) throw ApiError{400, "'time' must be inside [from, to)"};
     auto s = SummarizeCells(*trace, r, first, last, *from, *to, at);
     if (!s.ok()) throw CoreError(s.status());
@@ -827,10 +832,8 @@ class ServerImpl final : public Server {
   // An area of a timeline (the UI's selection): object_first..object_last over [from, to).
   void CellsRoute(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Of(req);
-    auto first = p.Number<uint32_t>("object_first");
-    auto last = p.Number<uint32_t>("object_last");
-    if (!first || !last) throw ApiError{400, "missing parameter 'object_first' or 'object_last'"};
-    SendJson(res, Cells(p, *first, *last, std::nullopt));
+    auto [first, last] = RequiredObjectRange(p);
+    SendJson(res, Cells(p, first, last, std::nullopt));
   }
 
   // The objects of a window's level, by their canonical names (THREAD 1.2.1, CPU 2.3, ...,
@@ -876,11 +879,9 @@ class ServerImpl final : public Server {
     Params p = Params::Of(req);
     auto trace = RequiredTrace(p);
     TextRequest r = LimitedTextRequest(p);
-    auto first = p.Number<uint32_t>("object_first");
-    auto last = p.Number<uint32_t>("object_last");
+    auto [first, last] = RequiredObjectRange(p);
     auto time = p.Number<uint64_t>("time");
-    if (!first || !last || !time) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'time'"};
-    CheckObjectRange(*first, *last);
+    if (!time) throw ApiError{400, "missing parameter 'time'"};
     FindQuery q;
     const std::string kind = p.String("kind", 16), direction = p.String("direction", 16);
     if (kind != "event" && kind != "value") throw ApiError{400, "'kind' must be event or value, not '" + kind + "'"};
@@ -904,7 +905,7 @@ class ServerImpl final : public Server {
     auto whole = TraceRange(*trace, std::nullopt, std::nullopt);
     if (!whole.ok()) throw CoreError(whole.status());
     const uint64_t span = p.Number<uint64_t>("span").value_or(std::max<uint64_t>(1, whole->to / 100));
-    auto found = FindNext(*trace, r, *first, *last, *time, span, q, options_.request_time_limit);
+    auto found = FindNext(*trace, r, first, last, *time, span, q, options_.request_time_limit);
     if (!found.ok()) throw CoreError(found.status());
     if (!found.value()) {
       SendJson(res, {{"found", false}});
@@ -921,11 +922,9 @@ class ServerImpl final : public Server {
     Params p = Params::Of(req);
     auto trace = RequiredTrace(p);
     TextRequest r = LimitedTextRequest(p);
-    auto first = p.Number<uint32_t>("object_first");
-    auto last = p.Number<uint32_t>("object_last");
+    auto [first, last] = RequiredObjectRange(p);
     auto type = p.Number<uint32_t>("type");
-    if (!first || !last || !type) throw ApiError{400, "missing parameter 'object_first', 'object_last' or 'type'"};
-    CheckObjectRange(*first, *last);
+    if (!type) throw ApiError{400, "missing parameter 'type'"};
     const std::string label = p.String("label");
     std::optional<SourceLocation> at = ParseSourceLabel(label);
     if (!at)
@@ -935,7 +934,7 @@ class ServerImpl final : public Server {
     TimeRange(p, &from, &to);
     auto whole = TraceRange(*trace, from, to);
     if (!whole.ok()) throw CoreError(whole.status());
-    auto found = FindSourceEvents(*trace, r, *first, *last, whole->from, whole->to, *type, *at, kMaxMarks);
+    auto found = FindSourceEvents(*trace, r, first, last, whole->from, whole->to, *type, *at, kMaxMarks);
     if (!found.ok()) throw CoreError(found.status());
     json marks = json::array();
     for (const FindMatch& m : found->marks) marks.push_back({{"time", m.time}, {"object_index", m.object}});
