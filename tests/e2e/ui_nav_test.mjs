@@ -7,14 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { check, dragZoom, frames, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+import { check, dragZoom, frames, launch, makeRoot, runSteps, startServer, testArgs, waitFrame } from './lib.mjs';
 
-const [binary, data, out] = process.argv.slice(2);
-if (!binary || !data || !out) {
-  console.error('usage: node tests/e2e/ui_nav_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(out, { recursive: true });
+const [binary, data, out] = testArgs('ui_nav_test.mjs');
 
 const root = makeRoot([
   ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_2proc.${x}`), `epoch/epoch_2proc.${x}`]),
@@ -30,7 +25,6 @@ const states = statesOf(1);
 const pcf = fs.readFileSync(path.join(data, 'epoch/epoch_2proc.pcf'), 'utf8');
 const stateNames = new Map([...pcf.split(/\nSTATES\n/)[1].split(/\n\s*\n/)[0].matchAll(/^(\d+)\s+(.+)$/gm)].map((m) => [Number(m[1]), m[2].trim()]));
 
-let step = 'start';
 const server = await startServer(binary, root);
 const { browser, page, problems } = await launch();
 const shot = (name) => page.screenshot({ path: path.join(out, `nav-${name}.png`) });
@@ -542,40 +536,6 @@ const steps = [
     check(saved.includes('Analyzer2D.SortCols: True') && saved.includes('Analyzer2D.SortCriteria: Total'),
       'the saved cfg does not sort the columns by Total');
   }],
-  ['no browser errors', async () => {
-    check(problems.length === 0, problems.join('\n'));
-  }],
 ];
 
-async function run() {
-  const failed = [];
-  for (const [name, fn] of steps) {
-    step = name;
-    try {
-      await fn();
-      console.log(`ok: ${name}`);
-    } catch (e) {
-      failed.push(`${name}: ${e.message.split('\n')[0]}`);
-      console.error(`FAILED: ${name}: ${e.message}`);
-      try { await shot(`failure-${failed.length}`); } catch (x) { /* the page may be gone */ }
-      break;
-    }
-  }
-  if (failed.length) throw new Error(`${failed.length} step(s) failed:\n${failed.join('\n')}`);
-}
-
-let code = 0;
-try {
-  await run();
-  console.log('e2e: all navigation steps passed');
-} catch (e) {
-  code = 1;
-  console.error(`e2e: ${e.message} (step: ${step})`);
-  if (problems.length) console.error(problems.join('\n'));
-  console.error(`server output:\n${server.output()}`);
-} finally {
-  await browser.close();
-  server.proc.kill();
-  fs.rmSync(root, { recursive: true, force: true });
-}
-process.exit(code);
+await runSteps('navigation', steps, { browser, server, problems, shot, root });

@@ -7,14 +7,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, dragZoom, frames, launch, makeRoot, startServer, waitFrame } from './lib.mjs';
+import { check, dragZoom, frames, launch, makeRoot, runSteps, startServer, testArgs, waitFrame } from './lib.mjs';
 
-const [binary, data, out] = process.argv.slice(2);
-if (!binary || !data || !out) {
-  console.error('usage: node tests/e2e/ui_prove_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(out, { recursive: true });
+const [binary, data, out] = testArgs('ui_prove_test.mjs');
 
 const prvPath = path.join(data, 'qsort_beo3/qsort_beo3.prv');
 const root = makeRoot([
@@ -46,7 +41,6 @@ check(states.every((x) => x.cpu === x.task), 'a task of qsort_beo3.prv ran on an
 const runningShare = (cpu, from, to) => states.filter((x) => x.cpu === cpu && x.state === 1)
   .reduce((a, x) => a + Math.max(0, Math.min(to, x.end) - Math.max(from, x.begin)), 0) / (to - from);
 
-let step = 'start';
 const server = await startServer(binary, root);
 const { browser, page, problems } = await launch();
 const shot = (name) => page.screenshot({ path: path.join(out, `prove-${name}.png`), fullPage: true });
@@ -156,35 +150,4 @@ const steps = [
   }],
 ];
 
-async function run() {
-  const failed = [];
-  for (const [name, fn] of steps) {
-    step = name;
-    try {
-      await fn();
-      console.log(`ok: ${name}`);
-    } catch (e) {
-      failed.push(`${name}: ${e.message.split('\n')[0]}`);
-      console.error(`FAILED: ${name}: ${e.message}`);
-      try { await shot(`failure-${failed.length}`); } catch (x) { /* the page may be gone */ }
-      break;
-    }
-  }
-  if (problems.length) failed.push(`browser problems:\n${problems.join('\n')}`);
-  if (failed.length) throw new Error(`${failed.length} step(s) failed:\n${failed.join('\n')}`);
-}
-
-let code = 0;
-try {
-  await run();
-  console.log('e2e: all PROVE view steps passed');
-} catch (e) {
-  code = 1;
-  console.error(`e2e: ${e.message} (step: ${step})`);
-  console.error(`server output:\n${server.output()}`);
-} finally {
-  await browser.close();
-  server.proc.kill();
-  fs.rmSync(root, { recursive: true, force: true });
-}
-process.exit(code);
+await runSteps('PROVE view', steps, { browser, server, problems, shot, root });
