@@ -11,10 +11,7 @@ MPI_BIN="$(dirname "$BIN")/parallax-mpi"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 TRACE=$DATA/epoch/epoch_4proc.prv.gz
-mpi() {  # as in mpi_paramedir.sh: no leak checks inside the ranks under ASan
-  ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun --allow-run-as-root --oversubscribe \
-    -x ASAN_OPTIONS -np "$1" "${@:2}"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
 
 check() {  # name, analyze arguments...
   local name=$1 n

@@ -15,10 +15,8 @@ CFG=$DATA/cfg/bsc/General/analysis/2dh_useful_duration.cfg
 "$BIN_DIR/parallax-gen" --size 24M --out "$OUT/gen" >/dev/null 2>&1
 TRACE=$OUT/gen.prv
 export PARALLAX_CACHE=on PARALLAX_CACHE_DIR=$OUT/cache
-mpi() {
-  ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun --allow-run-as-root --oversubscribe \
-    -x ASAN_OPTIONS -x PARALLAX_CACHE -x PARALLAX_CACHE_DIR -np "$1" "${@:2}"
-}
+MPI_PASS="PARALLAX_CACHE PARALLAX_CACHE_DIR"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
 mkdir -p "$OUT/single"
 (cd "$OUT/single" && PARALLAX_CACHE=off "$BIN" paramedir "$TRACE" "$CFG")
 [[ -s $OUT/single/2dh_useful_duration ]] || { echo "FAIL: the single run wrote nothing"; exit 1; }

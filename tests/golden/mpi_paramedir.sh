@@ -17,12 +17,7 @@ CFGS=(
   "$DATA/cfg/bsc/General/analysis/2dh_useful_duration.cfg"
   "$DATA/cfg/bsc/General/views/state_as_is.cfg"
 )
-# Under ASan, LeakSanitizer would report Open MPI's own allocations left at MPI_Finalize: leaks
-# are not checked in the ranks (the single-process runs still are).
-mpi() {
-  ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun --allow-run-as-root --oversubscribe \
-    -x ASAN_OPTIONS -np "$1" "${@:2}"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
 
 run_both() {  # name, extra paramedir options...
   local name=$1
