@@ -77,6 +77,7 @@ class ClockTally {
 
 class TallyEngine {
  public:
+  static constexpr tools::Pairs kPairs = tools::Pairs::kCheck;
   void Process(const tools::PrvRecord& r) {
     if (r.kind == '3') tally.Add(r.appl, r.task, r.t1, r.t2, r.appl2, r.task2, r.t3, r.t4);
   }
@@ -121,6 +122,7 @@ struct Message {
 
 class CollectEngine {
  public:
+  static constexpr tools::Pairs kPairs = tools::Pairs::kCheck;  // the rewrite copies them
   void Process(const tools::PrvRecord& r) {
     if (r.kind == '1' || r.kind == '2') {
       ids.Thread(r.appl, r.task, r.thread);
@@ -426,6 +428,8 @@ class RewriteEngine {
   RewriteEngine(Ids& ids, const std::vector<Clock>& clocks,
                 const std::vector<std::vector<Step>>& steps, Real shift, tools::OutputFile* out)
       : ids_(ids), clocks_(clocks), steps_(steps), shift_(shift), out_(out) {}
+  // The pairs are copied as text, and the first pass (CollectEngine) checked them.
+  static constexpr tools::Pairs kPairs = tools::Pairs::kSkip;
 
   void Process(const tools::PrvRecord& r) {
     switch (r.kind) {

@@ -144,6 +144,25 @@ void OutputFile::StopWriter() {
   writer_.join();
 }
 
+bool OutputFile::RewriteStart(std::string_view head) {
+  if (gz_ != nullptr || head.size() > bytes_written()) return false;
+  Flush();
+  StopWriter();
+  if (!error_.ok()) return true;  // Commit() reports it
+  size_t done = 0;
+  while (done < head.size()) {
+    ssize_t w = pwrite(fd_, head.data() + done, head.size() - done, static_cast<off_t>(done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      error_ = Status::Error("cannot write " + path_ + ": " + std::strerror(errno), {path_},
+                             "check free disk space");
+      break;
+    }
+    done += static_cast<size_t>(w);
+  }
+  return true;
+}
+
 Status OutputFile::Commit() {
   Flush();
   StopWriter();  // writes what is queued

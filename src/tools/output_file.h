@@ -62,6 +62,12 @@ class OutputFile {
     used_ = static_cast<size_t>(r.ptr - buf_.data());
   }
 
+  // Overwrites the first head.size() bytes written with `head` (a header whose end time is
+  // known only at the end, written first with the same length). Not for .gz outputs (false).
+  // Everything buffered is written first; later writes happen on the caller's thread.
+  bool RewriteStart(std::string_view head);
+  bool compressed() const { return gz_ != nullptr; }
+
   // Flushes, closes and renames the temporary file to the final name.
   Status Commit();
   const std::string& path() const { return path_; }

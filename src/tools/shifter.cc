@@ -12,6 +12,7 @@
 
 #include "include/parallax/tools.h"
 #include "src/io/prv/prv_writer.h"
+#include "src/tools/order_window.h"
 #include "src/tools/prv_record.h"
 #include "src/tools/sorter.h"
 #include "src/tools/trace_stream.h"
@@ -41,14 +42,20 @@ const char* LevelWord(ShiftOptions::Level level) {
 }
 
 // Shifts records one by one. Either every line goes to one file in input order (WriteTo), or
-// each record goes to the file of its group (SplitTo: the threads whose records get the same
-// offset where they sort, the sender's for a communication), comments are kept aside, and the
-// engine notes whether each group's records stay in the canonical order.
+// through a window that writes them in the canonical order (WindowTo: comments go to the file
+// before the first body line, or the window fails), or each record goes to the file of its
+// group (SplitTo: the threads whose records get the same offset where they sort, the sender's
+// for a communication), comments are kept aside, and the engine notes whether each group's
+// records stay in the canonical order.
 class ShiftEngine {
  public:
   ShiftEngine(const model::ProcessModel& p, const ShiftOptions& o, const std::string& file)
       : p_(p), o_(o), file_(file) {}
   void WriteTo(tools::OutputFile* out) { single_ = out; }
+  void WindowTo(tools::OrderWindow* window, tools::OutputFile* out) {
+    window_ = window;
+    single_ = out;
+  }
   void SplitTo(std::vector<tools::OutputFile*> outs, std::vector<uint32_t> group_of_object) {
     outs_ = std::move(outs);
     group_of_ = std::move(group_of_object);
@@ -57,7 +64,10 @@ class ShiftEngine {
 
   Status Process(const tools::PrvRecord& r, uint64_t line_no) {
     if (r.kind == '#') {
-      if (single_ != nullptr) {
+      ++comment_lines_;
+      if (window_ != nullptr && window_->started()) {
+        in_order_ = false;  // it belongs before the body lines written
+      } else if (single_ != nullptr) {
         single_->Text(r.line);
         single_->Char('\n');
       } else {
@@ -78,11 +88,29 @@ class ShiftEngine {
       if (!s.ok()) return s;
     }
     uint64_t t[4];
-    s = Move(r.t1, d1, line_no, &t[0]);
-    if (s.ok() && r.kind != '2') s = Move(r.t2, d1, line_no, &t[1]);
-    if (s.ok() && r.kind == '3') s = Move(r.t3, d2, line_no, &t[2]);
-    if (s.ok() && r.kind == '3') s = Move(r.t4, d2, line_no, &t[3]);
-    if (!s.ok()) return s;
+    const bool moved = Move(r.t1, d1, &t[0]) && (r.kind == '2' || Move(r.t2, d1, &t[1])) &&
+                       (r.kind != '3' || (Move(r.t3, d2, &t[2]) && Move(r.t4, d2, &t[3])));
+    if (!moved) {
+      return Status::Error("the offset " + std::to_string(bad_offset_) + " moves time " +
+                               std::to_string(bad_time_) + " before 0",
+                           {file_, line_no, 1},
+                           "use smaller negative offsets, or add a constant to every offset");
+    }
+    if (r.kind == '1') {
+      end_ = std::max(end_, t[1]);
+    } else if (r.kind == '2') {
+      end_ = std::max(end_, t[0]);
+    } else {
+      end_ = std::max({end_, t[1], t[3]});
+    }
+    ++written_;
+    if (window_ != nullptr) {
+      Format(*window_, r, t);
+      tools::SortKey k = tools::KeyOf(r);
+      k.time = t[0];
+      if (!window_->EndLine(k)) in_order_ = false;
+      return Status::Ok();
+    }
     tools::OutputFile* out = single_;
     if (out == nullptr) {
       const uint32_t g = group_of_[object];
@@ -92,40 +120,41 @@ class ShiftEngine {
       last_[g] = k;
       out = outs_[g];
     }
-    out_ = out;
-    out_->Text(r.line.substr(0, r.times_at));
-    out_->Num(t[0]);
-    if (r.kind == '1') {
-      out_->Char(':');
-      out_->Num(t[1]);
-      out_->Char(':');
-      out_->Num(r.state);
-      end_ = std::max(end_, t[1]);
-    } else if (r.kind == '2') {
-      out_->Text(r.line.substr(r.pairs_at - 1));
-      end_ = std::max(end_, t[0]);
-    } else {
-      out_->Char(':');
-      out_->Num(t[1]);
-      for (uint32_t v : {r.cpu2, r.appl2, r.task2, r.thread2}) {
-        out_->Char(':');
-        out_->Num(v);
-      }
-      for (uint64_t v : {t[2], t[3]}) {
-        out_->Char(':');
-        out_->Num(v);
-      }
-      out_->Char(':');
-      out_->Text(r.size_text);
-      out_->Char(':');
-      out_->Text(r.tag_text);
-      end_ = std::max({end_, t[1], t[3]});
-    }
-    out_->Char('\n');
-    ++written_;
+    Format(*out, r, t);
+    out->Char('\n');
     return Status::Ok();
   }
+  // The record with its times t (without the end of line).
+  template <typename Sink>
+  static void Format(Sink& out, const tools::PrvRecord& r, const uint64_t* t) {
+    out.Text(r.line.substr(0, r.times_at));
+    out.Num(t[0]);
+    if (r.kind == '1') {
+      out.Char(':');
+      out.Num(t[1]);
+      out.Char(':');
+      out.Num(r.state);
+    } else if (r.kind == '2') {
+      out.Text(r.line.substr(r.pairs_at - 1));
+    } else {
+      out.Char(':');
+      out.Num(t[1]);
+      for (uint32_t v : {r.cpu2, r.appl2, r.task2, r.thread2}) {
+        out.Char(':');
+        out.Num(v);
+      }
+      for (uint64_t v : {t[2], t[3]}) {
+        out.Char(':');
+        out.Num(v);
+      }
+      out.Char(':');
+      out.Text(r.size_text);
+      out.Char(':');
+      out.Text(r.tag_text);
+    }
+  }
   uint64_t end() const { return end_; }
+  uint64_t comment_lines() const { return comment_lines_; }
   uint64_t written() const { return written_; }
   uint64_t others() const { return others_; }
   bool in_order() const { return in_order_; }
@@ -134,6 +163,12 @@ class ShiftEngine {
  private:
   Status Offset(uint32_t appl, uint32_t task, uint32_t thread, uint64_t line_no, int64_t* d,
                 size_t* object) {
+    // Consecutive records are often of one thread: its answer is kept.
+    if (memo_valid_ && appl == memo_appl_ && task == memo_task_ && thread == memo_thread_) {
+      *d = memo_d_;
+      *object = memo_object_;
+      return Status::Ok();
+    }
     model::ThreadIndex th;
     if (!p_.FindThread(appl, task, thread, &th)) {
       return Status::Error("thread " + std::to_string(appl) + ":" + std::to_string(task) + ":" +
@@ -146,29 +181,42 @@ class ShiftEngine {
     if (o_.level == ShiftOptions::Level::kWorkload) i = 0;
     *d = o_.offsets[i];
     *object = i;
+    memo_valid_ = true;
+    memo_appl_ = appl;
+    memo_task_ = task;
+    memo_thread_ = thread;
+    memo_d_ = *d;
+    memo_object_ = i;
     return Status::Ok();
   }
-  Status Move(uint64_t t, int64_t d, uint64_t line_no, uint64_t* out) {
+  // t + d into *out; false (remembering them for the message) when it would be before 0.
+  bool Move(uint64_t t, int64_t d, uint64_t* out) {
     if (d < 0 && t < static_cast<uint64_t>(-(d + 1)) + 1) {
-      return Status::Error(
-          "the offset " + std::to_string(d) + " moves time " + std::to_string(t) + " before 0",
-          {file_, line_no, 1}, "use smaller negative offsets, or add a constant to every offset");
+      bad_time_ = t;
+      bad_offset_ = d;
+      return false;
     }
     *out = t + static_cast<uint64_t>(d);
-    return Status::Ok();
+    return true;
   }
 
   const model::ProcessModel& p_;
   const ShiftOptions& o_;
   std::string file_;
   tools::OutputFile* single_ = nullptr;
-  tools::OutputFile* out_ = nullptr;  // where the current record goes
+  tools::OrderWindow* window_ = nullptr;
   std::vector<tools::OutputFile*> outs_;
   std::vector<uint32_t> group_of_;
   std::vector<tools::SortKey> last_;
   std::vector<std::string> comments_;
   bool in_order_ = true;
-  uint64_t end_ = 0, written_ = 0, others_ = 0;
+  uint64_t end_ = 0, written_ = 0, others_ = 0, comment_lines_ = 0;
+  uint64_t bad_time_ = 0;
+  int64_t bad_offset_ = 0;
+  bool memo_valid_ = false;
+  uint32_t memo_appl_ = 0, memo_task_ = 0, memo_thread_ = 0;
+  int64_t memo_d_ = 0;
+  size_t memo_object_ = 0;
 };
 
 // Removes temporary files when the shift ends, however it ends.
@@ -276,6 +324,42 @@ Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tool
   return true;
 }
 
+// The one-pass shift: the shifted records go through an OrderWindow straight into the output,
+// whose header, written first, gets the end time when it is known. Ok(false), having committed
+// nothing, when the offsets reorder the body more than the window holds, a comment follows
+// body lines, the output is compressed, or the end time gains a digit (the header must keep
+// its length).
+Result<bool> ShiftThroughWindow(const ToolRun& run, const ShiftOptions& options,
+                                tools::InputTrace& in, ToolReport* report) {
+  auto out = tools::OutputFile::Create(run.output, run.force);
+  if (!out.ok()) return out.status();
+  if (out.value()->compressed()) return false;
+  out.value()->WriteBehind();
+  model::TraceHeader header = in.header;
+  header.resources_bare = false;
+  const std::string provisional = io::FormatPrvHeader(header);
+  out.value()->Text(provisional);
+  tools::OrderWindow window(*out.value(), std::max<uint64_t>(options.memory_bytes, 1));
+  ShiftEngine engine(in.header.processes, options, run.input);
+  engine.WindowTo(&window, out.value().get());
+  Status s = ShiftBody(run, in, engine, *report, true);
+  if (!s.ok()) return s;
+  if (!engine.in_order()) return false;
+  window.Finish();
+  header.end_time = std::max(in.header.end_time, engine.end());
+  const std::string final_header = io::FormatPrvHeader(header);
+  if (final_header.size() != provisional.size()) return false;
+  if (final_header != provisional && !out.value()->RewriteStart(final_header)) return false;
+  report->output_records = window.lines_written() + engine.comment_lines();
+  report->output_bytes = out.value()->bytes_written();
+  s = out.value()->Commit();
+  if (!s.ok()) return s;
+  s = tools::CopyPcfAndRow(run);
+  if (!s.ok()) return s;
+  if (engine.others() > 0) report->notes.push_back(SkippedNote(engine.others()));
+  return true;
+}
+
 }  // namespace
 
 Result<std::vector<int64_t>> ParseShiftOffsets(std::string_view text, const std::string& name) {
@@ -339,6 +423,15 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
             LevelWord(options.level) + (objects == 1 ? "" : "s"),
         {options.offsets_file.empty() ? run.input : options.offsets_file},
         std::string("give one offset per ") + LevelWord(options.level) + ", in the header's order");
+  }
+  {
+    ToolReport report;
+    auto one_pass = ShiftThroughWindow(run, options, in, &report);
+    if (!one_pass.ok()) return one_pass.status();
+    if (one_pass.value()) return report;
+    opened = tools::OpenInputTrace(run.input);  // read again from the start
+    if (!opened.ok()) return opened.status();
+    in = std::move(opened).value();
   }
   {
     ToolReport report;

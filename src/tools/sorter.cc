@@ -13,6 +13,7 @@
 
 #include "include/parallax/tools.h"
 #include "src/io/prv/prv_writer.h"
+#include "src/tools/order_window.h"
 #include "src/tools/prv_record.h"
 #include "src/tools/sorter.h"
 #include "src/tools/trace_stream.h"
@@ -143,15 +144,94 @@ Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options) {
 
 namespace tools {
 
+namespace {
+
+void AddSortNotes(bool in_order, size_t comments, uint64_t others, ToolReport* report) {
+  if (in_order) report->notes.push_back("the input was already in canonical order");
+  if (comments > 0) {
+    report->notes.push_back(std::to_string(comments) +
+                            " comment lines were moved after the header");
+  }
+  if (others > 0) {
+    report->notes.push_back(std::to_string(others) +
+                            " lines that are neither states, events, communications nor comments "
+                            "(e.g. global communications) were not copied");
+  }
+}
+
+model::TraceHeader SortedHeader(const model::TraceHeader& in, std::optional<uint64_t> end_time) {
+  model::TraceHeader header = in;
+  header.resources_bare = false;
+  if (end_time) header.end_time = *end_time;
+  return header;
+}
+
+// The one-pass sort (OrderWindow), for input that is nearly in order. Ok(false), having
+// committed nothing, when a line sorts before one already written or a comment comes after
+// body lines were written: the disorder is larger than the window.
+Result<bool> SortThroughWindow(const ToolRun& run, size_t budget, std::optional<uint64_t> end_time,
+                               ToolReport* report) {
+  auto opened = tools::OpenInputTrace(run.input);
+  if (!opened.ok()) return opened.status();
+  tools::InputTrace in = std::move(opened).value();
+  report->input_bytes = in.lines->bytes_total();
+  auto out = OutputFile::Create(run.output, run.force);
+  if (!out.ok()) return out.status();
+  out.value()->WriteBehind();
+  out.value()->Text(io::FormatPrvHeader(SortedHeader(in.header, end_time)));
+  OrderWindow window(*out.value(), budget);
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kSkip, false});
+  const PrvRecord* rec = nullptr;
+  tools::ProgressTicker ticker(run.progress);
+  uint64_t others = 0, body = 0;
+  size_t comments = 0;
+  while (stream.Next(&rec)) {
+    ++report->input_records;
+    if (rec->kind == '#') {
+      if (window.started()) return false;  // it belongs before the lines written
+      out.value()->Text(rec->line);
+      out.value()->Char('\n');
+      ++comments;
+      continue;
+    }
+    if (rec->kind == 'o') {
+      if (!rec->line.empty()) ++others;
+      continue;
+    }
+    if (!window.Add(KeyOf(*rec), rec->line)) return false;
+    ++body;
+    ticker.Tick(stream);
+  }
+  if (!stream.status().ok()) return stream.status();
+  ticker.Done(stream);
+  window.Finish();
+  report->output_records = body + comments;
+  report->output_bytes = out.value()->bytes_written();
+  AddSortNotes(window.sorted_input(), comments, others, report);
+  Status s = out.value()->Commit();
+  if (!s.ok()) return s;
+  s = tools::CopyPcfAndRow(run);
+  if (!s.ok()) return s;
+  return true;
+}
+
+}  // namespace
+
 Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
                                std::optional<uint64_t> end_time) {
   Status s = tools::CheckOutputs(run);
   if (!s.ok()) return s;
+  const size_t budget = std::max<size_t>(options.memory_bytes, 1);
+  {
+    ToolReport report;
+    auto one_pass = SortThroughWindow(run, budget, end_time, &report);
+    if (!one_pass.ok()) return one_pass.status();
+    if (one_pass.value()) return report;
+  }
+  // Too much disorder for one pass: sorted runs, merged.
   auto opened = tools::OpenInputTrace(run.input);
   if (!opened.ok()) return opened.status();
   tools::InputTrace in = std::move(opened).value();
-  const size_t budget = std::max<size_t>(options.memory_bytes, 1);
-
   ToolReport report;
   report.input_bytes = in.lines->bytes_total();
   std::vector<std::string> comments;
@@ -203,10 +283,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
   auto out = OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
-  model::TraceHeader header = in.header;
-  header.resources_bare = false;
-  if (end_time) header.end_time = *end_time;
-  out.value()->Text(io::FormatPrvHeader(header));
+  out.value()->Text(io::FormatPrvHeader(SortedHeader(in.header, end_time)));
   for (const std::string& c : comments) {
     out.value()->Text(c);
     out.value()->Char('\n');
@@ -221,16 +298,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
   }
   report.output_records += comments.size();
   report.output_bytes = out.value()->bytes_written();
-  if (out_of_order == 0) report.notes.push_back("the input was already in canonical order");
-  if (!comments.empty()) {
-    report.notes.push_back(std::to_string(comments.size()) +
-                           " comment lines were moved after the header");
-  }
-  if (others > 0) {
-    report.notes.push_back(std::to_string(others) +
-                           " lines that are neither states, events, communications nor comments "
-                           "(e.g. global communications) were not copied");
-  }
+  AddSortNotes(out_of_order == 0, comments.size(), others, &report);
   s = out.value()->Commit();
   if (!s.ok()) return s;
   s = tools::CopyPcfAndRow(run);

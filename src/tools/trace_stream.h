@@ -59,12 +59,15 @@ class ProgressTicker {
 // Feeds every body record of `in` to engine.Process(record), in file order, reporting
 // progress; counts them and the input bytes in `report`. A malformed record is a located error.
 // Type-4 lines come as kind 'o', or parsed as kind '4' when the engine declares
-// `static constexpr bool kGlobalOps = true`. Records are read and parsed ahead on other
-// threads (RecordStream).
+// `static constexpr bool kGlobalOps = true`. An engine that does not look at the event pairs
+// declares `static constexpr Pairs kPairs = Pairs::kCheck` (checked, not kept) or
+// `Pairs::kSkip` (not even checked: another pass over the same input checks them). Records are
+// read and parsed ahead on other threads (RecordStream).
 template <typename Engine>
 Status ProcessRecords(const ToolRun& run, InputTrace& in, Engine& engine, ToolReport& report) {
   RecordParse parse;
   if constexpr (requires { Engine::kGlobalOps; }) parse.global_ops = true;
+  if constexpr (requires { Engine::kPairs; }) parse.pairs = Engine::kPairs;
   RecordStream stream(*in.lines, parse);
   const PrvRecord* rec = nullptr;
   ProgressTicker ticker(run.progress);

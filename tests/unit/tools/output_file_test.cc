@@ -58,5 +58,31 @@ TEST(OutputFileTest, DroppedWithAWriterLeavesNothing) {
   EXPECT_EQ(std::system(("test -z \"$(ls -A '" + dir.path() + "')\"").c_str()), 0);
 }
 
+// The start of the file is overwritten in place after megabytes went through the writer
+// thread; a compressed output refuses (its bytes are not the text's).
+TEST(OutputFileTest, RewriteStartReplacesTheFirstBytes) {
+  tools_test::ScratchDir dir;
+  for (const char* name : {"h.prv", "h.prv.gz"}) {
+    auto out = OutputFile::Create(dir / name, false);
+    ASSERT_TRUE(out.ok());
+    out.value()->WriteBehind();
+    out.value()->Text("#END=0100\n");
+    std::string expected;
+    for (int i = 0; i < 300000; ++i) {  // megabytes, through the writer thread
+      out.value()->Num(i);
+      out.value()->Char('\n');
+      expected += std::to_string(i) + "\n";
+    }
+    const bool plain = std::string(name) == "h.prv";
+    EXPECT_EQ(out.value()->RewriteStart("#END=9999\n"), plain) << name;
+    EXPECT_FALSE(out.value()->RewriteStart(std::string(20u << 20, 'x')));  // longer than written
+    out.value()->Text("tail\n");
+    ASSERT_TRUE(out.value()->Commit().ok());
+    EXPECT_TRUE(tools_test::ReadAll(dir / name) ==
+                (plain ? "#END=9999\n" : "#END=0100\n") + expected + "tail\n")
+        << name;
+  }
+}
+
 }  // namespace
 }  // namespace parallax::tools

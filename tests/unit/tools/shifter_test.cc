@@ -30,13 +30,14 @@ class ShiftTest : public ::testing::Test {
  protected:
   void SetUp() override { tools_test::WriteAll(dir_ / "in.prv", kTrace); }
   Result<ToolReport> Shift(ShiftOptions::Level level, const std::string& offsets_text,
-                           const std::string& out) {
+                           const std::string& out, uint64_t memory = uint64_t{64} << 20) {
     tools_test::WriteAll(dir_ / "offsets.txt", offsets_text);
     auto offsets = ReadShiftOffsets(dir_ / "offsets.txt");
     if (!offsets.ok()) return offsets.status();
     ShiftOptions o;
     o.level = level;
     o.offsets = offsets.value();
+    o.memory_bytes = memory;
     ToolRun run;
     run.input = dir_ / "in.prv";
     run.output = dir_ / out;
@@ -110,6 +111,10 @@ TEST_F(ShiftTest, UnsortedInputIsSortedAfterTheShift) {
             "2:1:1:1:1:15:7:2\n"
             "2:1:1:2:1:20:7:3\n"
             "2:1:1:1:1:55:7:1\n");
+  // Without the one-pass window (a budget of one byte): the full sort, same bytes.
+  r = Shift(ShiftOptions::Level::kTask, "5\n0\n", "u_small.prv", 1);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Out("u_small.prv"), Out("u.prv"));
   // Sorted input, same comment: the per-group path gives the same layout.
   tools_test::WriteAll(dir_ / "in.prv",
                        "#Paraver (01/01/2024 at 10:00):100_ns:1(3):1:2(1:1,2:1)\n"
@@ -148,6 +153,40 @@ TEST_F(ShiftTest, ManyOffsetsAreSortedToo) {
   want += header.substr(want.size());
   for (const auto& e : expected) want += std::get<3>(e) + "\n";
   EXPECT_EQ(Out("m.prv"), want);
+  r = Shift(ShiftOptions::Level::kTask, offsets, "m_small.prv", 1);  // no window: sorted runs
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Out("m_small.prv"), want);
+}
+
+// The one-pass window, the per-group files and the full sort give the same bytes. A budget of
+// one byte makes the window give up at the first line out of order (then the groups, sorted
+// in the input, are merged); an end time that gains a digit (100 -> 1050: the header written
+// first cannot keep its length) or a compressed output makes it step aside.
+TEST_F(ShiftTest, EveryPathGivesTheSameBytes) {
+  auto r = Shift(ShiftOptions::Level::kTask, "5\n950\n", "digit.prv");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const std::string want =
+      "#Paraver (01/01/2024 at 10:00):1050_ns:1(3):1:2(1:1,2:1)\n"
+      "1:1:1:1:1:5:105:1\n"
+      "2:1:1:1:1:55:7:1\n"
+      "3:1:1:1:1:65:66:1:1:2:1:1020:1021:8:3\n"
+      "1:1:1:2:1:950:1050:1\n"
+      "1:1:1:2:2:950:1050:1\n";
+  EXPECT_EQ(Out("digit.prv"), want);
+  EXPECT_EQ(r.value().output_records, 5u);
+  for (const char* out : {"digit_small.prv", "digit.prv.gz"}) {
+    r = Shift(ShiftOptions::Level::kTask, "5\n950\n", out, 1);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(Out(out), want) << out;
+    EXPECT_EQ(r.value().output_records, 5u);
+  }
+  for (const char* out : {"th.prv", "th_small.prv", "th.prv.gz"}) {
+    r = Shift(ShiftOptions::Level::kThread, "30\n0\n0\n", out,
+              std::string(out) == "th_small.prv" ? 1 : uint64_t{64} << 20);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(Out(out), Out("th.prv")) << out;
+  }
+  EXPECT_EQ(Out("th.prv").substr(0, 40), "#Paraver (01/01/2024 at 10:00):130_ns:1(");
 }
 
 TEST(ShiftOffsetsTest, ParsesCommentsSignsAndLocatesErrors) {
