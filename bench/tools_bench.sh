@@ -6,7 +6,8 @@
 #   bash bench/tools_bench.sh [BUILD_DIR] [SIZE]        (defaults: build 100M)
 #
 # Environment: SEED (generator seed, default 1), OUT_DIR (where the trace and the outputs go,
-# default /tmp/parallax_tools_bench; the trace is generated once and reused). Prints, per
+# default /tmp/parallax_tools_bench; the trace, and a copy with its body reversed, are made
+# once and reused). Prints, per
 # command: wall seconds, CPU seconds (user + system), input MiB/s against both, peak RSS.
 # On a busy machine the wall time includes waiting for a core; the CPU figure does not.
 set -euo pipefail
@@ -60,8 +61,17 @@ run "softcounters MPI per burst" softcounters "$base.prv" --bursts 10000 --count
 run "clocks --correct (two passes)" clocks "$base.prv" --correct
 run "cut --between 50000001 (1st..10th)" cut "$base.prv" --between 50000001 --occurrences 1..10
 run "filter comms tag 1-9, <= 4 KiB" filter "$base.prv" --comm-tags 1,2,3,4,5,6,7,8,9 --max-comm-size 4096
-run "sort (already sorted, one run)" sort "$base.prv" --memory 4096
-run "sort (64 MB runs, merged)" sort "$base.prv" --memory 64
+run "sort (sorted: one pass)" sort "$base.prv"
+# The same body reversed: too much disorder for the one-pass window, so 64 MB runs are merged.
+reversed=${base}_reversed
+if [[ ! -s $reversed.prv ]]; then
+  head_lines=$(awk '!/^[#cCiI]/ { print NR - 1; exit }' "$base.prv")
+  { head -n "$head_lines" "$base.prv"; tail -n +"$((head_lines + 1))" "$base.prv" | tac; } > "$reversed.prv"
+  cp "$base.pcf" "$reversed.pcf"
+  cp "$base.row" "$reversed.row"
+fi
+cat "$reversed.prv" >/dev/null
+run "sort (reversed: 64 MB runs, merged)" sort "$reversed.prv"
 tasks=$(head -1 "$base.prv" | python3 -c "import re, sys; print(re.match(r'#Paraver ?\([^)]*\):[^:]*:[^:]*:\d+:(\d+)\(', sys.stdin.read()).group(1))")
 seq 0 $((tasks - 1)) | sed 's/$/000/' > "$out_dir/offsets"
 run "shift per task (0, 1000, 2000 ...)" shift "$base.prv" --offsets "$out_dir/offsets" --level task

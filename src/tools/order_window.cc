@@ -9,11 +9,14 @@ namespace {
 // A refill starts when the lines and their entries take this share of the budget: the rest is
 // for the merge's second list of entries and the buffer the waiting lines move to.
 constexpr size_t kFillShare = 3;
+// A larger window would only take more disorder, which the callers' other ways (sorted runs)
+// take too; kept small, memory stays low and the sorts stay in cache longer.
+constexpr size_t kMaxBudget = size_t{192} << 20;
 
 }  // namespace
 
 OrderWindow::OrderWindow(OutputFile& out, size_t budget)
-    : out_(out), budget_(std::max<size_t>(budget, 1)) {
+    : out_(out), budget_(std::clamp<size_t>(budget, 1, kMaxBudget)) {
   arena_.Room(budget_ / kFillShare + (1u << 16));
 }
 

@@ -23,8 +23,8 @@ namespace parallax::tools {
 
 class OrderWindow {
  public:
-  // Holds at most about `budget` bytes: lines, their keys and the buffer they are moved
-  // through.
+  // Holds at most about `budget` bytes (at most 192 MB): lines, their keys and the buffer they
+  // are moved through.
   OrderWindow(OutputFile& out, size_t budget);
 
   // Append to the line being built.
