@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -116,6 +117,16 @@ class CutEngine {
     out_ = out;
     shift_ = shift;
   }
+  // The one-pass cut: times are written relative to the first written record's begin time,
+  // guessed when it comes (`begin(shift)` writes what goes before it: the header); comment lines
+  // before it wait for it. The guess holds unless a later record begins earlier: then the engine
+  // stops (guess_failed()) and the caller cuts in two passes.
+  void SetOutputGuessingShift(OutputFile* out, std::function<void(uint64_t)> begin) {
+    out_ = out;
+    begin_ = std::move(begin);
+    guessing_ = true;
+  }
+  bool guess_failed() const { return guess_failed_; }
   // False once the reference would stop reading.
   bool Process(const PrvRecord& r);
   void Finish();
@@ -160,6 +171,16 @@ class CutEngine {
   }
   bool Selected(uint32_t task) const { return TaskSelected(o_.tasks, task); }
   void Seen(uint64_t first, uint64_t last) {
+    if (guessing_ && out_ != nullptr) {
+      if (!first_caught_) {
+        shift_ = first;
+        begin_(first);
+        out_->Text(pending_comments_);
+        pending_comments_.clear();
+      } else if (first < shift_) {
+        guess_failed_ = stop_ = true;
+      }
+    }
     if (!first_caught_ || first < first_time_) first_time_ = first;
     first_caught_ = true;
     last_time_ = std::max(last_time_, last);
@@ -191,6 +212,9 @@ class CutEngine {
   std::vector<uint32_t> reset_scratch_;
   OutputFile* out_ = nullptr;
   uint64_t shift_ = 0;
+  std::function<void(uint64_t)> begin_;
+  bool guessing_ = false, guess_failed_ = false;
+  std::string pending_comments_;
   int64_t useful_ = 0;
   bool any_useful_ = false;
   bool first_caught_ = false;
@@ -213,7 +237,10 @@ bool CutEngine::Process(const PrvRecord& r) {
       Comm(r);
       break;
     case '#':
-      if (out_ != nullptr) {
+      if (out_ != nullptr && guessing_ && !first_caught_) {
+        pending_comments_.append(r.line);
+        pending_comments_.push_back('\n');
+      } else if (out_ != nullptr) {
         out_->Text(r.line);
         out_->Char('\n');
       }
@@ -627,13 +654,76 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   for (uint32_t type : tools::PcfEventTypes(run.input))
     if (type >= kHwcFirst && type < kHwcLast) hwc.push_back(type);
 
-  ToolReport report;
-  report.input_bytes = in.lines->bytes_total();
+  const uint64_t tmin = limits.value().tmin, tmax = limits.value().tmax;
+  const std::string stamp = run.provenance_date.empty() ? NowStamp() : run.provenance_date;
+  auto provenance = [&](uint64_t shift) {
+    return "#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) + "\":" +
+           std::to_string(shift) + ":" + std::to_string(tmin) + ":" + std::to_string(tmax) + "\n";
+  };
+  const uint64_t input_bytes = in.lines->bytes_total();
+  // The report, the commit and the companions, once the body is cut.
+  auto finish = [&](const CutEngine& engine, tools::OutputFile& out, uint64_t lines,
+                    uint64_t others) -> Result<ToolReport> {
+    ToolReport report;
+    report.input_bytes = input_bytes;
+    report.input_records = lines;
+    report.output_records = engine.records_written();
+    report.output_bytes = out.bytes_written();
+    if (!engine.any_written()) {
+      report.notes.push_back("the cut [" + std::to_string(tmin) + ", " + std::to_string(tmax) +
+                             "] holds no record: the output has none");
+    }
+    if (others > 0) {
+      report.notes.push_back(
+          std::to_string(others) +
+          " lines that are neither states, events, communications nor comments (e.g. "
+          "global communications) were not copied, as paramedir's cutter does");
+    }
+    Status st = out.Commit();
+    if (!st.ok()) return st;
+    st = tools::CopyPcfAndRow(run);
+    if (!st.ok()) return st;
+    return report;
+  };
+  model::TraceHeader header = in.header;
+  header.resources_bare = false;
   uint64_t shift = 0, end_time = in.header.end_time;
   uint64_t lines = 0, others = 0;
   if (!options.original_time) {
+    // One pass, when it can: the shift is guessed as the first written record's begin time and
+    // the header's end time from the cut's end, which gives the header its length; the header is
+    // rewritten in place at the end. A record written later that begins earlier, an end time of
+    // another length, an empty cut or a compressed output: two passes, the first finding where
+    // the written records begin and end.
+    auto out = tools::OutputFile::Create(run.output, run.force);
+    if (!out.ok()) return out.status();
+    if (!out.value()->compressed()) {
+      out.value()->WriteBehind();
+      std::string provisional;
+      CutEngine engine(options, tmin, tmax, hwc);
+      engine.SetOutputGuessingShift(out.value().get(), [&](uint64_t guess) {
+        header.end_time = std::max(std::min(tmax, in.header.end_time), guess) - guess;
+        provisional = io::FormatPrvHeader(header);
+        out.value()->Text(provisional);
+        out.value()->Text(provenance(guess));
+      });
+      s = RunPass(in, engine, run, &lines, &others, false);
+      if (!s.ok()) return s;
+      if (!engine.guess_failed() && engine.any_written()) {
+        header.end_time = engine.last_time() - engine.first_time();
+        const std::string final_header = io::FormatPrvHeader(header);
+        if (final_header.size() == provisional.size() &&
+            (final_header == provisional || out.value()->RewriteStart(final_header)))
+          return finish(engine, *out.value(), lines, others);
+      }
+      opened = tools::OpenInputTrace(run.input);
+      if (!opened.ok()) return opened.status();
+      in = std::move(opened).value();
+      lines = others = 0;
+    }
+    out.value().reset();  // what the attempt wrote is dropped
     // First pass: where the written records begin and end.
-    CutEngine probe(options, limits.value().tmin, limits.value().tmax, hwc);
+    CutEngine probe(options, tmin, tmax, hwc);
     ToolRun quiet = run;
     quiet.progress = nullptr;
     s = RunPass(in, probe, quiet, &lines, &others, true);
@@ -648,38 +738,14 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
-  model::TraceHeader header = in.header;
   header.end_time = end_time;
-  header.resources_bare = false;
   out.value()->Text(io::FormatPrvHeader(header));
-  std::string stamp = run.provenance_date.empty() ? NowStamp() : run.provenance_date;
-  out.value()->Text("#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) +
-                    "\":" + std::to_string(options.original_time ? 0 : shift) + ":" +
-                    std::to_string(limits.value().tmin) + ":" +
-                    std::to_string(limits.value().tmax) + "\n");
-  CutEngine engine(options, limits.value().tmin, limits.value().tmax, hwc);
+  out.value()->Text(provenance(options.original_time ? 0 : shift));
+  CutEngine engine(options, tmin, tmax, hwc);
   engine.SetOutput(out.value().get(), shift);
   s = RunPass(in, engine, run, &lines, &others, false);
   if (!s.ok()) return s;
-  report.input_records = lines;
-  report.output_records = engine.records_written();
-  report.output_bytes = out.value()->bytes_written();
-  if (!engine.any_written()) {
-    report.notes.push_back("the cut [" + std::to_string(limits.value().tmin) + ", " +
-                           std::to_string(limits.value().tmax) +
-                           "] holds no record: the output has none");
-  }
-  if (others > 0) {
-    report.notes.push_back(
-        std::to_string(others) +
-        " lines that are neither states, events, communications nor comments (e.g. "
-        "global communications) were not copied, as paramedir's cutter does");
-  }
-  s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
-  if (!s.ok()) return s;
-  return report;
+  return finish(engine, *out.value(), lines, others);
 }
 
 Result<std::pair<uint64_t, uint64_t>> RecordRangeTimes(const std::string& prv_path,
