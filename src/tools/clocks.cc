@@ -16,6 +16,7 @@
 // A second streamed pass rewrites every state, event and communication time.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -93,14 +94,17 @@ class Ids {
     return it->second;
   }
   uint32_t Thread(uint32_t appl, uint32_t task, uint32_t thread) {
+    // Threads interleave in the body: a direct-mapped cache answers most lookups.
+    const uint64_t at = TaskKey(appl, task);
+    Slot& slot = cache_[((at * 0x9E3779B97F4A7C15ull) ^ (thread * 0xC2B2AE3D27D4EB4Full)) >>
+                        (64 - kCacheBits)];
+    if (slot.used && slot.at == at && slot.thread == thread) return slot.id;
     const uint32_t t = Task(appl, task);
     const uint64_t key = (uint64_t{t} << 32) | thread;
-    if (key == last_key_) return last_;
     auto [it, added] = threads_.try_emplace(key, thread_task_.size());
     if (added) thread_task_.push_back(t);
-    last_key_ = key;
-    last_ = it->second;
-    return last_;
+    slot = {at, thread, it->second, true};
+    return it->second;
   }
   size_t tasks() const { return task_keys_.size(); }
   size_t threads() const { return thread_task_.size(); }
@@ -111,8 +115,13 @@ class Ids {
   std::unordered_map<uint64_t, uint32_t> tasks_, threads_;
   std::vector<uint64_t> task_keys_;
   std::vector<uint32_t> thread_task_;
-  uint64_t last_key_ = UINT64_MAX;
-  uint32_t last_ = 0;
+  struct Slot {
+    uint64_t at = 0;  // TaskKey
+    uint32_t thread = 0, id = 0;
+    bool used = false;
+  };
+  static constexpr int kCacheBits = 10;
+  std::array<Slot, size_t{1} << kCacheBits> cache_{};
 };
 
 struct Message {
