@@ -3,8 +3,10 @@
 # Extrae's values (174-183) and the bytes each rank sends to its out-neighbours and receives from
 # its in-neighbours; inter-communicator messages connect the right tasks (partners are ranks of
 # the remote group), its collectives count bytes as MPI_ROOT / MPI_PROC_NULL / the remote group's
-# size imply, its communicator line covers both groups, and the merged
-# intra-communicator translates ranks in its own order. Skipped when MPI is not built.
+# size imply (Reduce_scatter and its block and I- forms: the local group's vector sent, this
+# process's block of the other group's result received), its communicator line covers both
+# groups, and the merged intra-communicator translates ranks in its own order. Skipped when MPI
+# is not built.
 set -euo pipefail
 BIN=$1
 DATA=$2
@@ -12,6 +14,7 @@ source "$(dirname "$0")/lib/mpi_env.bash"
 
 mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$PRELOAD" \
   -x PXT_OUTPUT_DIR="$OUT" "$BUILD/bin/pxt_test_mpi_topo" >"$OUT/stdout" 2>"$OUT/stderr"
+if grep -q "bad data" "$OUT/stdout"; then echo "tracing_mpi_topo: output:"; cat "$OUT/stdout"; exit 1; fi
 PRV="$OUT/pxt_test_mpi_topo.prv"
 "$BIN" paramedir "$PRV" "$DATA/cfg/bsc/mpi/analysis/mpi_stats.cfg" "$OUT/mpi_stats.txt" \
   >"$OUT/paramedir.out" 2>&1 || { echo "tracing_mpi_topo: paramedir failed"; cat "$OUT/paramedir.out"; exit 1; }
@@ -35,8 +38,16 @@ def expected(r):
     # ranks pass root 0 (a rank of the remote group); the other group has 2 processes.
     bcast = (6 * I, 0, None) if r == 0 else (0, 0, None) if r == 2 else (0, 6 * I, 0)
     gather = (0, 2 * 2 * I, None) if r == 0 else (0, 0, None) if r == 2 else (2 * I, 0, 0)
+    # Reduce_scatter(_block) and their I- forms: each process sends its local group's vector of
+    # 4 integers and receives its block of the other group's sum (recvcounts {1, 3} in the
+    # evens' group, {2, 2} in the odds'; blocks of 2), as MPI defines them on an
+    # inter-communicator.
+    block = {0: 1, 2: 3}.get(r, 2) * I
+    scatter = [(80, 4 * I, block, None, world), (166, 4 * I, block, None, world),
+               (168, 4 * I, 2 * I, None, world), (169, 4 * I, 2 * I, None, world)]
     calls += [(8, 0, 0, None, world), (7,) + bcast + (world,), (10, 3 * I, 3 * I, None, world),
-              (13,) + gather + (world,), (17, I, 2 * I, None, world), (10, I, I, None, world)]
+              (13,) + gather + (world,), (17, I, 2 * I, None, world)] + scatter + [
+              (10, I, I, None, world)]
     return calls
 
 checks = []

@@ -21,9 +21,21 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 R=3
 out=$(OMP_NUM_THREADS=2 PXT_COUNTERS=none PXT_VERBOSE=0 PXT_OUTPUT_DIR=$OUT LD_PRELOAD="$PRELOAD" "$EXAMPLE" $R)
 case "$out" in "regions 3 threads 2 tasks 12 "*) ;; *) echo "tracing_omp: program output: $out"; exit 1 ;; esac
-python3 - "$OUT/pxt_example_omp.prv" "$OUT/pxt_example_omp.pcf" $R <<'PY'
+python3 - "$OUT/pxt_example_omp.prv" "$OUT/pxt_example_omp.pcf" $R \
+  "$(dirname "$0")/../../tracing/examples/omp_example.c" <<'PY'
 import collections, re, sys
 prv, pcf, R = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3])
+# Source lines of the constructs (clang's line tables: no .debug_aranges, libdw must still
+# find them).
+pragma = {}
+for n, text in enumerate(open(sys.argv[4]), 1):
+    m = re.match(r'#pragma omp (\w+)', text.strip())
+    if m: pragma.setdefault(m.group(1), n)
+def labels(t):
+    m = re.search(r'\n0\s+%d\s+[^\n]*\nVALUES\n(.*?)\n\n' % t, pcf, re.S)
+    return {v: l.split(None, 1)[1].strip() for v, l in ((l.split()[0], l) for l in m.group(1).splitlines())} if m else {}
+line_labels = {t: labels(t) for t in (60000118, 60000123, 60000124)}
+used = collections.defaultdict(set)  # line type -> labels of its non-zero values in the trace
 T = 2
 ev = collections.Counter(); per_thread = collections.Counter(); idle = 0; sync = 0
 last = {}; opened = 0  # regions: 60000001 going from closed (0 or none) to 3 on a thread
@@ -35,6 +47,7 @@ for line in open(prv):
     if f[0] != '2': continue
     for t, v in zip(f[6::2], f[7::2]):
         ev[(t, v)] += 1
+        if int(t) in line_labels and v != '0': used[int(t)].add(line_labels[int(t)].get(v))
         if t == '60000001':
             if v == '3' and last.get(f[4], '0') == '0': opened += 1
             last[f[4]] = v
@@ -47,6 +60,10 @@ checks = [
     ('loops (DO) per thread', ev[('60000001', '1')], R * T),
     ('parallel function on every thread of every region', nonzero('60000018'), R * T),
     ('parallel function is main', 'main' in functions, True),
+    ('parallel function line (60000118)', used[60000118],
+     {'%d (omp_example.c, pxt_example_omp)' % pragma['parallel']}),
+    ('task function lines (60000123, 60000124)', (used[60000123], used[60000124]),
+     ({'%d (omp_example.c, pxt_example_omp)' % pragma['task']},) * 2),
     ('critical sections held', ev[('60000006', '6')], R * T),
     ('tasks instantiated', nonzero('60000024'), 4 * R),
     ('tasks executed', nonzero('60000023'), 4 * R),

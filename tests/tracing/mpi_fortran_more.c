@@ -7,8 +7,8 @@
  * Get_accumulate), MPI-IO (explicit offsets and the individual file pointer, blocking,
  * collective and non-blocking), matched probes, Sendrecv_replace and the communicator
  * constructors: every call the Fortran bindings wrap beyond tests/tracing/mpi_fortran.f90, except
- * MPI_Win_test (whose number of calls would depend on timing). Received data are checked ("bad
- * data" on stdout). */
+ * MPI_Win_test (whose number of calls depends on timing: tests/golden/tracing_mpi_win_test.sh).
+ * Received data are checked ("bad data" on stdout). */
 #include <mpi.h>
 #include <stdio.h>
 

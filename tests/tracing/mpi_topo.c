@@ -1,10 +1,42 @@
 /* Neighbourhood collectives (on a periodic Cartesian ring and on a distributed-graph chain) and
- * inter-communicator traffic (point-to-point, collectives, Intercomm_merge), for the golden test
- * tests/golden/tracing_mpi_topo.sh, which knows the bytes, partners and communicator members
- * each rank must show. Run on exactly 4 ranks. */
+ * inter-communicator traffic (point-to-point, collectives, the Reduce_scatter family,
+ * Intercomm_merge), for the golden test tests/golden/tracing_mpi_topo.sh, which knows the bytes,
+ * partners and communicator members each rank must show. Run on exactly 4 ranks. Wrong
+ * reduction results print "bad data". */
 #include <mpi.h>
+#include <stdio.h>
 
 static int a[64], b[64];
+
+static void Check(int ok, int rank, const char* what) {
+  if (!ok) printf("bad data: rank %d: %s\n", rank, what);
+}
+
+/* Reduce_scatter on the inter-communicator of the evens {0, 2} and the odds {1, 3}: each group's
+ * sum is scattered over the other group by that group's recvcounts ({1, 3} for the evens, {2, 2}
+ * for the odds; 4 elements in both groups, as MPI requires). World rank w contributes 10 w + j at
+ * index j, so element k of the odds' sum (received by the evens) is 10 + 30 + 2 k and of the
+ * evens' sum (received by the odds) 0 + 20 + 2 k. `me` is the rank in the local group. */
+static void InterReduceScatter(int rank, int me, MPI_Comm inter) {
+  int even = rank % 2 == 0, send[4], got[4] = {0}, j;
+  int counts[2] = {even ? 1 : 2, even ? 3 : 2}, first = me == 0 ? 0 : counts[0];
+  int other = even ? 10 + 30 : 0 + 20;
+  MPI_Request r;
+  for (j = 0; j < 4; ++j) send[j] = 10 * rank + j;
+  MPI_Reduce_scatter(send, got, counts, MPI_INT, MPI_SUM, inter);
+  for (j = 0; j < counts[me]; ++j) Check(got[j] == other + 2 * (first + j), rank, "reduce_scatter");
+  MPI_Ireduce_scatter(send, got, counts, MPI_INT, MPI_SUM, inter, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  for (j = 0; j < counts[me]; ++j) Check(got[j] == other + 2 * (first + j), rank, "ireduce_scatter");
+  /* Blocks of 2 elements in both groups. */
+  MPI_Reduce_scatter_block(send, got, 2, MPI_INT, MPI_SUM, inter);
+  Check(got[0] == other + 2 * (2 * me) && got[1] == other + 2 * (2 * me + 1), rank,
+        "reduce_scatter_block");
+  MPI_Ireduce_scatter_block(send, got, 2, MPI_INT, MPI_SUM, inter, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  Check(got[0] == other + 2 * (2 * me) && got[1] == other + 2 * (2 * me + 1), rank,
+        "ireduce_scatter_block");
+}
 
 static void Neighbors(int rank) {
   MPI_Request r;
@@ -60,6 +92,7 @@ static void Inter(int rank) {
   MPI_Allreduce(a, b, 3, MPI_INT, MPI_SUM, inter);
   MPI_Gather(a, 2, MPI_INT, b, 2, MPI_INT, rank == 0 ? MPI_ROOT : even ? MPI_PROC_NULL : 0, inter);
   MPI_Allgather(a, 1, MPI_INT, b, 1, MPI_INT, inter); /* from the 2 processes of the other group */
+  InterReduceScatter(rank, me, inter);
   MPI_Intercomm_merge(inter, !even, &merged);         /* evens first: world 0, 2, 1, 3 */
   MPI_Allreduce(a, b, 1, MPI_INT, MPI_SUM, merged);
   /* Merged rank 1 (world 2) sends to merged rank 2 (world 1). */

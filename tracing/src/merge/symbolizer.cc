@@ -12,6 +12,28 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+#ifdef PXT_HAVE_LIBDW
+// The source line of `pc` in `mod`. dwfl_module_getsrc finds the compilation unit through
+// .debug_aranges, which clang does not emit by default (libdw 0.188 builds no table from the
+// units themselves), so without a match each unit's own address ranges are tried.
+bool SourceLine(Dwfl_Module* mod, GElf_Addr pc, const char** file, int* line) {
+  if (Dwfl_Line* l = dwfl_module_getsrc(mod, pc)) {
+    *file = dwfl_lineinfo(l, nullptr, line, nullptr, nullptr, nullptr);
+    return *file != nullptr;
+  }
+  Dwarf_Addr bias = 0;
+  for (Dwarf_Die* cu = dwfl_module_nextcu(mod, nullptr, &bias); cu != nullptr;
+       cu = dwfl_module_nextcu(mod, cu, &bias)) {
+    if (dwarf_haspc(cu, pc - bias) <= 0) continue;
+    Dwarf_Line* l = dwarf_getsrc_die(cu, pc - bias);
+    if (l == nullptr || dwarf_lineno(l, line) != 0) return false;
+    *file = dwarf_linesrc(l, nullptr, nullptr);
+    return *file != nullptr;
+  }
+  return false;
+}
+#endif
+
 }  // namespace
 
 struct Symbolizer::Impl {
@@ -76,13 +98,11 @@ const CallSite& Symbolizer::Resolve(uint64_t return_address) {
       // The call instruction ends just before the return address.
       auto pc = static_cast<GElf_Addr>(return_address - 1);
       if (const char* name = dwfl_module_addrname(mod, pc)) site.function = name;
-      if (Dwfl_Line* line = dwfl_module_getsrc(mod, pc)) {
-        int lineno = 0;
-        const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
-        if (file != nullptr && lineno > 0)
-          site.line = std::to_string(lineno) + " (" + BaseName(file) + ", " +
-                      BaseName(module->path) + ")";
-      }
+      const char* file = nullptr;
+      int lineno = 0;
+      if (SourceLine(mod, pc, &file, &lineno) && lineno > 0)
+        site.line =
+            std::to_string(lineno) + " (" + BaseName(file) + ", " + BaseName(module->path) + ")";
     }
 #endif
   }

@@ -9,6 +9,17 @@
 #include <cstring>
 #include <memory>
 
+// The other names of a Fortran routine wrapped as `name_` (gfortran's lower case with one
+// underscore): `name` (xlf, flang's -fno-underscoring), `name__` (g77 and gfortran's
+// -fsecond-underscore) and `NAME` (Cray, Intel with /names:uppercase), the four names Open MPI's
+// Fortran library exports for every routine. Aliases of the one wrapper, so a program compiled
+// with any of these conventions gets the same records (and the same call-site look-up). Used at
+// the end of each fortran_wrappers*.cc file, where `name_` is defined.
+#define PXT_FORTRAN_ALIASES(name, NAME)                                          \
+  extern "C" decltype(name##_) name __attribute__((alias(#name "_")));           \
+  extern "C" decltype(name##_) name##__ __attribute__((alias(#name "_")));       \
+  extern "C" decltype(name##_) NAME __attribute__((alias(#name "_")));
+
 // Open MPI's Fortran sentinels (common blocks of libmpi): their addresses are MPI_BOTTOM,
 // MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY in
 // Fortran.

@@ -376,3 +376,30 @@ void mpi_ineighbor_alltoallw_f08_(void* sbuf, F* scounts, Aint* sdispls, F* styp
 }
 
 }  // extern "C"
+
+// The routines above under the other compilers' names (fortran_util.h).
+PXT_FORTRAN_ALIASES(mpi_alltoallw, MPI_ALLTOALLW)
+PXT_FORTRAN_ALIASES(mpi_ialltoallw, MPI_IALLTOALLW)
+PXT_FORTRAN_ALIASES(mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK)
+PXT_FORTRAN_ALIASES(mpi_iscan, MPI_ISCAN)
+PXT_FORTRAN_ALIASES(mpi_iexscan, MPI_IEXSCAN)
+PXT_FORTRAN_ALIASES(mpi_ireduce_scatter, MPI_IREDUCE_SCATTER)
+PXT_FORTRAN_ALIASES(mpi_ireduce_scatter_block, MPI_IREDUCE_SCATTER_BLOCK)
+PXT_FORTRAN_ALIASES(mpi_igather, MPI_IGATHER)
+PXT_FORTRAN_ALIASES(mpi_igatherv, MPI_IGATHERV)
+PXT_FORTRAN_ALIASES(mpi_iscatter, MPI_ISCATTER)
+PXT_FORTRAN_ALIASES(mpi_iscatterv, MPI_ISCATTERV)
+PXT_FORTRAN_ALIASES(mpi_iallgather, MPI_IALLGATHER)
+PXT_FORTRAN_ALIASES(mpi_iallgatherv, MPI_IALLGATHERV)
+PXT_FORTRAN_ALIASES(mpi_ialltoall, MPI_IALLTOALL)
+PXT_FORTRAN_ALIASES(mpi_ialltoallv, MPI_IALLTOALLV)
+PXT_FORTRAN_ALIASES(mpi_neighbor_allgather, MPI_NEIGHBOR_ALLGATHER)
+PXT_FORTRAN_ALIASES(mpi_ineighbor_allgather, MPI_INEIGHBOR_ALLGATHER)
+PXT_FORTRAN_ALIASES(mpi_neighbor_allgatherv, MPI_NEIGHBOR_ALLGATHERV)
+PXT_FORTRAN_ALIASES(mpi_ineighbor_allgatherv, MPI_INEIGHBOR_ALLGATHERV)
+PXT_FORTRAN_ALIASES(mpi_neighbor_alltoall, MPI_NEIGHBOR_ALLTOALL)
+PXT_FORTRAN_ALIASES(mpi_ineighbor_alltoall, MPI_INEIGHBOR_ALLTOALL)
+PXT_FORTRAN_ALIASES(mpi_neighbor_alltoallv, MPI_NEIGHBOR_ALLTOALLV)
+PXT_FORTRAN_ALIASES(mpi_ineighbor_alltoallv, MPI_INEIGHBOR_ALLTOALLV)
+PXT_FORTRAN_ALIASES(mpi_neighbor_alltoallw, MPI_NEIGHBOR_ALLTOALLW)
+PXT_FORTRAN_ALIASES(mpi_ineighbor_alltoallw, MPI_INEIGHBOR_ALLTOALLW)

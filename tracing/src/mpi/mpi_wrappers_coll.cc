@@ -157,6 +157,11 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
   return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm);
 }
+// Reduce_scatter(_block) and their I- forms: each process contributes a vector of
+// sum(recvcounts) elements (recvcount * group size) and receives its block recvcounts[rank].
+// On an inter-communicator too, as MPI 3.1 (5.10) defines it there: the vector and recvcounts are
+// the local group's (CommSize and CommRank are local), the block comes from the remote group's
+// result (tests/golden/tracing_mpi_topo.sh).
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   PXT_CALL("MPI_Reduce_scatter");
