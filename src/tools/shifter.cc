@@ -267,6 +267,18 @@ size_t GroupByOffset(const std::vector<int64_t>& offsets, std::vector<uint32_t>*
   return distinct.size();
 }
 
+// Commits the shifted trace and its companions; true (the shift is done).
+Result<bool> Finish(const ToolRun& run, tools::OutputFile& out, const ShiftEngine& engine,
+                    ToolReport* report) {
+  report->output_bytes = out.bytes_written();
+  Status s = out.Commit();
+  if (!s.ok()) return s;
+  s = tools::CopyPcfAndRow(run);
+  if (!s.ok()) return s;
+  if (engine.others() > 0) report->notes.push_back(SkippedNote(engine.others()));
+  return true;
+}
+
 // At most this many group files are written at once (each has a 1 MB buffer, and the merge
 // reads each through another).
 constexpr size_t kMaxGroups = 32;
@@ -315,13 +327,7 @@ Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tool
   s = tools::MergeRuns(files.paths, *out.value(), &report->output_records);
   if (!s.ok()) return s;
   report->output_records += engine.comments().size();
-  report->output_bytes = out.value()->bytes_written();
-  s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
-  if (!s.ok()) return s;
-  if (engine.others() > 0) report->notes.push_back(SkippedNote(engine.others()));
-  return true;
+  return Finish(run, *out.value(), engine, report);
 }
 
 // The one-pass shift: the shifted records go through an OrderWindow straight into the output,
@@ -351,13 +357,7 @@ Result<bool> ShiftThroughWindow(const ToolRun& run, const ShiftOptions& options,
   if (final_header.size() != provisional.size()) return false;
   if (final_header != provisional && !out.value()->RewriteStart(final_header)) return false;
   report->output_records = window.lines_written() + engine.comment_lines();
-  report->output_bytes = out.value()->bytes_written();
-  s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
-  if (!s.ok()) return s;
-  if (engine.others() > 0) report->notes.push_back(SkippedNote(engine.others()));
-  return true;
+  return Finish(run, *out.value(), engine, report);
 }
 
 }  // namespace
@@ -424,21 +424,14 @@ Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options) {
         {options.offsets_file.empty() ? run.input : options.offsets_file},
         std::string("give one offset per ") + LevelWord(options.level) + ", in the header's order");
   }
-  {
+  // The faster ways first: each either shifts the whole trace or gives up having committed
+  // nothing, and the next reads the input again from the start.
+  for (auto way : {ShiftThroughWindow, ShiftByGroups}) {
     ToolReport report;
-    auto one_pass = ShiftThroughWindow(run, options, in, &report);
-    if (!one_pass.ok()) return one_pass.status();
-    if (one_pass.value()) return report;
-    opened = tools::OpenInputTrace(run.input);  // read again from the start
-    if (!opened.ok()) return opened.status();
-    in = std::move(opened).value();
-  }
-  {
-    ToolReport report;
-    auto fast = ShiftByGroups(run, options, in, &report);
-    if (!fast.ok()) return fast.status();
-    if (fast.value()) return report;
-    opened = tools::OpenInputTrace(run.input);  // read again from the start
+    auto done = way(run, options, in, &report);
+    if (!done.ok()) return done.status();
+    if (done.value()) return report;
+    opened = tools::OpenInputTrace(run.input);
     if (!opened.ok()) return opened.status();
     in = std::move(opened).value();
   }

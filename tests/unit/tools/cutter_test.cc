@@ -24,6 +24,21 @@ CutOptions CutFromXml(const std::string& xml) {
   return steps.value()[0].cut;
 }
 
+// Cuts to DIR/out.prv.gz and then DIR/out.prv: a plain output is cut in one pass when it can,
+// a compressed one always in two; both must equal the reference's output (the second run
+// replaces the first's .pcf and .row).
+void CutBothWays(ToolRun run, const tools_test::ScratchDir& dir, const CutOptions& options,
+                 const std::string& oracle) {
+  run.force = true;
+  for (const char* out : {"out.prv.gz", "out.prv"}) {
+    run.output = dir / out;
+    auto report = CutTrace(run, options);
+    ASSERT_TRUE(report.ok()) << report.status().ToString();
+    EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)), NormaliseProvenance(ReadAll(oracle)))
+        << out;
+  }
+}
+
 class QsortCutterTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(QsortCutterTest, MatchesParamedir) {
@@ -32,17 +47,7 @@ TEST_P(QsortCutterTest, MatchesParamedir) {
   tools_test::ScratchDir dir;
   ToolRun run;
   run.input = Data("qsort_beo3/qsort_beo3.prv");
-  // A plain output is cut in one pass when it can, a compressed one always in two: both match
-  // (the second replaces the first's .pcf).
-  run.force = true;
-  for (const char* out : {"out.prv.gz", "out.prv"}) {
-    run.output = dir / out;
-    auto report = CutTrace(run, CutFromXml(oracle + ".xml"));
-    ASSERT_TRUE(report.ok()) << report.status().ToString();
-    EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
-              NormaliseProvenance(ReadAll(oracle + ".prv")))
-        << out;
-  }
+  CutBothWays(run, dir, CutFromXml(oracle + ".xml"), oracle + ".prv");
   // The reference copies the .pcf unchanged (every oracle .pcf equals the input's).
   EXPECT_EQ(ReadAll(dir / "out.pcf"), ReadAll(Data("qsort_beo3/qsort_beo3.pcf")));
   EXPECT_FALSE(tools_test::Exists(dir / "out.row"));  // the input has none
@@ -74,15 +79,7 @@ TEST_P(EpochCutterTest, MatchesParamedir) {
   tools_test::ScratchDir dir;
   ToolRun run;
   run.input = Data("epoch/epoch_2proc.prv.gz");
-  run.force = true;  // the second replaces the first's .pcf and .row
-  for (const char* out : {"out.prv", "out.prv.gz"}) {  // one pass, and two
-    run.output = dir / out;
-    auto report = CutTrace(run, CutFromXml(oracle + ".xml"));
-    ASSERT_TRUE(report.ok()) << report.status().ToString();
-    EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
-              NormaliseProvenance(ReadAll(oracle + ".prv.gz")))
-        << out;
-  }
+  CutBothWays(run, dir, CutFromXml(oracle + ".xml"), oracle + ".prv.gz");
   EXPECT_EQ(ReadAll(dir / "out.pcf"), ReadAll(Data("epoch/epoch_2proc.pcf")));
   EXPECT_EQ(ReadAll(dir / "out.row"), ReadAll(Data("epoch/epoch_2proc.row")));
 }
