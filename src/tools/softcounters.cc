@@ -72,9 +72,9 @@ class SoftCountersEngine {
       last_time_ = trace_end_ >= 10 ? trace_end_ - 10 : 0;
       for (auto& [key, t] : threads_) Dump(t, false);
     } else {
-      for (auto& [key, end] : open_states_) {
-        last_time_ = end;
-        Dump(threads_.at(key), true);
+      for (const OpenBurst& b : open_states_) {
+        last_time_ = b.end;
+        Dump(*b.counters, true);
       }
       open_states_.clear();
     }
@@ -219,7 +219,11 @@ class SoftCountersEngine {
     uint64_t min = o_.minimum_burst_time;
     bool take = min == 0 || (r.t2 >= r.t1 && r.t2 - r.t1 >= min && r.state == 1);
     if (!take) return;
-    if (open_states_.try_emplace(Key(r.appl, r.task, r.thread), r.t2).second) {
+    const uint64_t key = Key(r.appl, r.task, r.thread);
+    auto at = std::lower_bound(open_states_.begin(), open_states_.end(), key,
+                               [](const OpenBurst& b, uint64_t k) { return b.key < k; });
+    if (at == open_states_.end() || at->key != key) {
+      open_states_.insert(at, {key, r.t2, &t});
       earliest_end_ = std::min(earliest_end_, r.t2);
     }
     last_time_ = r.t1;
@@ -236,17 +240,18 @@ class SoftCountersEngine {
 
   void FlushEndedBursts(uint64_t time) {
     earliest_end_ = UINT64_MAX;
-    for (auto it = open_states_.begin(); it != open_states_.end();) {
-      if (it->second < time) {
+    size_t kept = 0;
+    for (const OpenBurst& b : open_states_) {
+      if (b.end < time) {
         // A burst's counters are written at the end of the burst.
-        last_time_ = it->second;
-        Dump(threads_.at(it->first), true);
-        it = open_states_.erase(it);
+        last_time_ = b.end;
+        Dump(*b.counters, true);
       } else {
-        earliest_end_ = std::min(earliest_end_, it->second);
-        ++it;
+        earliest_end_ = std::min(earliest_end_, b.end);
+        open_states_[kept++] = b;
       }
     }
+    open_states_.resize(kept);
   }
 
   const SoftCountersOptions& o_;
@@ -256,7 +261,14 @@ class SoftCountersEngine {
   bool remove_states_ = false;
   uint64_t last_time_ = 0;
   std::map<uint64_t, ThreadCounters> threads_;  // ordered: the final counters follow thread order
-  std::map<uint64_t, uint64_t> open_states_;    // by states: thread -> end of its pending burst
+  // By states: the threads with a pending burst, in thread order (the order their counters
+  // are written in when several bursts end together), with the burst's end.
+  struct OpenBurst {
+    uint64_t key;
+    uint64_t end;
+    ThreadCounters* counters;  // a node of threads_ (never moves)
+  };
+  std::vector<OpenBurst> open_states_;
   uint64_t earliest_end_ = UINT64_MAX;          // the smallest end in open_states_
   uint64_t cached_key_ = 0;
   ThreadCounters* cached_ = nullptr;
