@@ -101,7 +101,9 @@ Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file,
                              Location{file, i + 2, 1},
                              "the header's communicator count (after the last ',') is too large");
     }
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // Every trailing '\r' goes (not only a CRLF's): the line is kept as text and written back
+    // with '\n', so a kept '\r' would be lost one per read and write.
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     Status s = CheckCommunicatorLine(line, file, i + 2);
     if (!s.ok()) return s;
     out->communicators[i] = std::string(line);

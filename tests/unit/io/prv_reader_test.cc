@@ -80,6 +80,18 @@ TEST(PrvReader, HeaderOfSection24) {
             "cpu 1 is on node 1 but task 1.2 runs on node 2");
 }
 
+// A communicator line keeps no trailing '\r': with one kept, a read and write cycle lost one
+// (the fuzz target's round trip found it; tests/fuzz/corpus/prv/comm-line-round-trip.prv).
+TEST(PrvReader, CommunicatorLinesLoseEveryTrailingCarriageReturn) {
+  auto r = Parse(
+      "#Paraver (01/02/2024 at 10:30):100:1(1):1:1(1:1),2\n"
+      "c:1:1:1:1\r\r\r\n"
+      "c:1:2:1:1\r\n"
+      "1:1:1:1:1:0:100:1\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->header.communicators, (std::vector<std::string>{"c:1:1:1:1", "c:1:2:1:1"}));
+}
+
 TEST(PrvReader, OtherValidHeaders) {
   auto us = Parse("#Paraver (12/05/23 at 09:00):5000:1(4):1:4(1:1,1:1,1:1,1:1)\n1:4:1:4:1:0:10:1\n");
   ASSERT_TRUE(us.ok()) << us.status().ToString();
