@@ -657,8 +657,9 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   const uint64_t tmin = limits.value().tmin, tmax = limits.value().tmax;
   const std::string stamp = run.provenance_date.empty() ? NowStamp() : run.provenance_date;
   auto provenance = [&](uint64_t shift) {
-    return "#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) + "\":" +
-           std::to_string(shift) + ":" + std::to_string(tmin) + ":" + std::to_string(tmax) + "\n";
+    return "#" + stamp + ":CUTTER:ORIGINAL:\"" + AbsolutePath(run.input) +
+           "\":" + std::to_string(shift) + ":" + std::to_string(tmin) + ":" + std::to_string(tmax) +
+           "\n";
   };
   const uint64_t input_bytes = in.lines->bytes_total();
   // The report, the commit and the companions, once the body is cut.

@@ -48,7 +48,7 @@ class OrderWindow {
   // Writes every line held, in order (each followed by '\n').
   void Finish();
 
-  bool started() const { return written_ > 0; }  // a line has been written
+  bool started() const { return written_ > 0; }        // a line has been written
   bool sorted_input() const { return sorted_input_; }  // every line came in order so far
   uint64_t lines_written() const { return written_; }
 
@@ -92,9 +92,9 @@ class OrderWindow {
 
   OutputFile& out_;
   size_t budget_;
-  Bytes arena_, spare_;  // waiting lines first, then the ones added since
-  std::vector<Entry> waiting_;       // sorted
-  std::vector<Entry> added_;         // in arrival order
+  Bytes arena_, spare_;         // waiting lines first, then the ones added since
+  std::vector<Entry> waiting_;  // sorted
+  std::vector<Entry> added_;    // in arrival order
   std::vector<Entry> merged_;
   size_t line_start_ = 0;  // in arena_, of the line being built
   uint64_t seq_ = 0;
