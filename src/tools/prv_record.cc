@@ -12,32 +12,51 @@ namespace {
 // Decimal digits 8 bytes at a time (SWAR, little-endian): the hot loop of every tool is reading
 // numbers, and event values are often 10 to 19 digits long.
 
-// Number of ASCII digits at the start of [p, end).
-inline size_t DigitRun(const char* p, const char* end) {
-  const char* q = p;
-  while (end - q >= 8) {
-    uint64_t v;
-    std::memcpy(&v, q, 8);
-    // A byte is a digit when its high nibble is 3 both before and after adding 6 (0x30-0x39).
-    // Carries out of a non-digit byte only reach the bytes after it, which are not looked at.
-    constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull, kThree = 0x3030303030303030ull;
-    uint64_t bad = ((v & kHigh) ^ kThree) | (((v + 0x0606060606060606ull) & kHigh) ^ kThree);
-    if (bad != 0) return static_cast<size_t>(q - p) + static_cast<size_t>(std::countr_zero(bad) / 8);
-    q += 8;
-  }
-  while (q < end && static_cast<unsigned char>(*q - '0') <= 9) ++q;
-  return static_cast<size_t>(q - p);
-}
-
-// The value of 8 ASCII digits.
-inline uint64_t Eight(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
+// The value of 8 ASCII digits loaded as a word (the first digit in the lowest byte).
+inline uint64_t EightOf(uint64_t v) {
   v -= 0x3030303030303030ull;
   v = v * 10 + (v >> 8);  // each even byte: two digits
   return (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
           (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
          32;
+}
+
+inline uint64_t Eight(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return EightOf(v);
+}
+
+// Counts the ASCII digits at the start of [p, end) and reads their value (modulo 2^64, exact up
+// to 19 digits) in the same pass, each word loaded once. A byte is a digit when its high nibble is
+// 3 both before and after adding 6 (0x30-0x39); carries out of a non-digit byte only reach the
+// bytes after it, which are not looked at.
+inline size_t ReadDigits(const char* p, const char* end, uint64_t* value) {
+  static constexpr uint64_t kPow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull, kThree = 0x3030303030303030ull;
+  const char* q = p;
+  uint64_t x = 0;
+  while (end - q >= 8) {
+    uint64_t v;
+    std::memcpy(&v, q, 8);
+    const uint64_t bad = ((v & kHigh) ^ kThree) | (((v + 0x0606060606060606ull) & kHigh) ^ kThree);
+    if (bad != 0) {
+      const unsigned n = static_cast<unsigned>(std::countr_zero(bad)) / 8;  // 0..7 digits
+      if (n > 0) {
+        // The n digits moved to the last bytes, '0's before them: an 8-digit number.
+        const unsigned pad = 8 * (8 - n);
+        x = x * kPow10[n] + EightOf((v << pad) | (kThree & ((uint64_t{1} << pad) - 1)));
+      }
+      *value = x;
+      return static_cast<size_t>(q - p) + n;
+    }
+    x = x * 100000000ull + EightOf(v);
+    q += 8;
+  }
+  while (q < end && static_cast<unsigned char>(*q - '0') <= 9)
+    x = x * 10 + static_cast<uint64_t>(*q++ - '0');
+  *value = x;
+  return static_cast<size_t>(q - p);
 }
 
 // The value of `n` digits at p, modulo 2^64 (exact up to 19 digits).
@@ -57,9 +76,12 @@ class FieldReader {
   bool Unsigned(uint64_t* v, const char* what) {
     size_t start = pos_;
     // 19 digits always fit in 64 bits: only longer numbers need the overflow check.
-    const size_t fast = std::min<size_t>(
-        DigitRun(line_.data() + pos_, line_.data() + line_.size()), 19);
-    uint64_t x = Digits(line_.data() + pos_, fast);
+    uint64_t x = 0;
+    size_t fast = ReadDigits(line_.data() + pos_, line_.data() + line_.size(), &x);
+    if (fast > 19) {  // the first 19 only: the rest is read with the overflow check
+      fast = 19;
+      x = Digits(line_.data() + pos_, fast);
+    }
     pos_ += fast;
     while (pos_ < line_.size() && line_[pos_] >= '0' && line_[pos_] <= '9') {
       uint64_t d = static_cast<uint64_t>(line_[pos_] - '0');
@@ -84,8 +106,8 @@ class FieldReader {
     bool neg = pos_ < line_.size() && line_[pos_] == '-';
     if (neg) ++pos_;
     size_t digits = pos_;
-    const size_t n = DigitRun(line_.data() + pos_, line_.data() + line_.size());
-    const uint64_t x = Digits(line_.data() + pos_, n);
+    uint64_t x = 0;
+    const size_t n = ReadDigits(line_.data() + pos_, line_.data() + line_.size(), &x);
     pos_ += n;
     if (pos_ == digits) return Fail(start, what, "an integer");
     *text = line_.substr(start, pos_ - start);
@@ -103,20 +125,18 @@ class FieldReader {
     const size_t n = line_.size();
     size_t p = pos_, count = 0;
     while (p < n) {
-      const size_t type_digits = DigitRun(b + p, b + n);
+      uint64_t type = 0, x = 0;
+      const size_t type_digits = ReadDigits(b + p, b + n, &type);
       size_t q = p + type_digits;
       if (type_digits == 0 || type_digits > 19 || q >= n || b[q] != ':') return count;
       const size_t value_at = ++q;
       const bool neg = q < n && b[q] == '-';
       if (neg) ++q;
-      const size_t value_digits = DigitRun(b + q, b + n);
-      const char* const value_digits_at = b + q;
+      const size_t value_digits = ReadDigits(b + q, b + n, &x);
       q += value_digits;
       if (value_digits == 0 || (q < n && (b[q] != ':' || q + 1 == n))) return count;
       if constexpr (kStore) {
-        const uint64_t x = Digits(value_digits_at, value_digits);
-        out->push_back({Digits(b + p, type_digits),
-                        neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x),
+        out->push_back({type, neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x),
                         std::string_view(b + value_at, q - value_at)});
       }
       ++count;
