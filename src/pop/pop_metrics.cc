@@ -136,6 +136,38 @@ struct ThreadSums {
   RowSums runtime, useful, instructions, cycles;
 };
 
+// The sums of this process' rows: (row u32, ThreadSums) each.
+std::string PackRows(const std::vector<ThreadSums>& rows, const base::WorkShare& share) {
+  std::string out;
+  for (size_t i = share.index; i < rows.size(); i += share.count) {
+    base::WirePut(out, static_cast<uint32_t>(i));
+    base::WirePut(out, rows[i]);
+  }
+  return out;
+}
+
+// Fills the rows of process `from`; false when its bytes are not its share of these rows.
+bool UnpackRows(const std::string& in, unsigned from, const base::WorkShare& share,
+                std::vector<ThreadSums>& rows) {
+  base::WireReader r(in);
+  while (!r.done()) {
+    uint32_t i = 0;
+    if (!r.Get(&i) || i >= rows.size() || i % share.count != from || !r.Get(&rows[i])) return false;
+  }
+  return true;
+}
+
+Status ExchangeRows(std::vector<ThreadSums>& rows, const base::WorkShare& share) {
+  auto all = share.exchange(PackRows(rows, share));
+  if (!all.ok()) return all.status();
+  for (unsigned p = 0; p < share.count && p < all->size(); ++p)
+    if (p != share.index && !UnpackRows(all.value()[p], p, share, rows))
+      return Status::Error(
+          fmt::format("process {} of {} sent a damaged share of the POP metrics", p, share.count),
+          {}, "all processes must run the same Parallax on the same traces");
+  return Status::Ok();
+}
+
 void Aggregate(const std::vector<ThreadSums>& rows, const Evaluators& ev, model::TimeUnit unit,
                RawData& raw) {
   auto us = [&](Time t) {
@@ -166,7 +198,8 @@ void Aggregate(const std::vector<ThreadSums>& rows, const Evaluators& ev, model:
 
 Result<RawData> ComputeRawData(const semantic::TraceView& trace,
                                const std::vector<uint32_t>& event_types, unsigned threads,
-                               std::optional<std::pair<uint64_t, uint64_t>> portion) {
+                               std::optional<std::pair<uint64_t, uint64_t>> portion,
+                               const base::WorkShare* share) {
   auto ev = MakeEvaluators(trace, event_types);
   if (!ev.ok()) return ev.status();
   const Evaluators& e = ev.value();
@@ -177,18 +210,47 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
   const Time f = portion ? portion->first : 0;
   const Time t = portion ? std::min<Time>(portion->second, e.runtime->trace_end())
                          : e.runtime->trace_end();
-  base::ParallelFor(rows.size(), threads ? threads : base::DefaultThreads(), [&](size_t i) {
-    const auto object = static_cast<uint32_t>(i);
+  const size_t first = share ? share->index : 0, step = share ? share->count : 1;
+  const size_t mine = rows.size() > first ? (rows.size() - first + step - 1) / step : 0;
+  base::ParallelFor(mine, threads ? threads : base::DefaultThreads(), [&](size_t k) {
+    const auto object = static_cast<uint32_t>(first + k * step);
+    const size_t i = object;
     ThreadSums& r = rows[i];
     r.runtime = ScanRow(*e.runtime, object, RuntimeColumn, f, t);
     r.useful = ScanRow(*e.useful, object, UsefulColumn, f, t);
     if (e.instructions) r.instructions = ScanRow(*e.instructions, object, CounterColumn, f, t);
     if (e.cycles) r.cycles = ScanRow(*e.cycles, object, CounterColumn, f, t);
   });
+  if (share != nullptr) {
+    if (Status s = ExchangeRows(rows, *share); !s.ok()) return s;
+  }
   Aggregate(rows, e, trace.header->unit, raw);
   for (uint32_t type : event_types)
     if (type >= kFirstCodeEventType) raw.code_event_types.push_back(type);
   return raw;
+}
+
+}  // namespace parallax::pop
+
+namespace parallax::pop {
+
+void PackRawData(const RawData& raw, std::string& out) {
+  for (uint32_t v : {raw.processes, raw.threads}) base::WirePut(out, v);
+  for (double v : {raw.runtime_us, raw.useful_avg_us, raw.useful_max_us, raw.useful_total_us,
+                   raw.useful_instructions, raw.useful_cycles, raw.runtime_ideal_us,
+                   raw.useful_ideal_max_us})
+    base::WirePut(out, v);
+  base::WirePutString(out, raw.ideal_unavailable);
+  base::WirePutVector(out, raw.code_event_types);
+}
+
+bool UnpackRawData(base::WireReader& in, RawData* raw) {
+  bool ok = in.Get(&raw->processes) && in.Get(&raw->threads);
+  for (double* v : {&raw->runtime_us, &raw->useful_avg_us, &raw->useful_max_us,
+                    &raw->useful_total_us, &raw->useful_instructions, &raw->useful_cycles,
+                    &raw->runtime_ideal_us, &raw->useful_ideal_max_us})
+    ok = ok && in.Get(v);
+  return ok && in.GetString(&raw->ideal_unavailable) && in.GetVector(&raw->code_event_types);
 }
 
 }  // namespace parallax::pop

@@ -1,5 +1,7 @@
 #include "src/render/fold.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -152,15 +154,78 @@ FoldedRow FoldRow(semantic::Row& row, const Columns& columns, const FoldOptions&
   return Fold(row, columns, options, row_id, trace_end);
 }
 
+namespace {
+
+// Folds rows first, first + step, ... of `objects` into `rows`.
+void FoldEvery(const semantic::WindowEvaluator& window, const std::vector<uint32_t>& objects,
+               const Columns& columns, const FoldOptions& options, size_t first, size_t step,
+               std::vector<FoldedRow>& rows) {
+  const size_t mine = objects.size() > first ? (objects.size() - first + step - 1) / step : 0;
+  unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
+  base::ParallelFor(mine, threads, [&](size_t k) {
+    const size_t i = first + k * step;
+    auto row = MakeFoldRow(window, options.store, objects[i], columns.begin, columns.end);
+    rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
+  });
+}
+
+// A folded row for another process: its index u32, the three column vectors, the scale fit.
+void PackRow(uint32_t i, const FoldedRow& r, std::string& out) {
+  base::WirePut(out, i);
+  base::WirePutVector(out, r.values);
+  base::WirePutVector(out, r.has_start);
+  base::WirePutVector(out, r.start_values);
+  base::WirePut(out, r.largest);
+  base::WirePut(out, r.smallest_non_zero);
+  base::WirePut(out, static_cast<uint8_t>(r.any_non_zero));
+  base::WirePut(out, static_cast<uint8_t>(r.exist_zero));
+}
+
+// Fills the rows of process `from`; false when its bytes are not its share of these rows.
+bool UnpackRows(const std::string& in, unsigned from, const base::WorkShare& share,
+                std::vector<FoldedRow>& rows) {
+  base::WireReader r(in);
+  while (!r.done()) {
+    uint32_t i = 0;
+    uint8_t any = 0, zero = 0;
+    if (!r.Get(&i) || i >= rows.size() || i % share.count != from) return false;
+    FoldedRow& row = rows[i];
+    if (!r.GetVector(&row.values) || !r.GetVector(&row.has_start) ||
+        !r.GetVector(&row.start_values) || !r.Get(&row.largest) ||
+        !r.Get(&row.smallest_non_zero) || !r.Get(&any) || !r.Get(&zero))
+      return false;
+    row.any_non_zero = any != 0;
+    row.exist_zero = zero != 0;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<FoldedRow> FoldRows(const semantic::WindowEvaluator& window,
                                 const std::vector<uint32_t>& objects, const Columns& columns,
                                 const FoldOptions& options) {
   std::vector<FoldedRow> rows(objects.size());
-  unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
-  base::ParallelFor(objects.size(), threads, [&](size_t i) {
-    auto row = MakeFoldRow(window, options.store, objects[i], columns.begin, columns.end);
-    rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
-  });
+  FoldEvery(window, objects, columns, options, 0, 1, rows);
+  return rows;
+}
+
+Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& window,
+                                              const std::vector<uint32_t>& objects,
+                                              const Columns& columns, const FoldOptions& options,
+                                              const base::WorkShare& share) {
+  std::vector<FoldedRow> rows(objects.size());
+  FoldEvery(window, objects, columns, options, share.index, share.count, rows);
+  std::string mine;
+  for (size_t i = share.index; i < rows.size(); i += share.count)
+    PackRow(static_cast<uint32_t>(i), rows[i], mine);
+  auto all = share.exchange(mine);
+  if (!all.ok()) return all.status();
+  for (unsigned p = 0; p < share.count && p < all->size(); ++p)
+    if (p != share.index && !UnpackRows(all.value()[p], p, share, rows))
+      return Status::Error(
+          fmt::format("process {} of {} sent a damaged share of the timeline rows", p, share.count),
+          {}, "all processes must run the same Parallax on the same trace and cfg");
   return rows;
 }
 
