@@ -5,13 +5,9 @@
 # ranks (oversubscribed); the other ranks print nothing. A missing trace stops every rank with
 # one message each instead of hanging. Runs with the trace cache off and on (golden_cached.*).
 set -euo pipefail
-BIN=$1
-DATA=$2
-MPI_BIN="$(dirname "$BIN")/parallax-mpi"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-EPOCH=$DATA/epoch
 source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
+mpi_setup "$@"
+EPOCH=$DATA/epoch
 
 notes() { grep -E '^(note|warning): ' || true; }
 

@@ -6,14 +6,10 @@
 # missing cfg fails the run with a message instead of hanging. Runs with the trace cache off and
 # on (golden_cached.*).
 set -euo pipefail
-BIN=$(realpath "$1")
-DATA=$(realpath "$2")
-MPI_BIN="$(dirname "$BIN")/parallax-mpi"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
+mpi_setup "$@"
 EPOCH=$DATA/epoch/epoch_4proc.prv.gz
 VIEWS=$DATA/cfg/bsc
-source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
 
 check() {  # name, extension, trace, timeline arguments...
   local name=$1 ext=$2 trace=$3 n
