@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "include/parallax/status.h"
 
 namespace parallax::base {
@@ -82,5 +84,32 @@ class WireReader {
   const std::string& in_;
   size_t at_;
 };
+
+// Exchanges the items 0..n-1 dealt out by `share`: this process sends index u32 and
+// put(i, out)'s bytes for each of its items, and get(reader, i) reads back each item of the
+// others. An error when another process failed or sent something else than its items (`what`
+// names them in the message).
+template <typename Put, typename Get>
+Status ExchangeItems(const WorkShare& share, size_t n, Put put, Get get, const char* what) {
+  std::string mine;
+  for (size_t i = share.index; i < n; i += share.count) {
+    WirePut(mine, static_cast<uint32_t>(i));
+    put(i, mine);
+  }
+  auto all = share.exchange(mine);
+  if (!all.ok()) return all.status();
+  for (unsigned p = 0; p < share.count && p < all->size(); ++p) {
+    if (p == share.index) continue;
+    WireReader in(all.value()[p]);
+    while (!in.done()) {
+      uint32_t i = 0;
+      if (!in.Get(&i) || i >= n || i % share.count != p || !get(in, size_t{i}))
+        return Status::Error(
+            fmt::format("process {} of {} sent a damaged share of {}", p, share.count, what), {},
+            "all processes must run the same Parallax on the same inputs");
+    }
+  }
+  return Status::Ok();
+}
 
 }  // namespace parallax::base

@@ -136,38 +136,6 @@ struct ThreadSums {
   RowSums runtime, useful, instructions, cycles;
 };
 
-// The sums of this process' rows: (row u32, ThreadSums) each.
-std::string PackRows(const std::vector<ThreadSums>& rows, const base::WorkShare& share) {
-  std::string out;
-  for (size_t i = share.index; i < rows.size(); i += share.count) {
-    base::WirePut(out, static_cast<uint32_t>(i));
-    base::WirePut(out, rows[i]);
-  }
-  return out;
-}
-
-// Fills the rows of process `from`; false when its bytes are not its share of these rows.
-bool UnpackRows(const std::string& in, unsigned from, const base::WorkShare& share,
-                std::vector<ThreadSums>& rows) {
-  base::WireReader r(in);
-  while (!r.done()) {
-    uint32_t i = 0;
-    if (!r.Get(&i) || i >= rows.size() || i % share.count != from || !r.Get(&rows[i])) return false;
-  }
-  return true;
-}
-
-Status ExchangeRows(std::vector<ThreadSums>& rows, const base::WorkShare& share) {
-  auto all = share.exchange(PackRows(rows, share));
-  if (!all.ok()) return all.status();
-  for (unsigned p = 0; p < share.count && p < all->size(); ++p)
-    if (p != share.index && !UnpackRows(all.value()[p], p, share, rows))
-      return Status::Error(
-          fmt::format("process {} of {} sent a damaged share of the POP metrics", p, share.count),
-          {}, "all processes must run the same Parallax on the same traces");
-  return Status::Ok();
-}
-
 void Aggregate(const std::vector<ThreadSums>& rows, const Evaluators& ev, model::TimeUnit unit,
                RawData& raw) {
   auto us = [&](Time t) {
@@ -222,7 +190,10 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
     if (e.cycles) r.cycles = ScanRow(*e.cycles, object, CounterColumn, f, t);
   });
   if (share != nullptr) {
-    if (Status s = ExchangeRows(rows, *share); !s.ok()) return s;
+    Status s = base::ExchangeItems(
+        *share, rows.size(), [&](size_t i, std::string& out) { base::WirePut(out, rows[i]); },
+        [&](base::WireReader& in, size_t i) { return in.Get(&rows[i]); }, "the POP metrics");
+    if (!s.ok()) return s;
   }
   Aggregate(rows, e, trace.header->unit, raw);
   for (uint32_t type : event_types)

@@ -1,7 +1,5 @@
 #include "src/render/fold.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -169,9 +167,8 @@ void FoldEvery(const semantic::WindowEvaluator& window, const std::vector<uint32
   });
 }
 
-// A folded row for another process: its index u32, the three column vectors, the scale fit.
-void PackRow(uint32_t i, const FoldedRow& r, std::string& out) {
-  base::WirePut(out, i);
+// A folded row for another process: the three column vectors, the scale fit.
+void PackRow(const FoldedRow& r, std::string& out) {
   base::WirePutVector(out, r.values);
   base::WirePutVector(out, r.has_start);
   base::WirePutVector(out, r.start_values);
@@ -181,22 +178,14 @@ void PackRow(uint32_t i, const FoldedRow& r, std::string& out) {
   base::WirePut(out, static_cast<uint8_t>(r.exist_zero));
 }
 
-// Fills the rows of process `from`; false when its bytes are not its share of these rows.
-bool UnpackRows(const std::string& in, unsigned from, const base::WorkShare& share,
-                std::vector<FoldedRow>& rows) {
-  base::WireReader r(in);
-  while (!r.done()) {
-    uint32_t i = 0;
-    uint8_t any = 0, zero = 0;
-    if (!r.Get(&i) || i >= rows.size() || i % share.count != from) return false;
-    FoldedRow& row = rows[i];
-    if (!r.GetVector(&row.values) || !r.GetVector(&row.has_start) ||
-        !r.GetVector(&row.start_values) || !r.Get(&row.largest) ||
-        !r.Get(&row.smallest_non_zero) || !r.Get(&any) || !r.Get(&zero))
-      return false;
-    row.any_non_zero = any != 0;
-    row.exist_zero = zero != 0;
-  }
+bool UnpackRow(base::WireReader& in, FoldedRow& row) {
+  uint8_t any = 0, zero = 0;
+  if (!in.GetVector(&row.values) || !in.GetVector(&row.has_start) ||
+      !in.GetVector(&row.start_values) || !in.Get(&row.largest) ||
+      !in.Get(&row.smallest_non_zero) || !in.Get(&any) || !in.Get(&zero))
+    return false;
+  row.any_non_zero = any != 0;
+  row.exist_zero = zero != 0;
   return true;
 }
 
@@ -216,16 +205,10 @@ Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& w
                                               const base::WorkShare& share) {
   std::vector<FoldedRow> rows(objects.size());
   FoldEvery(window, objects, columns, options, share.index, share.count, rows);
-  std::string mine;
-  for (size_t i = share.index; i < rows.size(); i += share.count)
-    PackRow(static_cast<uint32_t>(i), rows[i], mine);
-  auto all = share.exchange(mine);
-  if (!all.ok()) return all.status();
-  for (unsigned p = 0; p < share.count && p < all->size(); ++p)
-    if (p != share.index && !UnpackRows(all.value()[p], p, share, rows))
-      return Status::Error(
-          fmt::format("process {} of {} sent a damaged share of the timeline rows", p, share.count),
-          {}, "all processes must run the same Parallax on the same trace and cfg");
+  Status s = base::ExchangeItems(
+      share, rows.size(), [&](size_t i, std::string& out) { PackRow(rows[i], out); },
+      [&](base::WireReader& in, size_t i) { return UnpackRow(in, rows[i]); }, "the timeline rows");
+  if (!s.ok()) return s;
   return rows;
 }
 
