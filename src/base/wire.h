@@ -17,14 +17,33 @@
 
 namespace parallax::base {
 
-// One process' part of work dealt out round-robin among `count` processes: it does items
-// index, index + count, ...; `exchange` sends its results and returns every process' bytes, in
-// rank order (or why it cannot: another process failed).
+// One process' part of work dealt out among `count` processes: item i is done by process
+// owner[i], or round-robin (i % count) when `owner` is empty; `exchange` sends this process'
+// results and returns every process' bytes, in rank order (or why it cannot: another process
+// failed).
 struct WorkShare {
   unsigned index = 0;
   unsigned count = 1;
   std::function<Result<std::vector<std::string>>(const std::string& mine)> exchange;
+  std::vector<uint32_t> owner;
+
+  unsigned Owner(size_t i) const {
+    return owner.empty() ? static_cast<unsigned>(i % count) : owner[i];
+  }
+  // This process' items among 0..n-1, in order.
+  std::vector<size_t> Mine(size_t n) const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < n; ++i)
+      if (Owner(i) == index) out.push_back(i);
+    return out;
+  }
 };
+
+// Owners for items of the given costs (records, say), the largest first, each to the process
+// with the least cost so far (the lowest index on ties): every process computes the same
+// deal. Round-robin would give one process every item of a periodic kind (the MPI thread of
+// each task, with 8 threads per task and 2 or 4 processes).
+std::vector<uint32_t> BalanceByCost(const std::vector<uint64_t>& cost, unsigned count);
 
 template <typename T>
 void WirePut(std::string& out, const T& v) {
@@ -48,6 +67,7 @@ void WirePutVector(std::string& out, const std::vector<T>& v) {
 // the bytes left are too few.
 class WireReader {
  public:
+  // `in` must outlive the reader.
   explicit WireReader(const std::string& in, size_t at = 0) : in_(in), at_(at) {}
 
   template <typename T>
@@ -92,7 +112,7 @@ class WireReader {
 template <typename Put, typename Get>
 Status ExchangeItems(const WorkShare& share, size_t n, Put put, Get get, const char* what) {
   std::string mine;
-  for (size_t i = share.index; i < n; i += share.count) {
+  for (size_t i : share.Mine(n)) {
     WirePut(mine, static_cast<uint32_t>(i));
     put(i, mine);
   }
@@ -103,7 +123,7 @@ Status ExchangeItems(const WorkShare& share, size_t n, Put put, Get get, const c
     WireReader in(all.value()[p]);
     while (!in.done()) {
       uint32_t i = 0;
-      if (!in.Get(&i) || i >= n || i % share.count != p || !get(in, size_t{i}))
+      if (!in.Get(&i) || i >= n || share.Owner(i) != p || !get(in, size_t{i}))
         return Status::Error(
             fmt::format("process {} of {} sent a damaged share of {}", p, share.count, what), {},
             "all processes must run the same Parallax on the same inputs");

@@ -178,11 +178,25 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
   const Time f = portion ? portion->first : 0;
   const Time t = portion ? std::min<Time>(portion->second, e.runtime->trace_end())
                          : e.runtime->trace_end();
-  const size_t first = share ? share->index : 0, step = share ? share->count : 1;
-  const size_t mine = rows.size() > first ? (rows.size() - first + step - 1) / step : 0;
-  base::ParallelFor(mine, threads ? threads : base::DefaultThreads(), [&](size_t k) {
-    const auto object = static_cast<uint32_t>(first + k * step);
-    const size_t i = object;
+  // Distributed: the threads dealt out by their records (a thread's cost).
+  base::WorkShare dealt;
+  std::vector<size_t> mine;
+  if (share != nullptr) {
+    dealt = *share;
+    std::vector<uint64_t> cost(rows.size());
+    for (size_t i = 0; i < rows.size() && i < trace.store->threads(); ++i) {
+      const auto& th = trace.store->thread(model::ThreadIndex(static_cast<uint32_t>(i)));
+      cost[i] = th.states.size() + th.events.size();
+    }
+    dealt.owner = base::BalanceByCost(cost, dealt.count);
+    mine = dealt.Mine(rows.size());
+  } else {
+    mine.resize(rows.size());
+    for (size_t i = 0; i < mine.size(); ++i) mine[i] = i;
+  }
+  base::ParallelFor(mine.size(), threads ? threads : base::DefaultThreads(), [&](size_t k) {
+    const size_t i = mine[k];
+    const auto object = static_cast<uint32_t>(i);
     ThreadSums& r = rows[i];
     r.runtime = ScanRow(*e.runtime, object, RuntimeColumn, f, t);
     r.useful = ScanRow(*e.useful, object, UsefulColumn, f, t);
@@ -191,7 +205,7 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
   });
   if (share != nullptr) {
     Status s = base::ExchangeItems(
-        *share, rows.size(), [&](size_t i, std::string& out) { base::WirePut(out, rows[i]); },
+        dealt, rows.size(), [&](size_t i, std::string& out) { base::WirePut(out, rows[i]); },
         [&](base::WireReader& in, size_t i) { return in.Get(&rows[i]); }, "the POP metrics");
     if (!s.ok()) return s;
   }

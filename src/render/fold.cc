@@ -154,14 +154,13 @@ FoldedRow FoldRow(semantic::Row& row, const Columns& columns, const FoldOptions&
 
 namespace {
 
-// Folds rows first, first + step, ... of `objects` into `rows`.
-void FoldEvery(const semantic::WindowEvaluator& window, const std::vector<uint32_t>& objects,
-               const Columns& columns, const FoldOptions& options, size_t first, size_t step,
-               std::vector<FoldedRow>& rows) {
-  const size_t mine = objects.size() > first ? (objects.size() - first + step - 1) / step : 0;
+// Folds the rows `mine` of `objects` into `rows`.
+void FoldSome(const semantic::WindowEvaluator& window, const std::vector<uint32_t>& objects,
+              const Columns& columns, const FoldOptions& options, const std::vector<size_t>& mine,
+              std::vector<FoldedRow>& rows) {
   unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
-  base::ParallelFor(mine, threads, [&](size_t k) {
-    const size_t i = first + k * step;
+  base::ParallelFor(mine.size(), threads, [&](size_t k) {
+    const size_t i = mine[k];
     auto row = MakeFoldRow(window, options.store, objects[i], columns.begin, columns.end);
     rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
   });
@@ -195,7 +194,9 @@ std::vector<FoldedRow> FoldRows(const semantic::WindowEvaluator& window,
                                 const std::vector<uint32_t>& objects, const Columns& columns,
                                 const FoldOptions& options) {
   std::vector<FoldedRow> rows(objects.size());
-  FoldEvery(window, objects, columns, options, 0, 1, rows);
+  std::vector<size_t> all(objects.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  FoldSome(window, objects, columns, options, all, rows);
   return rows;
 }
 
@@ -203,10 +204,22 @@ Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& w
                                               const std::vector<uint32_t>& objects,
                                               const Columns& columns, const FoldOptions& options,
                                               const base::WorkShare& share) {
+  // Thread rows are dealt out by their records; rows of other levels round-robin.
+  base::WorkShare dealt = share;
+  const store::TraceStore* store = options.store;
+  if (window.level() == model::Level::kThread && store != nullptr) {
+    std::vector<uint64_t> cost(objects.size());
+    for (size_t i = 0; i < objects.size(); ++i) {
+      if (objects[i] >= store->threads()) continue;
+      const auto& th = store->thread(model::ThreadIndex(objects[i]));
+      cost[i] = th.states.size() + th.events.size();
+    }
+    dealt.owner = base::BalanceByCost(cost, dealt.count);
+  }
   std::vector<FoldedRow> rows(objects.size());
-  FoldEvery(window, objects, columns, options, share.index, share.count, rows);
+  FoldSome(window, objects, columns, options, dealt.Mine(objects.size()), rows);
   Status s = base::ExchangeItems(
-      share, rows.size(), [&](size_t i, std::string& out) { PackRow(rows[i], out); },
+      dealt, rows.size(), [&](size_t i, std::string& out) { PackRow(rows[i], out); },
       [&](base::WireReader& in, size_t i) { return UnpackRow(in, rows[i]); }, "the timeline rows");
   if (!s.ok()) return s;
   return rows;

@@ -84,8 +84,9 @@ std::vector<FoldedRow> FoldRows(const semantic::WindowEvaluator& window,
                                 const std::vector<uint32_t>& objects, const Columns& columns,
                                 const FoldOptions& options);
 
-// FoldRows in a distributed run: this process folds objects[index], objects[index + count],
-// ... and the others' rows come through the exchange, so every process gets all of them.
+// FoldRows in a distributed run: this process folds its share of the objects (thread rows
+// dealt out by their records, base::BalanceByCost; others round-robin) and the others' rows
+// come through the exchange, so every process gets all of them.
 Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& window,
                                               const std::vector<uint32_t>& objects,
                                               const Columns& columns, const FoldOptions& options,

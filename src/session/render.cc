@@ -271,7 +271,7 @@ Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const Time
   // failure mark when this process failed).
   session::DistributedCall call(*req.distribution);
   base::WorkShare share{call.rank(), call.ranks(),
-                        [&call](const std::string& mine) { return call.Share(mine); }};
+                        [&call](const std::string& mine) { return call.Share(mine); }, {}};
   auto images = session::Guarded(session::PathOf(trace),
                                  [&] { return RenderTimelineUnguarded(trace, req, &share); });
   call.Finish(!images.ok());
