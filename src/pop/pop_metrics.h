@@ -50,7 +50,8 @@ struct RawData {
 // [from, to) (trace units, inside the trace), every interval is clipped to it as a
 // histogram's analysis range clips it (analysis.md §4); without, the whole trace. With
 // `share` (a distributed run, session/distributed.h), this process scans only its threads and
-// the sums of the others come through the exchange: every process gets the same raw data, the single-process one.
+// the sums of the others come through the exchange: every process gets the same raw data, the
+// single-process one.
 Result<RawData> ComputeRawData(const semantic::TraceView& trace,
                                const std::vector<uint32_t>& event_types, unsigned threads,
                                std::optional<std::pair<uint64_t, uint64_t>> portion = {},
