@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# paramedir over MPI ranks: wall time of a paramedir-mode states profile
+# paramedir and pop over MPI ranks: wall time of a paramedir-mode states profile
 # (bench/states_profile.cfg) with `parallax paramedir` and with `mpirun -np N parallax-mpi
 # paramedir` for N = 1, 2, 4 (oversubscribed beyond the cores), all reading the trace cache,
-# and each run's speed-up against one rank; outputs are checked identical. CPU is the user +
-# system seconds of all the processes of a run (mpirun's included).
+# and each run's speed-up against one rank; then the same for `parallax pop` (the POP metrics
+# with the ideal replay). Outputs are checked identical. CPU is the user + system seconds of all
+# the processes of a run (mpirun's included).
 # Usage: bash bench/mpi_bench.sh [BUILD_DIR] [SIZE | TRACE.prv]   (default: build 1G)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,12 +30,24 @@ mkdir -p "$TMP/single"
 printf 'trace %s (%d MiB), states profile from the cache\n' "$(basename "$TRACE")" "$(( $(stat -c %s "$TRACE") / 1048576 ))"
 read -r t cpu < <(cd "$TMP/single" && seconds "$BUILD/bin/parallax" paramedir "$TRACE" "$CFG")
 printf '%-28s %6s s wall %6s s cpu\n' "parallax paramedir" "$t" "$cpu"
+speedup() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 one=""
 for n in 1 2 4; do
   mkdir -p "$TMP/np$n"
   read -r t cpu < <(cd "$TMP/np$n" && seconds mpirun --allow-run-as-root --oversubscribe -np "$n" "$BUILD/bin/parallax-mpi" paramedir "$TRACE" "$CFG")
   [[ -z $one ]] && one=$t
   diff -r "$TMP/single" "$TMP/np$n" >/dev/null || { echo "np $n: output differs" >&2; exit 1; }
-  printf '%-28s %6s s wall %6s s cpu  speed-up %s\n' "mpirun -np $n parallax-mpi" "$t" "$cpu" \
-    "$(awk -v a="$one" -v b="$t" 'BEGIN { printf "%.2f", a / b }')"
+  printf '%-28s %6s s wall %6s s cpu  speed-up %s\n' "mpirun -np $n parallax-mpi" "$t" "$cpu" "$(speedup "$one" "$t")"
+done
+# pop: the threads dealt out, the last rank replaying the trace on the ideal network.
+"$BUILD/bin/parallax" pop "$TRACE" --format csv >"$TMP/pop.single" 2>/dev/null
+read -r t cpu < <(seconds "$BUILD/bin/parallax" pop "$TRACE" --format csv)
+printf '%-28s %6s s wall %6s s cpu\n' "parallax pop" "$t" "$cpu"
+one=""
+for n in 1 2 4; do
+  read -r t cpu < <(seconds mpirun --allow-run-as-root --oversubscribe -np "$n" "$BUILD/bin/parallax-mpi" pop "$TRACE" --format csv)
+  mpirun --allow-run-as-root --oversubscribe -np "$n" "$BUILD/bin/parallax-mpi" pop "$TRACE" --format csv 2>/dev/null |
+    cmp -s - "$TMP/pop.single" || { echo "pop np $n: output differs" >&2; exit 1; }
+  [[ -z $one ]] && one=$t
+  printf '%-28s %6s s wall %6s s cpu  speed-up %s\n' "mpirun -np $n parallax-mpi pop" "$t" "$cpu" "$(speedup "$one" "$t")"
 done

@@ -23,9 +23,12 @@ Command AddTextCommand(CLI::App& app);
 Command AddParamedirCommand(CLI::App& app, const Distribution* dist = nullptr);
 Command AddFunctionsCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
-Command AddPopCommand(CLI::App& app);
+// `dist`: as AddParamedirCommand's (one trace's rows, or several traces, dealt out; rank 0
+// prints the report).
+Command AddPopCommand(CLI::App& app, const Distribution* dist = nullptr);
 Command AddReplayCommand(CLI::App& app);
-Command AddTimelineCommand(CLI::App& app);
+// `dist`: as AddParamedirCommand's (each window's rows dealt out; rank 0 writes the images).
+Command AddTimelineCommand(CLI::App& app, const Distribution* dist = nullptr);
 Command AddServeCommand(CLI::App& app);
 // `dist`: as AddParamedirCommand's (only rank 0 prints the tables).
 Command AddAnalyzeCommand(CLI::App& app, const Distribution* dist = nullptr);

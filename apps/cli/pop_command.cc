@@ -36,12 +36,13 @@ void PrintCsvNotes(const PopReport& r) {
   for (const std::string& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 }
 
-int Run(const PopArgs& a) {
+int Run(const PopArgs& a, const Distribution* dist) {
   PopOptions opts;
   opts.scaling = a.scaling;
   opts.replay = !a.no_replay;
+  opts.distribution = dist;
   opts.load.strict = a.strict;
-  opts.load.threads = a.threads;
+  opts.load.threads = a.threads == 0 && dist != nullptr ? dist->threads : a.threads;
   ApplyCacheEnvironment(opts.load);
   if (a.range.given()) {
     // Resolved per trace: a percentage or a record range means each trace's own.
@@ -49,13 +50,16 @@ int Run(const PopArgs& a) {
       return ResolveRange(range, trace, path);
     };
   }
+  const bool quiet = dist != nullptr && dist->rank != 0;  // rank 0 prints the report
   ProgressBar bar("loading");
-  opts.load.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
+  if (!quiet) opts.load.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
   auto report = ComputePop(a.traces, opts);
   if (!report.ok()) {
+    if (quiet) std::fprintf(stderr, "[rank %u] ", dist->rank);
     std::fprintf(stderr, "%s\n", report.status().ToString().c_str());
     return 1;
   }
+  if (quiet) return 0;
   if (a.format == "csv") {
     std::fputs(FormatPopCsv(report.value()).c_str(), stdout);
     PrintCsvNotes(report.value());
@@ -69,7 +73,7 @@ int Run(const PopArgs& a) {
 
 }  // namespace
 
-Command AddPopCommand(CLI::App& app) {
+Command AddPopCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<PopArgs>();
   CLI::App* sub = app.add_subcommand("pop",
                                      "POP efficiency metrics (model factors) of a trace or a "
@@ -94,7 +98,7 @@ Command AddPopCommand(CLI::App& app) {
       "With --from/--to or --records, the metrics are computed on that portion of each trace "
       "(a percentage or a record range resolves against each trace); the ideal-replay lines are "
       "then not available.");
-  return {sub, [args] { return Run(*args); }};
+  return {sub, [args, dist] { return Run(*args, dist); }};
 }
 
 }  // namespace parallax::cli

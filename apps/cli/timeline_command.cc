@@ -65,16 +65,19 @@ void FinishRequest(TimelineArgs& a) {
   r.title = !a.no_title;
 }
 
-int Run(TimelineArgs& a) {
+int Run(TimelineArgs& a, const Distribution* dist) {
   FinishRequest(a);
-  auto trace = LoadTraceOrReport(a.trace);
-  if (!trace) return 1;
-  if (!ApplyRange(a.range, *trace, a.trace, &a.req.from, &a.req.to)) return 1;
+  auto trace = LoadTraceOrReport(a.trace, false, dist != nullptr ? dist->threads : 0, dist);
+  if (!AllOk(dist, trace && ApplyRange(a.range, *trace, a.trace, &a.req.from, &a.req.to))) return 1;
+  a.req.distribution = dist;
   auto images = RenderTimeline(*trace, a.req);
+  const bool quiet = dist != nullptr && dist->rank != 0;  // rank 0 writes the images
   if (!images.ok()) {
+    if (quiet) std::fprintf(stderr, "[rank %u] ", dist->rank);
     std::fprintf(stderr, "%s\n", images.status().ToString().c_str());
     return 1;
   }
+  if (quiet) return 0;
   std::vector<std::string> paths;
   for (const auto& img : images.value())
     paths.push_back(images->size() == 1 ? a.output : PerWindowPath(a.output, img.window));
@@ -129,7 +132,7 @@ void AddDisplayOptions(CLI::App* sub, const std::shared_ptr<TimelineArgs>& args)
 
 }  // namespace
 
-Command AddTimelineCommand(CLI::App& app) {
+Command AddTimelineCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<TimelineArgs>();
   CLI::App* sub = app.add_subcommand("timeline", "Timeline image (PNG, SVG or JSON) of a window");
   sub->add_option("trace", args->trace, "trace file (.prv or .prv.gz)")->required();
@@ -143,7 +146,7 @@ Command AddTimelineCommand(CLI::App& app) {
   sub->add_option("-o,--output", args->output, "output file: .png, .svg or .json")->required();
   sub->add_flag("--force", args->force, "replace existing output files");
   AddDisplayOptions(sub, args);
-  return {sub, [args] { return Run(*args); }};
+  return {sub, [args, dist] { return Run(*args, dist); }};
 }
 
 }  // namespace parallax::cli

@@ -4,6 +4,9 @@
 // others read the cache it writes), computes its share of each histogram's rows, and the
 // shares meet on every rank through MPI_Allgatherv; rank 0 writes the same files, byte for
 // byte, as `parallax paramedir` does. Timeline dumps are computed and written by rank 0 alone.
+// `parallax-mpi pop TRACE...` shares one trace's threads among the ranks (or deals several
+// traces out) and rank 0 prints `parallax pop`'s report; `parallax-mpi timeline` deals each
+// window's rows out and rank 0 draws and writes the images `parallax timeline` writes.
 // Built only when Open MPI is found; the `parallax` binary does not need MPI.
 
 #include <mpi.h>
@@ -69,7 +72,8 @@ std::vector<std::string> Allgather(const std::string& mine, int ranks) {
 }
 
 int Run(int argc, char** argv, parallax::Distribution& dist) {
-  CLI::App app{"Parallax over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ... | analyze TRACE --cfg CFG"};
+  CLI::App app{"Parallax over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ... | "
+               "analyze TRACE --cfg CFG | pop TRACE... | timeline TRACE --cfg CFG -o PNG"};
   app.require_subcommand(1);
   bool no_cache = false;
   std::string cache_dir;
@@ -81,6 +85,8 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
                  "worker threads per rank (default: the node's cores shared among its ranks)");
   parallax::cli::Command paramedir = parallax::cli::AddParamedirCommand(app, &dist);
   parallax::cli::Command analyze = parallax::cli::AddAnalyzeCommand(app, &dist);
+  parallax::cli::Command pop = parallax::cli::AddPopCommand(app, &dist);
+  parallax::cli::Command timeline = parallax::cli::AddTimelineCommand(app, &dist);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -89,7 +95,9 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   if (threads > 0) dist.threads = threads;
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
-  return app.got_subcommand(analyze.sub) ? analyze.run() : paramedir.run();
+  for (const parallax::cli::Command* c : {&analyze, &pop, &timeline})
+    if (app.got_subcommand(c->sub)) return c->run();
+  return paramedir.run();
 }
 
 }  // namespace

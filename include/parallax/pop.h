@@ -32,6 +32,11 @@ struct PopOptions {
   // traces only, so with a portion its lines are unavailable.
   std::function<Result<std::optional<TimeSpan>>(const Trace& trace, const std::string& path)>
       portion;
+  // Set: one process' part of a distributed run (Distribution, trace.h); every process gets the
+  // single-process report. One trace: every process opens it, scans its share of the threads,
+  // and the last process runs the ideal replay. Several traces: they are dealt out round-robin,
+  // each process computing its own traces whole. `load.distribution` is not used.
+  const Distribution* distribution = nullptr;
 };
 
 // One line of the report: a factor or a raw value, one value per trace (NaN: not available).

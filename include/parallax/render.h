@@ -44,6 +44,10 @@ struct TimelineRequest {
   // equal) are drawn; others are drawn as the background. For "where does this histogram cell
   // occur": the cell's column range on its control window.
   std::optional<double> highlight_min, highlight_max;
+  // Set: one process' part of a distributed run (Distribution, trace.h): every process folds
+  // its share of each window's rows, and only process 0's images have their bytes (the
+  // single-process ones); the others' `data` and `layout` are empty.
+  const Distribution* distribution = nullptr;
 };
 
 struct TimelineImage {

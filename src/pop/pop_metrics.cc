@@ -166,7 +166,8 @@ void Aggregate(const std::vector<ThreadSums>& rows, const Evaluators& ev, model:
 
 Result<RawData> ComputeRawData(const semantic::TraceView& trace,
                                const std::vector<uint32_t>& event_types, unsigned threads,
-                               std::optional<std::pair<uint64_t, uint64_t>> portion) {
+                               std::optional<std::pair<uint64_t, uint64_t>> portion,
+                               const base::WorkShare* share) {
   auto ev = MakeEvaluators(trace, event_types);
   if (!ev.ok()) return ev.status();
   const Evaluators& e = ev.value();
@@ -177,7 +178,24 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
   const Time f = portion ? portion->first : 0;
   const Time t = portion ? std::min<Time>(portion->second, e.runtime->trace_end())
                          : e.runtime->trace_end();
-  base::ParallelFor(rows.size(), threads ? threads : base::DefaultThreads(), [&](size_t i) {
+  // Distributed: the threads dealt out by their records (a thread's cost).
+  base::WorkShare dealt;
+  std::vector<size_t> mine;
+  if (share != nullptr) {
+    dealt = *share;
+    std::vector<uint64_t> cost(rows.size());
+    for (size_t i = 0; i < rows.size() && i < trace.store->threads(); ++i) {
+      const auto& th = trace.store->thread(model::ThreadIndex(static_cast<uint32_t>(i)));
+      cost[i] = th.states.size() + th.events.size();
+    }
+    dealt.owner = base::BalanceByCost(cost, dealt.count);
+    mine = dealt.Mine(rows.size());
+  } else {
+    mine.resize(rows.size());
+    for (size_t i = 0; i < mine.size(); ++i) mine[i] = i;
+  }
+  base::ParallelFor(mine.size(), threads ? threads : base::DefaultThreads(), [&](size_t k) {
+    const size_t i = mine[k];
     const auto object = static_cast<uint32_t>(i);
     ThreadSums& r = rows[i];
     r.runtime = ScanRow(*e.runtime, object, RuntimeColumn, f, t);
@@ -185,10 +203,39 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
     if (e.instructions) r.instructions = ScanRow(*e.instructions, object, CounterColumn, f, t);
     if (e.cycles) r.cycles = ScanRow(*e.cycles, object, CounterColumn, f, t);
   });
+  if (share != nullptr) {
+    Status s = base::ExchangeItems(
+        dealt, rows.size(), [&](size_t i, std::string& out) { base::WirePut(out, rows[i]); },
+        [&](base::WireReader& in, size_t i) { return in.Get(&rows[i]); }, "the POP metrics");
+    if (!s.ok()) return s;
+  }
   Aggregate(rows, e, trace.header->unit, raw);
   for (uint32_t type : event_types)
     if (type >= kFirstCodeEventType) raw.code_event_types.push_back(type);
   return raw;
+}
+
+}  // namespace parallax::pop
+
+namespace parallax::pop {
+
+void PackRawData(const RawData& raw, std::string& out) {
+  for (uint32_t v : {raw.processes, raw.threads}) base::WirePut(out, v);
+  for (double v : {raw.runtime_us, raw.useful_avg_us, raw.useful_max_us, raw.useful_total_us,
+                   raw.useful_instructions, raw.useful_cycles, raw.runtime_ideal_us,
+                   raw.useful_ideal_max_us})
+    base::WirePut(out, v);
+  base::WirePutString(out, raw.ideal_unavailable);
+  base::WirePutVector(out, raw.code_event_types);
+}
+
+bool UnpackRawData(base::WireReader& in, RawData* raw) {
+  bool ok = in.Get(&raw->processes) && in.Get(&raw->threads);
+  for (double* v : {&raw->runtime_us, &raw->useful_avg_us, &raw->useful_max_us,
+                    &raw->useful_total_us, &raw->useful_instructions, &raw->useful_cycles,
+                    &raw->runtime_ideal_us, &raw->useful_ideal_max_us})
+    ok = ok && in.Get(v);
+  return ok && in.GetString(&raw->ideal_unavailable) && in.GetVector(&raw->code_event_types);
 }
 
 }  // namespace parallax::pop

@@ -13,6 +13,7 @@
 
 #include "include/parallax/pop.h"
 #include "include/parallax/status.h"
+#include "src/base/wire.h"
 #include "src/semantic/evaluator.h"
 
 namespace parallax::pop {
@@ -47,10 +48,18 @@ struct RawData {
 // Computes the raw data of a loaded trace whose event types (sorted, every type that occurs)
 // are `event_types`, rows on up to `threads` workers (0 = all cores). With `portion`
 // [from, to) (trace units, inside the trace), every interval is clipped to it as a
-// histogram's analysis range clips it (analysis.md §4); without, the whole trace.
+// histogram's analysis range clips it (analysis.md §4); without, the whole trace. With
+// `share` (a distributed run, session/distributed.h), this process scans only its threads and
+// the sums of the others come through the exchange: every process gets the same raw data, the
+// single-process one.
 Result<RawData> ComputeRawData(const semantic::TraceView& trace,
                                const std::vector<uint32_t>& event_types, unsigned threads,
-                               std::optional<std::pair<uint64_t, uint64_t>> portion = {});
+                               std::optional<std::pair<uint64_t, uint64_t>> portion = {},
+                               const base::WorkShare* share = nullptr);
+
+// RawData as bytes for another process, and back (false: the bytes are not a RawData).
+void PackRawData(const RawData& raw, std::string& out);
+bool UnpackRawData(base::WireReader& in, RawData* raw);
 
 // The factors and raw lines of a series (one RawData per trace, in the order given).
 // `traces` only names the columns; warnings explain what is not available.

@@ -152,15 +152,76 @@ FoldedRow FoldRow(semantic::Row& row, const Columns& columns, const FoldOptions&
   return Fold(row, columns, options, row_id, trace_end);
 }
 
+namespace {
+
+// Folds the rows `mine` of `objects` into `rows`.
+void FoldSome(const semantic::WindowEvaluator& window, const std::vector<uint32_t>& objects,
+              const Columns& columns, const FoldOptions& options, const std::vector<size_t>& mine,
+              std::vector<FoldedRow>& rows) {
+  unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
+  base::ParallelFor(mine.size(), threads, [&](size_t k) {
+    const size_t i = mine[k];
+    auto row = MakeFoldRow(window, options.store, objects[i], columns.begin, columns.end);
+    rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
+  });
+}
+
+// A folded row for another process: the three column vectors, the scale fit.
+void PackRow(const FoldedRow& r, std::string& out) {
+  base::WirePutVector(out, r.values);
+  base::WirePutVector(out, r.has_start);
+  base::WirePutVector(out, r.start_values);
+  base::WirePut(out, r.largest);
+  base::WirePut(out, r.smallest_non_zero);
+  base::WirePut(out, static_cast<uint8_t>(r.any_non_zero));
+  base::WirePut(out, static_cast<uint8_t>(r.exist_zero));
+}
+
+bool UnpackRow(base::WireReader& in, FoldedRow& row) {
+  uint8_t any = 0, zero = 0;
+  if (!in.GetVector(&row.values) || !in.GetVector(&row.has_start) ||
+      !in.GetVector(&row.start_values) || !in.Get(&row.largest) ||
+      !in.Get(&row.smallest_non_zero) || !in.Get(&any) || !in.Get(&zero))
+    return false;
+  row.any_non_zero = any != 0;
+  row.exist_zero = zero != 0;
+  return true;
+}
+
+}  // namespace
+
 std::vector<FoldedRow> FoldRows(const semantic::WindowEvaluator& window,
                                 const std::vector<uint32_t>& objects, const Columns& columns,
                                 const FoldOptions& options) {
   std::vector<FoldedRow> rows(objects.size());
-  unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
-  base::ParallelFor(objects.size(), threads, [&](size_t i) {
-    auto row = MakeFoldRow(window, options.store, objects[i], columns.begin, columns.end);
-    rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
-  });
+  std::vector<size_t> all(objects.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  FoldSome(window, objects, columns, options, all, rows);
+  return rows;
+}
+
+Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& window,
+                                              const std::vector<uint32_t>& objects,
+                                              const Columns& columns, const FoldOptions& options,
+                                              const base::WorkShare& share) {
+  // Thread rows are dealt out by their records; rows of other levels round-robin.
+  base::WorkShare dealt = share;
+  const store::TraceStore* store = options.store;
+  if (window.level() == model::Level::kThread && store != nullptr) {
+    std::vector<uint64_t> cost(objects.size());
+    for (size_t i = 0; i < objects.size(); ++i) {
+      if (objects[i] >= store->threads()) continue;
+      const auto& th = store->thread(model::ThreadIndex(objects[i]));
+      cost[i] = th.states.size() + th.events.size();
+    }
+    dealt.owner = base::BalanceByCost(cost, dealt.count);
+  }
+  std::vector<FoldedRow> rows(objects.size());
+  FoldSome(window, objects, columns, options, dealt.Mine(objects.size()), rows);
+  Status s = base::ExchangeItems(
+      dealt, rows.size(), [&](size_t i, std::string& out) { PackRow(rows[i], out); },
+      [&](base::WireReader& in, size_t i) { return UnpackRow(in, rows[i]); }, "the timeline rows");
+  if (!s.ok()) return s;
   return rows;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/base/parallel.h"
+#include "src/base/wire.h"
 #include "src/model/time.h"
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
@@ -82,5 +83,13 @@ FoldedRow FoldRow(semantic::Row& row, const Columns& columns, const FoldOptions&
 std::vector<FoldedRow> FoldRows(const semantic::WindowEvaluator& window,
                                 const std::vector<uint32_t>& objects, const Columns& columns,
                                 const FoldOptions& options);
+
+// FoldRows in a distributed run: this process folds its share of the objects (thread rows
+// dealt out by their records, base::BalanceByCost; others round-robin) and the others' rows
+// come through the exchange, so every process gets all of them.
+Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& window,
+                                              const std::vector<uint32_t>& objects,
+                                              const Columns& columns, const FoldOptions& options,
+                                              const base::WorkShare& share);
 
 }  // namespace parallax::render

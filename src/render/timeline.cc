@@ -256,7 +256,14 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   f.columns =
       MakeColumns(begin, end, window.trace_end(), static_cast<uint32_t>(l.area_w), o.pixel_size);
   FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store, o.highlight};
-  f.folded = FoldRows(window, f.objects, f.columns, fo);
+  if (o.share != nullptr) {
+    auto folded = FoldRowsShared(window, f.objects, f.columns, fo, *o.share);
+    if (!folded.ok()) return folded.status();
+    if (o.share->index != 0) return DrawList{};  // process 0 draws
+    f.folded = std::move(folded.value());
+  } else {
+    f.folded = FoldRows(window, f.objects, f.columns, fo);
+  }
   for (const FoldedRow& r : f.folded) l.any_non_zero = l.any_non_zero || r.any_non_zero;
   PlanScale(f);
   if (o.legend) PlanLegend(f);

@@ -49,6 +49,9 @@ struct TimelineOptions {
   // Only the values in this range are drawn, the others as the background (the scale is still
   // fitted to every value).
   std::optional<Highlight> highlight;
+  // Set: a distributed run (FoldRowsShared): the processes fold their share of the rows and
+  // process 0 draws the image; the others' draw lists are empty (width 0).
+  const base::WorkShare* share = nullptr;
 };
 
 // The display settings a cfg window carries (colour mode, draw modes, scale, flags, lines,

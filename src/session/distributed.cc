@@ -1,8 +1,8 @@
 #include "src/session/distributed.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
+
+#include "src/base/wire.h"
 
 namespace parallax::session {
 
@@ -14,28 +14,17 @@ constexpr char kRows = 'H';
 constexpr char kFailed = 'F';
 constexpr char kNothing = 'N';
 
-template <typename T>
-void Put(std::string& out, const T& v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-template <typename T>
-bool Get(const std::string& in, size_t& at, T* v) {
-  if (in.size() - at < sizeof(T)) return false;
-  std::memcpy(v, in.data() + at, sizeof(T));
-  at += sizeof(T);
-  return true;
-}
+using base::WirePut;
 
 std::string Pack(const analysis::HistogramResult& r, unsigned rank, unsigned ranks) {
   std::string out(1, kRows);
   for (size_t i = rank; i < r.cells.size(); i += ranks) {
-    Put(out, static_cast<uint32_t>(i));
-    Put(out, static_cast<uint32_t>(r.cells[i].size()));
+    WirePut(out, static_cast<uint32_t>(i));
+    WirePut(out, static_cast<uint32_t>(r.cells[i].size()));
     for (const analysis::Cell& c : r.cells[i]) {
-      Put(out, c.column);
-      Put(out, c.plane);
-      Put(out, c.stats);
+      WirePut(out, c.column);
+      WirePut(out, c.plane);
+      WirePut(out, c.stats);
     }
   }
   return out;
@@ -43,16 +32,16 @@ std::string Pack(const analysis::HistogramResult& r, unsigned rank, unsigned ran
 
 // Fills the rows of process `from`; false when its bytes are not a share of this histogram.
 bool Unpack(const std::string& in, unsigned from, unsigned ranks, analysis::HistogramResult& r) {
-  size_t at = 1;
-  while (at < in.size()) {
+  base::WireReader in_bytes(in, 1);
+  while (!in_bytes.done()) {
     uint32_t row = 0, n = 0;
-    if (!Get(in, at, &row) || !Get(in, at, &n)) return false;
+    if (!in_bytes.Get(&row) || !in_bytes.Get(&n)) return false;
     if (row >= r.cells.size() || row % ranks != from) return false;
-    if (n > (in.size() - at) / (2 * sizeof(uint32_t) + sizeof(analysis::CellStats))) return false;
+    if (n > in_bytes.left() / (2 * sizeof(uint32_t) + sizeof(analysis::CellStats))) return false;
     auto& cells = r.cells[row];
     cells.resize(n);
     for (auto& c : cells)
-      if (!Get(in, at, &c.column) || !Get(in, at, &c.plane) || !Get(in, at, &c.stats)) return false;
+      if (!in_bytes.Get(&c.column) || !in_bytes.Get(&c.plane) || !in_bytes.Get(&c.stats)) return false;
   }
   return true;
 }
@@ -72,8 +61,8 @@ Result<std::vector<std::string>> DistributedCall::Call(const std::string& mine, 
   return all;
 }
 
-Result<std::vector<std::string>> DistributedCall::Share(const std::string& mine) {
-  auto all = Call(std::string(1, kRows) + mine, false);
+Result<std::vector<std::string>> DistributedCall::Share(const std::string& mine, bool last) {
+  auto all = Call(std::string(1, kRows) + mine, last);
   if (!all.ok()) return all;
   for (unsigned p = 0; p < d_.ranks; ++p) {
     std::string& part = all.value()[p];

@@ -27,9 +27,9 @@ class DistributedCall {
   unsigned ranks() const { return d_.ranks; }
   unsigned threads() const { return d_.threads; }
 
-  // An intermediate exchange (analysis::HistogramInput::exchange): every process' bytes, or
-  // an error when another process failed.
-  Result<std::vector<std::string>> Share(const std::string& mine);
+  // An exchange (analysis::HistogramInput::exchange): every process' bytes, or an error when
+  // another process failed. `last`: the call's last exchange (no Finish needed after it).
+  Result<std::vector<std::string>> Share(const std::string& mine, bool last = false);
   // The last exchange: sends this process' rows of `result` (its share) and fills in everybody
   // else's; an error when another process failed or sent something else.
   Status Exchange(analysis::HistogramResult& result);

@@ -11,6 +11,7 @@
 #include "src/render/encoders.h"
 #include "src/render/timeline.h"
 #include "src/semantic/info_type.h"
+#include "src/session/distributed.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
@@ -217,8 +218,10 @@ Result<std::string> Encode(const render::DrawList& list, const std::string& form
 
 }  // namespace
 
+// `share`: this process' part of a distributed run (req.distribution), or null.
 static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& trace,
-                                                                  const TimelineRequest& req) {
+                                                                  const TimelineRequest& req,
+                                                                  const base::WorkShare* share) {
   const auto& t = dynamic_cast<const session::TraceImpl&>(trace);
   if (req.format != "png" && req.format != "svg" && req.format != "json")
     return Status::Error(fmt::format("unknown image format '{}'", req.format), {},
@@ -234,6 +237,8 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
   for (size_t index : set->draw) {
     auto options = Options(t, req, set.value(), index);
     if (!options.ok()) return options.status();
+    options->share = share;
+    if (share != nullptr) options->threads = req.distribution->threads;
     auto window = semantic::WindowEvaluator::Create(view, set->specs, index);
     if (!window.ok()) return window.status();
     render::TimelineContext ctx = Context(t, set.value(), index);
@@ -242,6 +247,10 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
     ctx.palette = &palette;
     auto list = render::RenderWindow(*window.value(), ctx, options.value());
     if (!list.ok()) return list.status();
+    if (share != nullptr && share->index != 0) {  // process 0 draws and encodes
+      images.push_back(TimelineImage{set->specs[index].name, req.format, {}, {}});
+      continue;
+    }
     // The drawing (its lines are charged as they are added) and the pixels it is encoded from.
     const render::DrawList& l = list.value();
     memory.Charge(uint64_t(std::max(l.width, 0)) * uint64_t(std::max(l.height, 0)) * 4 +
@@ -255,8 +264,18 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
 }
 
 Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const TimelineRequest& req) {
-  return session::Guarded(session::PathOf(trace),
-                          [&] { return RenderTimelineUnguarded(trace, req); });
+  if (req.distribution == nullptr)
+    return session::Guarded(session::PathOf(trace),
+                            [&] { return RenderTimelineUnguarded(trace, req, nullptr); });
+  // Every window's rows are dealt out; the call ends once, after the last window (with the
+  // failure mark when this process failed).
+  session::DistributedCall call(*req.distribution);
+  base::WorkShare share{call.rank(), call.ranks(),
+                        [&call](const std::string& mine) { return call.Share(mine); }, {}};
+  auto images = session::Guarded(session::PathOf(trace),
+                                 [&] { return RenderTimelineUnguarded(trace, req, &share); });
+  call.Finish(!images.ok());
+  return images;
 }
 
 }  // namespace parallax

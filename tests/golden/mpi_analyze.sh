@@ -5,13 +5,9 @@
 # missing cfg fails the run with a message instead of hanging. Runs with the trace cache off
 # and on (golden_cached.*).
 set -euo pipefail
-BIN=$1
-DATA=$2
-MPI_BIN="$(dirname "$BIN")/parallax-mpi"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-TRACE=$DATA/epoch/epoch_4proc.prv.gz
 source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
+mpi_setup "$@"
+TRACE=$DATA/epoch/epoch_4proc.prv.gz
 
 check() {  # name, analyze arguments...
   local name=$1 n

@@ -4,11 +4,8 @@
 # with 1, 2 and 3 ranks (oversubscribed); a cfg one rank cannot read fails the run with a
 # message instead of hanging. Runs with the trace cache off and on (golden_cached.*).
 set -euo pipefail
-BIN=$1
-DATA=$2
-MPI_BIN="$(dirname "$BIN")/parallax-mpi"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
+mpi_setup "$@"
 TRACE=$DATA/epoch/epoch_4proc.prv.gz
 CFGS=(
   "$DATA/cfg/bsc/mpi/analysis/mpi_stats.cfg"
@@ -17,7 +14,6 @@ CFGS=(
   "$DATA/cfg/bsc/General/analysis/2dh_useful_duration.cfg"
   "$DATA/cfg/bsc/General/views/state_as_is.cfg"
 )
-source "$(dirname "${BASH_SOURCE[0]}")/lib/parallax_mpi.bash"
 
 run_both() {  # name, extra paramedir options...
   local name=$1
