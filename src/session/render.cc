@@ -185,7 +185,11 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
 }
 
 render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& set, size_t index) {
-  render::TimelineContext ctx{&t.header(), &t.store(), t.pcf(), t.row()};
+  render::TimelineContext ctx;
+  ctx.header = &t.header();
+  ctx.store = &t.store();
+  ctx.pcf = t.pcf();
+  ctx.row = t.row();
   semantic::ValueLabels labels = semantic::WindowValueLabels(set.specs, index, t.pcf(), &t.functions());
   ctx.info = labels.info;
   ctx.label_types = std::move(labels.event_types);
