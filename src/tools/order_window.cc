@@ -26,10 +26,13 @@ bool OrderWindow::EndLine(const SortKey& key) {
     failed_ = true;
     return false;
   }
-  if (seq_ > 0 && key < last_added_) sorted_input_ = false;
+  if (any_added_ && key < last_added_) sorted_input_ = false;
+  any_added_ = true;
   last_added_ = key;
+  arena_.Append("\n", 1);  // kept with the line: one copy per line written
   const size_t length = arena_.size - line_start_;
-  added_.push_back({key, seq_++, line_start_, static_cast<uint32_t>(length)});
+  added_.push_back(
+      {key.time, key.thread, line_start_, static_cast<uint32_t>(length), key.kind});
   line_start_ = arena_.size;
   if (arena_.size + (waiting_.size() + added_.size()) * sizeof(Entry) >= budget_ / kFillShare)
     Drain(false);
@@ -58,10 +61,9 @@ void OrderWindow::Drain(bool all) {
   const size_t emit = lines.size() - keep;
   for (size_t i = 0; i < emit; ++i) {
     out_.Text(std::string_view(arena_.data.get() + lines[i].offset, lines[i].length));
-    out_.Char('\n');
   }
   written_ += emit;
-  if (emit > 0) last_written_ = lines[emit - 1].key;
+  if (emit > 0) last_written_ = lines[emit - 1].key();
   // The waiting lines move to the front of a fresh arena.
   spare_.size = 0;
   std::vector<Entry> kept(lines.begin() + static_cast<std::ptrdiff_t>(emit), lines.end());

@@ -72,18 +72,21 @@ class OrderWindow {
       size += n;
     }
   };
+  // 32 bytes: the sort moves them. Ties keep the order of arrival through `offset`: lines are
+  // appended to the arena as they come, and the waiting ones move to its front in their order.
   struct Entry {
-    SortKey key;
-    uint64_t seq;  // arrival: breaks ties
+    uint64_t time, thread;
     uint64_t offset;
     uint32_t length;
+    char kind;
+    SortKey key() const { return {time, thread, kind}; }
   };
   struct Before {  // a type, not a function pointer: the sort and merge inline it
     bool operator()(const Entry& a, const Entry& b) const {
-      if (a.key.time != b.key.time) return a.key.time < b.key.time;
-      if (a.key.thread != b.key.thread) return a.key.thread < b.key.thread;
-      if (a.key.kind != b.key.kind) return a.key.kind < b.key.kind;
-      return a.seq < b.seq;
+      if (a.time != b.time) return a.time < b.time;
+      if (a.thread != b.thread) return a.thread < b.thread;
+      if (a.kind != b.kind) return a.kind < b.kind;
+      return a.offset < b.offset;
     }
   };
   // Sorts the lines added since the last refill into the waiting ones, writes all but the
@@ -97,7 +100,7 @@ class OrderWindow {
   std::vector<Entry> added_;    // in arrival order
   std::vector<Entry> merged_;
   size_t line_start_ = 0;  // in arena_, of the line being built
-  uint64_t seq_ = 0;
+  bool any_added_ = false;
   uint64_t written_ = 0;
   SortKey last_written_;
   SortKey last_added_;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 
@@ -163,10 +164,11 @@ class ShiftEngine {
  private:
   Status Offset(uint32_t appl, uint32_t task, uint32_t thread, uint64_t line_no, int64_t* d,
                 size_t* object) {
-    // Consecutive records are often of one thread: its answer is kept.
-    if (memo_valid_ && appl == memo_appl_ && task == memo_task_ && thread == memo_thread_) {
-      *d = memo_d_;
-      *object = memo_object_;
+    // Threads interleave in the body: a direct-mapped cache keeps the answers.
+    Memo& memo = memo_[(appl * 0x9E3779B1u ^ task * 0x85EBCA77u ^ thread * 0xC2B2AE3Du) >> 24];
+    if (memo.valid && appl == memo.appl && task == memo.task && thread == memo.thread) {
+      *d = memo.d;
+      *object = memo.object;
       return Status::Ok();
     }
     model::ThreadIndex th;
@@ -181,12 +183,7 @@ class ShiftEngine {
     if (o_.level == ShiftOptions::Level::kWorkload) i = 0;
     *d = o_.offsets[i];
     *object = i;
-    memo_valid_ = true;
-    memo_appl_ = appl;
-    memo_task_ = task;
-    memo_thread_ = thread;
-    memo_d_ = *d;
-    memo_object_ = i;
+    memo = {true, appl, task, thread, *d, i};
     return Status::Ok();
   }
   // t + d into *out; false (remembering them for the message) when it would be before 0.
@@ -213,10 +210,13 @@ class ShiftEngine {
   uint64_t end_ = 0, written_ = 0, others_ = 0, comment_lines_ = 0;
   uint64_t bad_time_ = 0;
   int64_t bad_offset_ = 0;
-  bool memo_valid_ = false;
-  uint32_t memo_appl_ = 0, memo_task_ = 0, memo_thread_ = 0;
-  int64_t memo_d_ = 0;
-  size_t memo_object_ = 0;
+  struct Memo {
+    bool valid = false;
+    uint32_t appl = 0, task = 0, thread = 0;
+    int64_t d = 0;
+    size_t object = 0;
+  };
+  std::array<Memo, 256> memo_{};
 };
 
 // Removes temporary files when the shift ends, however it ends.
