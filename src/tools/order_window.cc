@@ -31,8 +31,7 @@ bool OrderWindow::EndLine(const SortKey& key) {
   last_added_ = key;
   arena_.Append("\n", 1);  // kept with the line: one copy per line written
   const size_t length = arena_.size - line_start_;
-  added_.push_back(
-      {key.time, key.thread, line_start_, static_cast<uint32_t>(length), key.kind});
+  added_.push_back({key.time, key.thread, line_start_, static_cast<uint32_t>(length), key.kind});
   line_start_ = arena_.size;
   if (arena_.size + (waiting_.size() + added_.size()) * sizeof(Entry) >= budget_ / kFillShare)
     Drain(false);
