@@ -38,6 +38,11 @@ struct PrvRecord {
   // for events and global operations, one past the ':' after the time (where the pairs or the
   // global operation's fields begin, as written).
   uint32_t times_at = 0, pairs_at = 0;
+  // Set by a RecordRewrite on the parse workers (record_stream.h): the record's new line, the
+  // time it sorts at and the latest time it holds.
+  std::string_view rewritten;
+  uint64_t rewritten_time = 0, rewritten_end = 0;
+  uint64_t rewritten_at = 0, rewritten_size = 0;  // in its block's buffer (internal)
 };
 
 // Parses `line` (without newline) into `rec`. Errors name the file, line and column and say
@@ -53,8 +58,8 @@ enum class Pairs : uint8_t { kRead, kSkip, kCheck };
 
 // The same, for hot loops: false with *error set on a malformed line (no Status is built for a
 // good one).
-bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no,
-                   PrvRecord* rec, Status* error, Pairs pairs = Pairs::kRead);
+bool ReadPrvRecord(std::string_view line, const std::string& file, uint64_t line_no, PrvRecord* rec,
+                   Status* error, Pairs pairs = Pairs::kRead);
 
 // True for a type-4 line ("4:..."), which ParsePrvRecord leaves as kind 'o'.
 inline bool IsGlobalOpLine(std::string_view line) {

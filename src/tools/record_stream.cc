@@ -23,13 +23,12 @@ Status Relocated(const Status& s, uint64_t base) {
 
 }  // namespace
 
-unsigned DefaultParseThreads() {
-  return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
-}
+unsigned DefaultParseThreads() { return std::thread::hardware_concurrency() >= 2 ? 2 : 1; }
 
 struct RecordStream::Block {
   enum class State : uint8_t { kFree, kBusy, kReady };
   LineBlock text;
+  std::string rewritten;        // the RecordRewrite's lines of the block
   std::vector<PrvRecord> recs;  // recs[0, n) hold the block's lines; the rest keep capacity
   size_t n = 0;
   uint64_t seq = 0;
@@ -81,6 +80,7 @@ void RecordStream::Parse(Block* b) const {
   const char* p = b->text.data.get();
   const char* const end = p + b->text.size;
   size_t i = 0;
+  b->rewritten.clear();
   try {
     while (p < end) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
@@ -94,6 +94,11 @@ void RecordStream::Parse(Block* b) const {
         b->error = ParseGlobalOp(line, file_, i + 1, &r);
         if (!b->error.ok()) break;
       }
+      if (parse_.rewrite != nullptr && (r.kind == '1' || r.kind == '2' || r.kind == '3')) {
+        r.rewritten_at = b->rewritten.size();
+        if (!parse_.rewrite->Rewrite(r, file_, i + 1, b->rewritten, &b->error)) break;
+        r.rewritten_size = b->rewritten.size() - r.rewritten_at;
+      }
       ++i;
       p = nl != nullptr ? nl + 1 : end;
     }
@@ -102,6 +107,13 @@ void RecordStream::Parse(Block* b) const {
                              "a line this long does not fit in memory");
   }
   b->n = i;
+  if (parse_.rewrite != nullptr) {  // the buffer no longer moves: point the records at it
+    for (size_t k = 0; k < i; ++k) {
+      PrvRecord& r = b->recs[k];
+      if (r.kind != '1' && r.kind != '2' && r.kind != '3') continue;
+      r.rewritten = std::string_view(b->rewritten.data() + r.rewritten_at, r.rewritten_size);
+    }
+  }
 }
 
 void RecordStream::Work() {

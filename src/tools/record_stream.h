@@ -21,9 +21,23 @@
 
 namespace parallax::tools {
 
+// Work done on the parse workers right after a state, event or communication record is
+// parsed, so that it runs on several threads at once: appends the record's new line (without
+// newline) to `out` and sets rec.rewritten_time and rec.rewritten_end; the stream then points
+// rec.rewritten at that text. Must not change any state of its own (workers call it at once).
+// False, with *error located at `line_no` of `file`, stops the stream at that record as a parse
+// error would.
+class RecordRewrite {
+ public:
+  virtual ~RecordRewrite() = default;
+  virtual bool Rewrite(PrvRecord& rec, const std::string& file, uint64_t line_no, std::string& out,
+                       Status* error) const = 0;
+};
+
 struct RecordParse {
   Pairs pairs = Pairs::kRead;
   bool global_ops = false;  // type-4 lines parsed as kind '4' (ParseGlobalOp), else kind 'o'
+  const RecordRewrite* rewrite = nullptr;  // run on each record by the workers when given
 };
 
 // Parsing threads by default: 2 when the machine has 2 cores or more, else 1.
@@ -42,7 +56,7 @@ class RecordStream {
   // an error (status()).
   bool Next(const PrvRecord** rec);
 
-  uint64_t line_number() const { return line_; }     // of the last record returned
+  uint64_t line_number() const { return line_; }       // of the last record returned
   uint64_t bytes_done() const { return bytes_done_; }  // input bytes read up to its block
   uint64_t bytes_total() const { return lines_.bytes_total(); }
   const Status& status() const { return status_; }

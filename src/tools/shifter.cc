@@ -10,6 +10,7 @@
 #include <array>
 #include <charconv>
 #include <cstdio>
+#include <string>
 
 #include "include/parallax/tools.h"
 #include "src/io/prv/prv_writer.h"
@@ -42,6 +43,84 @@ const char* LevelWord(ShiftOptions::Level level) {
   return "object";
 }
 
+// The shifted times of a record: t[0..1] the sender's (or the state's, or the event's), t[2..3]
+// a communication's receive times, and the latest of them. No state: the parse workers use it
+// at once (ShiftRewrite).
+class ShiftTimes {
+ public:
+  ShiftTimes(const model::ProcessModel& p, const ShiftOptions& o) : p_(p), o_(o) {}
+  // False, with *error located at `file`:`line_no`, for a thread not in the header or a time
+  // moved before 0. *object: the sender's object of the level.
+  bool Of(const tools::PrvRecord& r, const std::string& file, uint64_t line_no, uint64_t* t,
+          uint64_t* end, size_t* object, Status* error) const {
+    int64_t d1 = 0, d2 = 0;
+    size_t object2 = 0;
+    if (!Offset(r.appl, r.task, r.thread, &d1, object))
+      return NotInHeader(r, false, file, line_no, error);
+    if (r.kind == '3' && !Offset(r.appl2, r.task2, r.thread2, &d2, &object2))
+      return NotInHeader(r, true, file, line_no, error);
+    uint64_t bad_time = 0;
+    int64_t bad_offset = 0;
+    auto move = [&](uint64_t v, int64_t d, uint64_t* out) {
+      if (d < 0 && v < static_cast<uint64_t>(-(d + 1)) + 1) {
+        bad_time = v;
+        bad_offset = d;
+        return false;
+      }
+      *out = v + static_cast<uint64_t>(d);
+      return true;
+    };
+    const bool moved = move(r.t1, d1, &t[0]) && (r.kind == '2' || move(r.t2, d1, &t[1])) &&
+                       (r.kind != '3' || (move(r.t3, d2, &t[2]) && move(r.t4, d2, &t[3])));
+    if (!moved) {
+      *error = Status::Error("the offset " + std::to_string(bad_offset) + " moves time " +
+                                 std::to_string(bad_time) + " before 0",
+                             {file, line_no, 1},
+                             "use smaller negative offsets, or add a constant to every offset");
+      return false;
+    }
+    *end = r.kind == '1' ? t[1] : r.kind == '2' ? t[0] : std::max(t[1], t[3]);
+    return true;
+  }
+
+ private:
+  bool Offset(uint32_t appl, uint32_t task, uint32_t thread, int64_t* d, size_t* object) const {
+    model::ThreadIndex th;
+    if (!p_.FindThread(appl, task, thread, &th)) return false;
+    size_t i = th.value;
+    if (o_.level == ShiftOptions::Level::kTask) i = p_.thread(th).task.value;
+    if (o_.level == ShiftOptions::Level::kApplication) i = p_.thread(th).appl.value;
+    if (o_.level == ShiftOptions::Level::kWorkload) i = 0;
+    *d = o_.offsets[i];
+    *object = i;
+    return true;
+  }
+  static bool NotInHeader(const tools::PrvRecord& r, bool receiver, const std::string& file,
+                          uint64_t line_no, Status* error) {
+    const uint32_t a = receiver ? r.appl2 : r.appl, t = receiver ? r.task2 : r.task,
+                   th = receiver ? r.thread2 : r.thread;
+    *error = Status::Error("thread " + std::to_string(a) + ":" + std::to_string(t) + ":" +
+                               std::to_string(th) + " is not in the header",
+                           {file, line_no, 1}, "fix the record or the header's process model");
+    return false;
+  }
+
+  const model::ProcessModel& p_;
+  const ShiftOptions& o_;
+};
+
+// Text appended to a string, for ShiftEngine::Format.
+struct StringSink {
+  std::string& s;
+  void Text(std::string_view v) { s.append(v); }
+  void Char(char c) { s.push_back(c); }
+  template <typename T>
+  void Num(T v) {
+    char buf[24];
+    s.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
+  }
+};
+
 // Shifts records one by one. Either every line goes to one file in input order (WriteTo), or
 // through a window that writes them in the canonical order (WindowTo: comments go to the file
 // before the first body line, or the window fails), or each record goes to the file of its
@@ -51,7 +130,7 @@ const char* LevelWord(ShiftOptions::Level level) {
 class ShiftEngine {
  public:
   ShiftEngine(const model::ProcessModel& p, const ShiftOptions& o, const std::string& file)
-      : p_(p), o_(o), file_(file) {}
+      : times_(p, o), file_(file) {}
   void WriteTo(tools::OutputFile* out) { single_ = out; }
   void WindowTo(tools::OrderWindow* window, tools::OutputFile* out) {
     window_ = window;
@@ -80,31 +159,19 @@ class ShiftEngine {
       if (!r.line.empty()) ++others_;
       return Status::Ok();
     }
-    int64_t d1 = 0, d2 = 0;
-    size_t object = 0, object2 = 0;
-    Status s = Offset(r.appl, r.task, r.thread, line_no, &d1, &object);
-    if (!s.ok()) return s;
-    if (r.kind == '3') {
-      s = Offset(r.appl2, r.task2, r.thread2, line_no, &d2, &object2);
-      if (!s.ok()) return s;
-    }
-    uint64_t t[4];
-    const bool moved = Move(r.t1, d1, &t[0]) && (r.kind == '2' || Move(r.t2, d1, &t[1])) &&
-                       (r.kind != '3' || (Move(r.t3, d2, &t[2]) && Move(r.t4, d2, &t[3])));
-    if (!moved) {
-      return Status::Error("the offset " + std::to_string(bad_offset_) + " moves time " +
-                               std::to_string(bad_time_) + " before 0",
-                           {file_, line_no, 1},
-                           "use smaller negative offsets, or add a constant to every offset");
-    }
-    if (r.kind == '1') {
-      end_ = std::max(end_, t[1]);
-    } else if (r.kind == '2') {
-      end_ = std::max(end_, t[0]);
-    } else {
-      end_ = std::max({end_, t[1], t[3]});
-    }
     ++written_;
+    if (window_ != nullptr && r.rewritten.data() != nullptr) {  // shifted by the workers
+      end_ = std::max(end_, r.rewritten_end);
+      tools::SortKey k = tools::KeyOf(r);
+      k.time = r.rewritten_time;
+      if (!window_->Add(k, r.rewritten)) in_order_ = false;
+      return Status::Ok();
+    }
+    uint64_t t[4], end = 0;
+    size_t object = 0;
+    Status error;
+    if (!times_.Of(r, file_, line_no, t, &end, &object, &error)) return error;
+    end_ = std::max(end_, end);
     if (window_ != nullptr) {
       Format(*window_, r, t);
       tools::SortKey k = tools::KeyOf(r);
@@ -162,43 +229,7 @@ class ShiftEngine {
   const std::vector<std::string>& comments() const { return comments_; }
 
  private:
-  Status Offset(uint32_t appl, uint32_t task, uint32_t thread, uint64_t line_no, int64_t* d,
-                size_t* object) {
-    // Threads interleave in the body: a direct-mapped cache keeps the answers.
-    Memo& memo = memo_[(appl * 0x9E3779B1u ^ task * 0x85EBCA77u ^ thread * 0xC2B2AE3Du) >> 24];
-    if (memo.valid && appl == memo.appl && task == memo.task && thread == memo.thread) {
-      *d = memo.d;
-      *object = memo.object;
-      return Status::Ok();
-    }
-    model::ThreadIndex th;
-    if (!p_.FindThread(appl, task, thread, &th)) {
-      return Status::Error("thread " + std::to_string(appl) + ":" + std::to_string(task) + ":" +
-                               std::to_string(thread) + " is not in the header",
-                           {file_, line_no, 1}, "fix the record or the header's process model");
-    }
-    size_t i = th.value;
-    if (o_.level == ShiftOptions::Level::kTask) i = p_.thread(th).task.value;
-    if (o_.level == ShiftOptions::Level::kApplication) i = p_.thread(th).appl.value;
-    if (o_.level == ShiftOptions::Level::kWorkload) i = 0;
-    *d = o_.offsets[i];
-    *object = i;
-    memo = {true, appl, task, thread, *d, i};
-    return Status::Ok();
-  }
-  // t + d into *out; false (remembering them for the message) when it would be before 0.
-  bool Move(uint64_t t, int64_t d, uint64_t* out) {
-    if (d < 0 && t < static_cast<uint64_t>(-(d + 1)) + 1) {
-      bad_time_ = t;
-      bad_offset_ = d;
-      return false;
-    }
-    *out = t + static_cast<uint64_t>(d);
-    return true;
-  }
-
-  const model::ProcessModel& p_;
-  const ShiftOptions& o_;
+  ShiftTimes times_;
   std::string file_;
   tools::OutputFile* single_ = nullptr;
   tools::OrderWindow* window_ = nullptr;
@@ -208,15 +239,27 @@ class ShiftEngine {
   std::vector<std::string> comments_;
   bool in_order_ = true;
   uint64_t end_ = 0, written_ = 0, others_ = 0, comment_lines_ = 0;
-  uint64_t bad_time_ = 0;
-  int64_t bad_offset_ = 0;
-  struct Memo {
-    bool valid = false;
-    uint32_t appl = 0, task = 0, thread = 0;
-    int64_t d = 0;
+};
+
+// The shift done by the parse workers (RecordRewrite): each record's shifted line, so that the
+// tool's thread only orders them.
+class ShiftRewrite : public tools::RecordRewrite {
+ public:
+  ShiftRewrite(const model::ProcessModel& p, const ShiftOptions& o) : times_(p, o) {}
+  bool Rewrite(tools::PrvRecord& r, const std::string& file, uint64_t line_no, std::string& out,
+               Status* error) const override {
+    uint64_t t[4], end = 0;
     size_t object = 0;
-  };
-  std::array<Memo, 256> memo_{};
+    if (!times_.Of(r, file, line_no, t, &end, &object, error)) return false;
+    StringSink sink{out};
+    ShiftEngine::Format(sink, r, t);
+    r.rewritten_time = t[0];
+    r.rewritten_end = end;
+    return true;
+  }
+
+ private:
+  ShiftTimes times_;
 };
 
 // Removes temporary files when the shift ends, however it ends.
@@ -236,11 +279,11 @@ std::string HiddenBeside(const std::string& output, const std::string& suffix) {
 
 // Feeds the body of `in` to the engine; stops early (Ok) when `stop_when_unordered` and a
 // group's order breaks.
-Status ShiftBody(const ToolRun& run, tools::InputTrace& in, ShiftEngine& engine,
-                 ToolReport& report, bool stop_when_unordered) {
+Status ShiftBody(const ToolRun& run, tools::InputTrace& in, ShiftEngine& engine, ToolReport& report,
+                 bool stop_when_unordered, const tools::RecordRewrite* rewrite = nullptr) {
   report.input_bytes = in.lines->bytes_total();
   // The pairs are copied as text: checked, not kept.
-  tools::RecordStream stream(*in.lines, {tools::Pairs::kCheck, false});
+  tools::RecordStream stream(*in.lines, {tools::Pairs::kCheck, false, rewrite});
   const tools::PrvRecord* rec = nullptr;
   tools::ProgressTicker ticker(run.progress);
   while (stream.Next(&rec)) {
@@ -348,7 +391,8 @@ Result<bool> ShiftThroughWindow(const ToolRun& run, const ShiftOptions& options,
   tools::OrderWindow window(*out.value(), std::max<uint64_t>(options.memory_bytes, 1));
   ShiftEngine engine(in.header.processes, options, run.input);
   engine.WindowTo(&window, out.value().get());
-  Status s = ShiftBody(run, in, engine, *report, true);
+  const ShiftRewrite rewrite(in.header.processes, options);
+  Status s = ShiftBody(run, in, engine, *report, true, &rewrite);
   if (!s.ok()) return s;
   if (!engine.in_order()) return false;
   window.Finish();

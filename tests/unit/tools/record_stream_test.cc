@@ -95,9 +95,72 @@ TEST(RecordStreamTest, SameRecordsAsThePlainLoopOnARealTrace) {
   ExpectSame(path, 1, {Pairs::kCheck, true}, {64, 1 << 20});
 }
 
+// A rewrite on the workers gives each state, event and communication line the text
+// "time:time", and fails on the first record at time 106842 (line 338). Every thread count and
+// block size gives the same texts, and the error at the same line of the file (the rewrite is
+// given the line's number within its block; the stream makes it the file's).
+class TimeTwice : public RecordRewrite {
+ public:
+  bool Rewrite(PrvRecord& r, const std::string& file, uint64_t line_no, std::string& out,
+               Status* error) const override {
+    if (r.t1 == 106842) {
+      *error = Status::Error("refused", {file, line_no, 1}, "");
+      return false;
+    }
+    out += std::to_string(r.t1) + ":" + std::to_string(r.t1);
+    r.rewritten_time = r.t1;
+    r.rewritten_end = r.t1 + 1;
+    return true;
+  }
+};
+
+TEST(RecordStreamTest, RewriteRunsOnTheWorkersAndStopsWhereItFails) {
+  const std::string path = tools_test::Data("qsort_beo3/qsort_beo3.prv");
+  const TimeTwice rewrite;
+  std::vector<std::string> expected;
+  uint64_t expected_line = 0;
+  {
+    auto src = LineSource::Open(path, 1 << 16);
+    ASSERT_TRUE(src.ok());
+    std::string_view line;
+    PrvRecord rec;
+    Status error;
+    while (src.value()->Next(&line)) {
+      if (src.value()->line_number() == 1) continue;
+      ASSERT_TRUE(ReadPrvRecord(line, path, src.value()->line_number(), &rec, &error));
+      if (rec.kind != '1' && rec.kind != '2' && rec.kind != '3') continue;
+      if (rec.t1 == 106842) {
+        expected_line = src.value()->line_number();
+        break;
+      }
+      expected.push_back(std::to_string(rec.t1) + ":" + std::to_string(rec.t1));
+    }
+  }
+  ASSERT_GT(expected.size(), 100u);
+  ASSERT_EQ(expected_line, 338u);
+  for (unsigned threads : {0u, 2u}) {
+    for (size_t block : {size_t{97}, size_t{1} << 20}) {
+      auto src = LineSource::Open(path, block);
+      ASSERT_TRUE(src.ok());
+      std::string_view line;
+      ASSERT_TRUE(src.value()->Next(&line));  // the header
+      RecordStream stream(*src.value(), {Pairs::kRead, false, &rewrite}, threads);
+      std::vector<std::string> got;
+      const PrvRecord* rec = nullptr;
+      while (stream.Next(&rec)) {
+        if (rec->kind != '1' && rec->kind != '2' && rec->kind != '3') continue;
+        got.emplace_back(rec->rewritten);
+        EXPECT_EQ(rec->rewritten_end, rec->rewritten_time + 1);
+      }
+      EXPECT_TRUE(got == expected) << threads << " threads, block " << block;
+      EXPECT_EQ(stream.status().message(), "refused");
+      EXPECT_EQ(stream.status().where().line, expected_line) << threads << ", " << block;
+    }
+  }
+}
+
 TEST(RecordStreamTest, GzipInput) {
-  ExpectSame(tools_test::Data("epoch/epoch_1proc.prv.gz"), 1, {Pairs::kRead, false},
-             {13, 1 << 16});
+  ExpectSame(tools_test::Data("epoch/epoch_1proc.prv.gz"), 1, {Pairs::kRead, false}, {13, 1 << 16});
 }
 
 TEST(RecordStreamTest, CrlfEmptyLinesLongLinesAndNoFinalNewline) {
@@ -114,7 +177,8 @@ TEST(RecordStreamTest, CrlfEmptyLinesLongLinesAndNoFinalNewline) {
 TEST(RecordStreamTest, MalformedLineIsReportedAfterEveryRecordBeforeIt) {
   tools_test::ScratchDir dir;
   std::string text;
-  for (int i = 0; i < 500; ++i) text += "1:1:1:1:1:" + std::to_string(i) + ":" + std::to_string(i + 1) + ":1\n";
+  for (int i = 0; i < 500; ++i)
+    text += "1:1:1:1:1:" + std::to_string(i) + ":" + std::to_string(i + 1) + ":1\n";
   text += "2:1:1:1:1:600:7:x\n";  // line 501, column 17: a value that is not a number
   for (int i = 0; i < 500; ++i) text += "1:1:1:1:1:700:701:1\n";
   tools_test::WriteAll(dir / "bad.prv", text);
