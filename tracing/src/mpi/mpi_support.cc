@@ -332,9 +332,16 @@ uintptr_t CallerOutsideLibrary(uintptr_t address) {
   if (!InLibrary(address)) return address;
   void* frames[16];
   int n = backtrace(frames, 16);
+  // The first frame outside the library after its own: a sanitizer's backtrace() interceptor
+  // puts its own frame first.
+  bool own = false;
   for (int i = 0; i < n; ++i) {
     auto a = reinterpret_cast<uintptr_t>(frames[i]);
-    if (!InLibrary(a)) return a;
+    if (InLibrary(a)) {
+      own = true;
+    } else if (own) {
+      return a;
+    }
   }
   return 0;
 }
