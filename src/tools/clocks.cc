@@ -606,9 +606,7 @@ Result<ClockCorrection> CorrectClocks(const ToolRun& run, const ClockCorrectOpti
                               " receives are in a causal cycle (each waits for a send that "
                               "the trace puts after it) and were left as they are");
   }
-  s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
+  s = tools::CommitTrace(run, *out.value());
   if (!s.ok()) return s;
   return result;
 }

@@ -680,9 +680,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
           " lines that are neither states, events, communications nor comments (e.g. "
           "global communications) were not copied, as paramedir's cutter does");
     }
-    Status st = out.Commit();
-    if (!st.ok()) return st;
-    st = tools::CopyPcfAndRow(run);
+    Status st = tools::CommitTrace(run, out);
     if (!st.ok()) return st;
     return report;
   };

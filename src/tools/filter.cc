@@ -202,9 +202,7 @@ Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options)
         " lines that are neither states, events, communications nor comments (e.g. global "
         "communications, empty lines) were not copied, as paramedir's filter does");
   }
-  s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
+  s = tools::CommitTrace(run, *out.value());
   if (!s.ok()) return s;
   return report;
 }

@@ -122,16 +122,17 @@ struct StringSink {
 };
 
 // Shifts records one by one. Either every line goes to one file in input order (WriteTo), or
-// through a window that writes them in the canonical order (WindowTo: comments go to the file
-// before the first body line, or the window fails), or each record goes to the file of its
-// group (SplitTo: the threads whose records get the same offset where they sort, the sender's
-// for a communication), comments are kept aside, and the engine notes whether each group's
-// records stay in the canonical order.
+// the lines the parse workers shifted (ShiftRewrite) go through a window that writes them in
+// the canonical order (WindowTo: comments go to the file before the first body line, or the
+// window fails), or each record goes to the file of its group (SplitTo: the threads whose
+// records get the same offset where they sort, the sender's for a communication), comments are
+// kept aside, and the engine notes whether each group's records stay in the canonical order.
 class ShiftEngine {
  public:
   ShiftEngine(const model::ProcessModel& p, const ShiftOptions& o, const std::string& file)
       : times_(p, o), file_(file) {}
   void WriteTo(tools::OutputFile* out) { single_ = out; }
+  // The records must come with their lines rewritten by a ShiftRewrite.
   void WindowTo(tools::OrderWindow* window, tools::OutputFile* out) {
     window_ = window;
     single_ = out;
@@ -160,7 +161,7 @@ class ShiftEngine {
       return Status::Ok();
     }
     ++written_;
-    if (window_ != nullptr && r.rewritten.data() != nullptr) {  // shifted by the workers
+    if (window_ != nullptr) {  // shifted and formatted by the parse workers (ShiftRewrite)
       end_ = std::max(end_, r.rewritten_end);
       tools::SortKey k = tools::KeyOf(r);
       k.time = r.rewritten_time;
@@ -172,13 +173,6 @@ class ShiftEngine {
     Status error;
     if (!times_.Of(r, file_, line_no, t, &end, &object, &error)) return error;
     end_ = std::max(end_, end);
-    if (window_ != nullptr) {
-      Format(*window_, r, t);
-      tools::SortKey k = tools::KeyOf(r);
-      k.time = t[0];
-      if (!window_->EndLine(k)) in_order_ = false;
-      return Status::Ok();
-    }
     tools::OutputFile* out = single_;
     if (out == nullptr) {
       const uint32_t g = group_of_[object];
@@ -314,9 +308,7 @@ size_t GroupByOffset(const std::vector<int64_t>& offsets, std::vector<uint32_t>*
 Result<bool> Finish(const ToolRun& run, tools::OutputFile& out, const ShiftEngine& engine,
                     ToolReport* report) {
   report->output_bytes = out.bytes_written();
-  Status s = out.Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
+  Status s = tools::CommitTrace(run, out);
   if (!s.ok()) return s;
   if (engine.others() > 0) report->notes.push_back(SkippedNote(engine.others()));
   return true;

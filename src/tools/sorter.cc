@@ -208,9 +208,7 @@ Result<bool> SortThroughWindow(const ToolRun& run, size_t budget, std::optional<
   report->output_records = body + comments;
   report->output_bytes = out.value()->bytes_written();
   AddSortNotes(window.sorted_input(), comments, others, report);
-  Status s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
+  Status s = tools::CommitTrace(run, *out.value());
   if (!s.ok()) return s;
   return true;
 }
@@ -299,9 +297,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
   report.output_records += comments.size();
   report.output_bytes = out.value()->bytes_written();
   AddSortNotes(out_of_order == 0, comments.size(), others, &report);
-  s = out.value()->Commit();
-  if (!s.ok()) return s;
-  s = tools::CopyPcfAndRow(run);
+  s = tools::CommitTrace(run, *out.value());
   if (!s.ok()) return s;
   return report;
 }

@@ -102,4 +102,10 @@ Status CopyPcfAndRow(const ToolRun& run) {
   return Status::Ok();
 }
 
+Status CommitTrace(const ToolRun& run, OutputFile& out) {
+  Status s = out.Commit();
+  if (!s.ok()) return s;
+  return CopyPcfAndRow(run);
+}
+
 }  // namespace parallax::tools

@@ -89,4 +89,7 @@ std::string SkippedLinesNote(uint64_t n);
 // Copies the input's .pcf and .row beside the output (when the input has them).
 Status CopyPcfAndRow(const ToolRun& run);
 
+// Commits the output trace (renamed into place), then copies its companions beside it.
+Status CommitTrace(const ToolRun& run, OutputFile& out);
+
 }  // namespace parallax::tools
