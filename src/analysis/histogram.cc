@@ -12,6 +12,8 @@
 
 #include "src/analysis/histogram_comm.h"
 #include "src/base/parallel.h"
+#include "src/base/wire.h"
+#include "src/semantic/row_cost.h"
 
 namespace parallax::analysis {
 
@@ -320,14 +322,27 @@ Result<std::unique_ptr<WindowEvaluator>> Evaluator(const HistogramInput& in, int
   return WindowEvaluator::Create(in.trace, in.windows, static_cast<size_t>(index));
 }
 
+}  // namespace
+
+std::vector<uint32_t> ShareOwners(const HistogramInput& in, model::Level level,
+                                  const std::vector<uint32_t>& objects) {
+  if (in.share_count <= 1 || in.trace.header == nullptr || in.trace.store == nullptr) return {};
+  return base::BalanceByCost(semantic::RowCosts(*in.trace.header, *in.trace.store, level, objects),
+                             in.share_count);
+}
+
+namespace {
+
 // A scan of `rows` spread over the processes of a distributed run (HistogramInput::share_*):
-// each scans every share_count-th row, and the parts combine to the whole scan's result (max of
-// the clamped maxima, min of the nonzero minima, or of the flags).
+// each scans its share of the rows (dealt by ShareOwners), and the parts combine to the whole
+// scan's result (max of the clamped maxima, min of the nonzero minima, or of the flags).
 Result<ScanResult> SharedScan(const HistogramInput& in, const WindowEvaluator& w,
                               const std::vector<uint32_t>& rows, Time b, Time e) {
   if (in.share_count <= 1 || !in.exchange) return Scan(w, rows, b, e);
+  const std::vector<uint32_t> owner = ShareOwners(in, w.level(), rows);
   std::vector<uint32_t> mine;
-  for (size_t i = in.share_index; i < rows.size(); i += in.share_count) mine.push_back(rows[i]);
+  for (size_t i = 0; i < rows.size(); ++i)
+    if ((owner.empty() ? i % in.share_count : owner[i]) == in.share_index) mine.push_back(rows[i]);
   ScanResult part = Scan(w, mine, b, e);
   std::string bytes(reinterpret_cast<const char*>(&part), sizeof part);
   auto all = in.exchange(bytes);
@@ -513,8 +528,10 @@ Result<HistogramResult> ComputeHistogram(const HistogramInput& in) {
   }
   const unsigned count = std::max(in.share_count, 1u);
   out.shared = count > 1;
+  out.owner = ShareOwners(in, out.level, out.rows);
   std::vector<size_t> mine;
-  for (size_t i = in.share_index; i < out.rows.size(); i += count) mine.push_back(i);
+  for (size_t i = 0; i < out.rows.size(); ++i)
+    if (out.OwnerOf(i, count) == in.share_index) mine.push_back(i);
   base::ParallelFor(mine.size(), threads,
                     [&](size_t k) { out.cells[mine[k]] = RowPass(s, out.rows[mine[k]]).Run(); });
   return out;

@@ -37,9 +37,10 @@ struct HistogramInput {
   // Analyzer2D.AnalysisLimits (a portion of the trace, or a window's zoom); the end is still
   // capped at the trace end. Intervals are clipped to it as for the cfg's limits (§4).
   std::optional<std::pair<model::Time, model::Time>> range;
-  // A share of the rows for one of several processes: only rows i with i % share_count ==
-  // share_index are computed (the others are left without cells) when `shared` says so in the
-  // result. Communication histograms are always computed whole.
+  // A share of the rows for one of several processes: only the rows this process owns are
+  // computed (the others are left without cells) when `shared` says so in the result. Rows are
+  // dealt out by their cost (semantic::RowCosts, base::BalanceByCost), the same on every process:
+  // HistogramResult::owner. Communication histograms are always computed whole.
   unsigned share_index = 0, share_count = 1;
   // With a share: how the processes exchange their automatic-scale scans (every process' bytes
   // in process order, or an error). Unset: every process scans every row itself.
@@ -75,7 +76,17 @@ struct HistogramResult {
   std::vector<std::vector<Cell>> cells;  // per row, sorted by (plane, column)
   model::Time begin = 0, end = 0;        // analysis range [B, E)
   bool shared = false;  // only the input's share of the rows has cells (HistogramInput)
+  // With a share: the process that computes each row (empty: round-robin, row % processes).
+  std::vector<uint32_t> owner;
+  unsigned OwnerOf(size_t row, unsigned processes) const {
+    return owner.empty() ? static_cast<unsigned>(row % processes) : owner[row];
+  }
 };
+
+// How the rows `objects` (at `level`) of a histogram are dealt out among the processes of
+// `in`'s share: by their cost, the same deal on every process (empty: a single process).
+std::vector<uint32_t> ShareOwners(const HistogramInput& in, model::Level level,
+                                  const std::vector<uint32_t>& objects);
 
 // The index of a statistic name in its table (semantic or communication), or -1.
 int SemanticStatisticIndex(std::string_view name);

@@ -18,7 +18,8 @@ using base::WirePut;
 
 std::string Pack(const analysis::HistogramResult& r, unsigned rank, unsigned ranks) {
   std::string out(1, kRows);
-  for (size_t i = rank; i < r.cells.size(); i += ranks) {
+  for (size_t i = 0; i < r.cells.size(); ++i) {
+    if (r.OwnerOf(i, ranks) != rank) continue;
     WirePut(out, static_cast<uint32_t>(i));
     WirePut(out, static_cast<uint32_t>(r.cells[i].size()));
     for (const analysis::Cell& c : r.cells[i]) {
@@ -36,7 +37,7 @@ bool Unpack(const std::string& in, unsigned from, unsigned ranks, analysis::Hist
   while (!in_bytes.done()) {
     uint32_t row = 0, n = 0;
     if (!in_bytes.Get(&row) || !in_bytes.Get(&n)) return false;
-    if (row >= r.cells.size() || row % ranks != from) return false;
+    if (row >= r.cells.size() || r.OwnerOf(row, ranks) != from) return false;
     if (n > in_bytes.left() / (2 * sizeof(uint32_t) + sizeof(analysis::CellStats))) return false;
     auto& cells = r.cells[row];
     cells.resize(n);
