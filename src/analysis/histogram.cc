@@ -14,6 +14,7 @@
 #include "src/base/parallel.h"
 #include "src/base/wire.h"
 #include "src/semantic/row_cost.h"
+#include "src/semantic/state_row.h"
 
 namespace parallax::analysis {
 
@@ -83,11 +84,12 @@ struct ScanResult {
 };
 
 // The auto-scale scan of analysis.md §2.2 over some rows of a window.
-ScanResult Scan(const WindowEvaluator& w, const std::vector<uint32_t>& rows, Time b, Time e) {
+ScanResult Scan(const WindowEvaluator& w, const store::TraceStore* store,
+                const std::vector<uint32_t>& rows, Time b, Time e) {
   ScanResult s;
   const Time trace_end = w.trace_end();
   for (uint32_t r : rows) {
-    auto row = w.MakeRow(r);
+    auto row = semantic::MakeFastRow(w, store, r, b, e);
     row->Init(b);
     while (row->current().end <= b && row->current().end < trace_end) row->Next();
     for (;;) {
@@ -192,7 +194,7 @@ class RowPass {
 semantic::Row& RowPass::Cursor(size_t k, uint32_t object) {
   auto& slot = cursors_[{k, object}];
   if (!slot) {
-    slot = s_.w[k]->MakeRow(object);
+    slot = semantic::MakeFastRow(*s_.w[k], s_.in->trace.store, object, s_.b, s_.e);
     slot->Init(s_.b);
   }
   return *slot;
@@ -338,12 +340,12 @@ namespace {
 // scan's result (max of the clamped maxima, min of the nonzero minima, or of the flags).
 Result<ScanResult> SharedScan(const HistogramInput& in, const WindowEvaluator& w,
                               const std::vector<uint32_t>& rows, Time b, Time e) {
-  if (in.share_count <= 1 || !in.exchange) return Scan(w, rows, b, e);
+  if (in.share_count <= 1 || !in.exchange) return Scan(w, in.trace.store, rows, b, e);
   const std::vector<uint32_t> owner = ShareOwners(in, w.level(), rows);
   std::vector<uint32_t> mine;
   for (size_t i = 0; i < rows.size(); ++i)
     if ((owner.empty() ? i % in.share_count : owner[i]) == in.share_index) mine.push_back(rows[i]);
-  ScanResult part = Scan(w, mine, b, e);
+  ScanResult part = Scan(w, in.trace.store, mine, b, e);
   std::string bytes(reinterpret_cast<const char*>(&part), sizeof part);
   auto all = in.exchange(bytes);
   if (!all.ok()) return all.status();

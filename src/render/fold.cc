@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "src/render/state_row.h"
+#include "src/semantic/state_row.h"
 
 namespace parallax::render {
 
@@ -147,7 +147,7 @@ FoldedRow Fold(RowT& row, const Columns& columns, const FoldOptions& options, ui
 
 FoldedRow FoldRow(semantic::Row& row, const Columns& columns, const FoldOptions& options,
                   uint64_t row_id, model::Time trace_end) {
-  if (auto* fast = dynamic_cast<StateRow*>(&row))
+  if (auto* fast = dynamic_cast<semantic::StateRow*>(&row))
     return Fold(*fast, columns, options, row_id, trace_end);
   return Fold(row, columns, options, row_id, trace_end);
 }
@@ -161,7 +161,7 @@ void FoldSome(const semantic::WindowEvaluator& window, const std::vector<uint32_
   unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
   base::ParallelFor(mine.size(), threads, [&](size_t k) {
     const size_t i = mine[k];
-    auto row = MakeFoldRow(window, options.store, objects[i], columns.begin, columns.end);
+    auto row = semantic::MakeFastRow(window, options.store, objects[i], columns.begin, columns.end);
     rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
   });
 }

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "src/render/fold.h"
-#include "src/render/state_row.h"
+#include "src/semantic/state_row.h"
 #include "src/session/trace_impl.h"
 #include "tests/unit/render/render_test_util.h"
 
@@ -26,8 +26,8 @@ void ExpectSameFolds(const io::PrvTrace& prv) {
         FoldOptions o{m, false, 1, nullptr};
         for (uint32_t t = 0; t < prv.store.threads(); ++t) {
           const auto& states = prv.store.thread(model::ThreadIndex(t)).states;
-          if (!StateRow::WellFormed(states, 0, end)) continue;
-          StateRow fast(states, end);
+          if (!semantic::StateRow::WellFormed(states, 0, end)) continue;
+          semantic::StateRow fast(states, end);
           auto generic = ev.value()->MakeRow(t);
           EXPECT_EQ(FoldRow(fast, c, o, t, end).values, FoldRow(*generic, c, o, t, end).values)
               << "thread " << t << " width " << width << " from " << from;
@@ -60,11 +60,11 @@ TEST(StateRow, RealTraces) {
 }
 
 TEST(StateRow, OnlyForPlainWindows) {
-  EXPECT_TRUE(IsPlainStateWindow(Window("State As Is")));
-  EXPECT_FALSE(IsPlainStateWindow(Window("Useful")));
+  EXPECT_TRUE(semantic::IsPlainStateWindow(Window("State As Is")));
+  EXPECT_FALSE(semantic::IsPlainStateWindow(Window("Useful")));
   semantic::WindowSpec task = Window("State As Is");
   task.level = model::Level::kTask;
-  EXPECT_FALSE(IsPlainStateWindow(task));
+  EXPECT_FALSE(semantic::IsPlainStateWindow(task));
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-#include "src/render/state_row.h"
+#include "src/semantic/state_row.h"
 
 #include <algorithm>
 
-namespace parallax::render {
+namespace parallax::semantic {
 
 StateRow::StateRow(const store::StateColumns& states, model::Time trace_end)
     : s_(states), trace_end_(trace_end) {}
@@ -68,7 +68,7 @@ void StateRow::Next() {
   Load();
 }
 
-bool IsPlainStateWindow(const semantic::WindowSpec& w) {
+bool IsPlainStateWindow(const WindowSpec& w) {
   using semantic::Slot;
   if (w.derived || w.level != model::Level::kThread || !w.extra_composes.empty()) return false;
   if (semantic::SlotFunction(w, Slot::kThread).name != "State As Is") return false;
@@ -77,7 +77,7 @@ bool IsPlainStateWindow(const semantic::WindowSpec& w) {
   return true;
 }
 
-std::unique_ptr<semantic::Row> MakeFoldRow(const semantic::WindowEvaluator& window,
+std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window,
                                            const store::TraceStore* store, uint32_t object,
                                            model::Time from, model::Time to) {
   if (store != nullptr && IsPlainStateWindow(window.spec()) && object < store->threads()) {
@@ -89,4 +89,4 @@ std::unique_ptr<semantic::Row> MakeFoldRow(const semantic::WindowEvaluator& wind
   return window.MakeRow(object);
 }
 
-}  // namespace parallax::render
+}  // namespace parallax::semantic

@@ -11,9 +11,9 @@
 #include "src/semantic/evaluator.h"
 #include "src/store/trace_store.h"
 
-namespace parallax::render {
+namespace parallax::semantic {
 
-class StateRow final : public semantic::Row {
+class StateRow final : public Row {
  public:
   StateRow(const store::StateColumns& states, model::Time trace_end);
   void Init(model::Time t) override;
@@ -35,11 +35,11 @@ class StateRow final : public semantic::Row {
 };
 
 // Whether a window is State As Is at thread level with every compose As Is.
-bool IsPlainStateWindow(const semantic::WindowSpec& w);
+bool IsPlainStateWindow(const WindowSpec& w);
 
 // The fast row when it applies, else the window's own row.
-std::unique_ptr<semantic::Row> MakeFoldRow(const semantic::WindowEvaluator& window,
+std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window,
                                            const store::TraceStore* store, uint32_t object,
                                            model::Time from, model::Time to);
 
-}  // namespace parallax::render
+}  // namespace parallax::semantic
