@@ -32,6 +32,7 @@ InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
     owned_ = std::move(other.owned_);
     compressed_size_ = other.compressed_size_;
     compressed_ = other.compressed_;
+    identity_ = other.identity_;
     other.data_ = nullptr;
     other.size_ = 0;
     other.mapping_ = nullptr;
@@ -117,6 +118,27 @@ Status ReadGzip(const std::string& path, uint64_t file_size, const ProgressFn& p
 
 }  // namespace
 
+namespace {
+
+FileIdentity IdentityOf(const struct stat& st) {
+  FileIdentity id;
+  id.device = static_cast<uint64_t>(st.st_dev);
+  id.inode = static_cast<uint64_t>(st.st_ino);
+  id.size = static_cast<uint64_t>(st.st_size);
+  id.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  id.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  return id;
+}
+
+}  // namespace
+
+bool IdentityOfPath(const std::string& path, FileIdentity* out) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  *out = IdentityOf(st);
+  return true;
+}
+
 Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress,
                                       uint64_t memory_budget) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -132,6 +154,7 @@ Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn&
                          "give the path of a .prv or .prv.gz file");
   }
   InputBuffer b;
+  b.identity_ = IdentityOf(st);
   b.compressed_size_ = static_cast<uint64_t>(st.st_size);
   if (EndsWith(path, ".gz")) {
     ::close(fd);

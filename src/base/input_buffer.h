@@ -17,6 +17,14 @@ namespace parallax::base {
 // Called with (bytes done, bytes total) while a long read is in progress; may be empty.
 using ProgressFn = std::function<void(uint64_t, uint64_t)>;
 
+// Which file, in which version: what fstat says of it when it was opened. Any write, truncation,
+// rename over it or change of its mode moves its ctime, which no program can set back.
+struct FileIdentity {
+  uint64_t device = 0, inode = 0, size = 0;
+  int64_t mtime_ns = 0, ctime_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
 class InputBuffer {
  public:
   InputBuffer() = default;
@@ -35,6 +43,8 @@ class InputBuffer {
 
   std::string_view view() const { return {data_, size_}; }
   uint64_t compressed_size() const { return compressed_size_; }
+  // The opened file as fstat saw it (all zero for FromString).
+  const FileIdentity& identity() const { return identity_; }
   bool was_compressed() const { return compressed_; }
 
   // Tells the kernel that [begin, end) of a mapped file will not be read again, so its pages
@@ -50,7 +60,11 @@ class InputBuffer {
   std::unique_ptr<char[]> owned_;
   uint64_t compressed_size_ = 0;
   bool compressed_ = false;
+  FileIdentity identity_;
 };
+
+// What stat says of `path`; false when it cannot be read.
+bool IdentityOfPath(const std::string& path, FileIdentity* out);
 
 // True when `path` ends with `suffix`.
 bool EndsWith(std::string_view path, std::string_view suffix);

@@ -69,6 +69,7 @@ Result<CacheInfo> BuildCache(const std::string& trace_path, const LoadOptions& o
 
 Result<bool> ClearCache(const std::string& trace_path, const std::string& cache_dir) {
   std::string path = io::cache::CachePathFor(trace_path, cache_dir);
+  std::remove(io::cache::SealPathFor(path).c_str());
   if (std::remove(path.c_str()) == 0) return true;
   if (errno == ENOENT) return false;
   return Status::Error(fmt::format("cannot remove the trace cache: {}", std::strerror(errno)),

@@ -58,9 +58,8 @@ void DealRows(analysis::HistogramInput& in, DistributedCall& call);
 Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_dir,
                                         const io::PrvReadOptions& ro, DistributedCall& call,
                                         const std::function<void(const std::string&)>& notice);
-// The event types of threads first, first + step, ..., sorted.
-std::vector<uint32_t> ScanEventTypes(const store::TraceStore& store, size_t first, size_t step);
-// The trace's event types, each process scanning its share of the threads.
-Result<std::vector<uint32_t>> ShareEventTypes(const store::TraceStore& store, DistributedCall& call);
+// The trace's event types: those its cache recorded, else each process scanning its share of
+// the threads.
+Result<std::vector<uint32_t>> ShareEventTypes(const io::PrvTrace& prv, DistributedCall& call);
 
 }  // namespace parallax::session

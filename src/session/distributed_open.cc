@@ -94,27 +94,15 @@ Status OpenSharedCache(const std::string& cache_path, const io::cache::SourceSta
 
 }  // namespace
 
-std::vector<uint32_t> ScanEventTypes(const store::TraceStore& store, size_t first, size_t step) {
-  std::set<uint32_t> types;
-  // A trace has few distinct types, repeated in every event line: a direct-mapped table of
-  // the types already inserted skips the set for nearly every record.
-  constexpr size_t kSlots = 1024;
-  std::vector<uint32_t> seen(kSlots);
-  std::vector<uint8_t> used(kSlots);
-  for (size_t t = first; t < store.threads(); t += step) {
-    for (uint32_t x : store.thread(model::ThreadIndex(static_cast<uint32_t>(t))).events.type) {
-      size_t h = (x * 2654435761u) >> 22;
-      if (used[h] && seen[h] == x) continue;
-      types.insert(x);
-      seen[h] = x;
-      used[h] = 1;
-    }
+Result<std::vector<uint32_t>> ShareEventTypes(const io::PrvTrace& prv, DistributedCall& call) {
+  // Known from the cache (every process decoded the same one): rank 0 sends them; the call is
+  // still made, so that the processes stay in step whatever each of them loaded.
+  std::vector<uint32_t> mine;
+  if (prv.event_types_known) {
+    if (call.rank() == 0) mine = prv.event_types;
+  } else {
+    mine = store::ScanEventTypes(prv.store, call.rank(), call.ranks());
   }
-  return {types.begin(), types.end()};
-}
-
-Result<std::vector<uint32_t>> ShareEventTypes(const store::TraceStore& store, DistributedCall& call) {
-  std::vector<uint32_t> mine = ScanEventTypes(store, call.rank(), call.ranks());
   auto parts = call.Share(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(uint32_t)));
   if (!parts.ok()) return parts.status();
   std::set<uint32_t> types;

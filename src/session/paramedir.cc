@@ -16,7 +16,9 @@
 namespace parallax::session {
 
 const std::vector<uint32_t>& TraceImpl::EventTypes() const {
-  std::call_once(event_types_once_, [&] { event_types_ = ScanEventTypes(store(), 0, 1); });
+  std::call_once(event_types_once_, [&] {
+    event_types_ = prv_.event_types_known ? prv_.event_types : store::ScanEventTypes(store());
+  });
   return event_types_;
 }
 

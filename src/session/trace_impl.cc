@@ -300,6 +300,9 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
   }
   auto prv = io::ReadPrv(path, ro);
   if (!prv.ok()) return prv;
+  // The cache records the event types; the cfg reader needs them on this open too.
+  prv->event_types = store::ScanEventTypes(prv->store);
+  prv->event_types_known = true;
   if (Status w = io::cache::WriteCache(prv.value(), stamp.value(), cache_path); !w.ok())
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
                                 cache_path, w.message()));
@@ -367,7 +370,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
       call.Finish(true);
       return t;
     }
-    auto types = ShareEventTypes(t.value()->store(), call);
+    auto types = ShareEventTypes(t.value()->prv(), call);
     if (!types.ok()) return types.status();
     t.value()->SetEventTypes(std::move(types.value()));
     return t;

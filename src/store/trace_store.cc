@@ -1,5 +1,7 @@
 #include "src/store/trace_store.h"
 
+#include <set>
+
 #include <algorithm>
 #include <numeric>
 
@@ -206,6 +208,25 @@ void BuildCpuView(TraceStore& store, uint32_t cpus, unsigned worker_threads) {
     view.state_runs[c].shrink_to_fit();
     view.event_runs[c].shrink_to_fit();
   });
+}
+
+std::vector<uint32_t> ScanEventTypes(const TraceStore& store, size_t first, size_t step) {
+  std::set<uint32_t> types;
+  // A trace has few distinct types, repeated in every event line: a direct-mapped table of
+  // the types already inserted skips the set for nearly every record.
+  constexpr size_t kSlots = 1024;
+  std::vector<uint32_t> seen(kSlots);
+  std::vector<uint8_t> used(kSlots);
+  for (size_t t = first; t < store.threads(); t += step) {
+    for (uint32_t x : store.thread(model::ThreadIndex(static_cast<uint32_t>(t))).events.type) {
+      size_t h = (x * 2654435761u) >> 22;
+      if (used[h] && seen[h] == x) continue;
+      types.insert(x);
+      seen[h] = x;
+      used[h] = 1;
+    }
+  }
+  return {types.begin(), types.end()};
 }
 
 }  // namespace parallax::store

@@ -126,4 +126,7 @@ void BuildCommIndices(TraceStore& store, unsigned worker_threads);
 // Builds the per-cpu view for a trace with `cpus` cpus.
 void BuildCpuView(TraceStore& store, uint32_t cpus, unsigned worker_threads);
 
+// The distinct event types of threads first, first + step, ... (all of them with 0, 1), sorted.
+std::vector<uint32_t> ScanEventTypes(const TraceStore& store, size_t first = 0, size_t step = 1);
+
 }  // namespace parallax::store

@@ -170,6 +170,7 @@ void EncodeMeta(const PrvTrace& t, Sink& s) {
   s.U64(t.text_buffer_bytes);
   s.U64(t.chunks);
   s.Array(t.unsigned_value_types);
+  s.Array(t.event_types_known ? t.event_types : store::ScanEventTypes(t.store));
   constexpr size_t kinds = static_cast<size_t>(DiagKind::kCount);
   s.U64(kinds);
   for (size_t k = 0; k < kinds; ++k) {
@@ -251,6 +252,8 @@ class Reader {
       : bytes_(bytes), base_(base), release_(release), keep_(keep) {}
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
+  // The values were checked when the cache was sealed (DecodeOptions::checked_before).
+  bool checked_before = false;
   size_t remaining() const { return bytes_.size() - pos_; }
   void Fail(const std::string& what) {
     if (error_.empty()) error_ = fmt::format("{} at byte {}", what, base_ + pos_);
@@ -376,6 +379,11 @@ void DecodeMeta(Reader& r, PrvTrace& t) {
   t.text_buffer_bytes = r.U64();
   t.chunks = r.U64();
   r.Array(t.unsigned_value_types);
+  r.Array(t.event_types);
+  if (!std::is_sorted(t.event_types.begin(), t.event_types.end()) ||
+      std::adjacent_find(t.event_types.begin(), t.event_types.end()) != t.event_types.end())
+    return r.Fail("the saved event types are not sorted and distinct");
+  t.event_types_known = true;
   constexpr size_t kinds = static_cast<size_t>(DiagKind::kCount);
   if (r.U64() != kinds) return r.Fail("the diagnostic kinds differ from this version's");
   for (size_t k = 0; k < kinds && r.ok(); ++k) {
@@ -419,6 +427,7 @@ void DecodeThreads(Reader& r, PrvTrace& t) {
     if (tr.states.end.size() != ns || tr.states.state.size() != ns || tr.states.cpu.size() != ns ||
         tr.events.type.size() != ne || tr.events.value.size() != ne || tr.events.cpu.size() != ne)
       return r.Fail(fmt::format("the columns of thread {} differ in length", i + 1));
+    if (r.checked_before) continue;
     if (!CpusInRange(tr.states.cpu, cpus) || !CpusInRange(tr.events.cpu, cpus))
       return r.Fail(fmt::format("thread {} names a cpu the header does not have", i + 1));
   }
@@ -441,6 +450,7 @@ void DecodeComms(Reader& r, PrvTrace& t) {
   for (size_t len : {c.receiver.size(), c.sender_cpu.size(), c.receiver_cpu.size(), c.log_send.size(),
                      c.phy_send.size(), c.log_recv.size(), c.phy_recv.size(), c.size.size(), c.tag.size()})
     if (len != n) return r.Fail("the communication columns differ in length");
+  if (r.checked_before) return;
   const size_t threads = t.store.threads();
   const uint32_t cpus = t.header.resources.cpus();
   for (size_t i = 0; i < n; ++i)
@@ -496,6 +506,13 @@ Status Invalid(const std::string& path, const std::string& what) {
 }
 
 uint64_t HashAbsolutePath(const std::string& abs) { return Crc(0, abs.data(), abs.size()); }
+
+// The seal's one line (docs/formats.md, "Trace cache"): what the cache file was when its
+// payload was last known to match its checksum.
+std::string SealLine(const base::FileIdentity& id, uint64_t payload_hash) {
+  return fmt::format("parallax-cache-seal 1 {} {} {} {} {} {:016x}\n", id.device, id.inode, id.size,
+                     id.mtime_ns, id.ctime_ns, payload_hash);
+}
 
 }  // namespace
 
@@ -572,10 +589,39 @@ std::string CachePathFor(const std::string& trace_path, const std::string& cache
   return (fs::path(base) / "parallax" / keyed).string();
 }
 
+std::string SealPathFor(const std::string& cache_path) { return cache_path + ".ok"; }
+
+void WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
+  const std::string seal = SealPathFor(cache_path);
+  const std::string tmp = fmt::format("{}.tmp.{}", seal, ::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wbx");
+  if (f == nullptr) return;  // a folder we cannot write: the cache is verified on every open
+  const std::string line = SealLine(id, payload_hash);
+  bool ok = std::fwrite(line.data(), 1, line.size(), f) == line.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), seal.c_str()) != 0) std::remove(tmp.c_str());
+}
+
+bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
+  int fd = ::open(SealPathFor(cache_path).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  char buf[256];
+  ssize_t n = ::fstat(fd, &st) == 0 ? ::read(fd, buf, sizeof buf) : -1;
+  ::close(fd);
+  if (n <= 0 || std::string_view(buf, static_cast<size_t>(n)) != SealLine(id, payload_hash)) return false;
+  // File times advance by clock ticks of a few milliseconds: a cache changed in the tick its
+  // seal was written keeps the ctime the seal names. Only a seal written in a later tick than
+  // the cache's last change is trusted (git's "racy" rule); the others are checked and renewed.
+  const int64_t sealed_at = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return id.ctime_ns < sealed_at;
+}
+
 Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::string& path,
                   const WriteOptions& options) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  std::remove(SealPathFor(path).c_str());  // the cache it sealed is being replaced
   fs::path target(path);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
@@ -615,6 +661,8 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
     return Status::Error(fmt::format("cannot write the trace cache: {}", std::strerror(error)),
                          Location{path, 0, 0}, "free some disk space, or use --cache-dir DIR or --no-cache");
   }
+  // Just written from the trace: its payload matches the checksum.
+  if (base::FileIdentity id; base::IdentityOfPath(path, &id)) WriteSeal(path, id, sink.hash());
   return Status::Ok();
 }
 
@@ -670,6 +718,7 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
     std::string_view body = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
     if (!outer.ok()) return Invalid(path, outer.error());
     Reader r(body, kHeaderBytes + at + 16, options.keep ? nullptr : &options.release, &options.keep);
+    r.checked_before = options.checked_before;
     decode(r, t);
     if (r.ok() && r.remaining() != 0) r.Fail("unexpected bytes at the end of a section");
     if (!r.ok()) return Invalid(path, r.error());
@@ -686,7 +735,25 @@ Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options
   DecodeOptions o = options;
   o.release = [b = shared.get()](size_t begin, size_t end) { b->Release(begin, end); };
   o.keep = shared;
-  return DecodeCache(shared->view(), path, o);
+  // A sealed cache that has not changed since (same inode, size, mtime and ctime) was already
+  // checked: skip hashing every byte again. A distributed open (o.verify) always hashes, so
+  // that every process takes the same path.
+  const bool use_seal = o.use_seal && o.verify_checksum && !o.verify;
+  bool sealed = false;
+  uint64_t payload_hash = 0;
+  if (use_seal) {
+    if (auto header = ReadHeader(shared->view(), path); header.ok()) {
+      payload_hash = header->payload_hash;
+      sealed = Sealed(path, shared->identity(), payload_hash);
+      if (sealed) {
+        o.verify_checksum = false;
+        o.checked_before = true;
+      }
+    }
+  }
+  auto decoded = DecodeCache(shared->view(), path, o);
+  if (decoded.ok() && use_seal && !sealed) WriteSeal(path, shared->identity(), payload_hash);
+  return decoded;
 }
 
 }  // namespace parallax::io::cache

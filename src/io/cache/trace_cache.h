@@ -21,11 +21,13 @@
 #include <vector>
 
 #include "include/parallax/status.h"
+#include "src/base/input_buffer.h"
 #include "src/io/prv/prv_reader.h"
 
 namespace parallax::io::cache {
 
-inline constexpr uint32_t kFormatVersion = 2;  // 2: XXH3-64 checksum, columns mapped in place
+// 2: XXH3-64 checksum, columns mapped in place; 3: the event types in the meta section
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr std::string_view kMagic = "PXCACHE\n";
 
 // What identifies the source a cache was built from.
@@ -81,7 +83,24 @@ struct DecodeOptions {
   // the blocks and the processes agree): called once, after the header and source checks
   // passed, with the payload and the header's checksum; true when the payload matches.
   std::function<bool(std::string_view payload, uint64_t expected)> verify;
+  // ReadCache: trust the cache's seal (SealPathFor) instead of hashing the payload, when the
+  // seal names the file as it is now; after a full check, seal it.
+  bool use_seal = true;
+  // Set by ReadCache for a sealed cache: its values were checked when it was sealed, so the
+  // scans of every cpu, thread and index value are skipped (lengths are still checked).
+  bool checked_before = false;
 };
+
+// The seal of a cache: CACHE.ok, one line naming the cache file as it was (device, inode, size,
+// mtime, ctime) when its payload was written or last hashed and found to match the checksum.
+// Any change to the file moves its ctime, so a matching seal means the bytes were not written
+// since; a seal that does not match is ignored, and so is one written in the same clock tick
+// as the cache's last change (file times are coarse: a change in that tick would not show).
+// Written through a temporary name; a folder that cannot be written has no seals, and its
+// caches are hashed on every open.
+std::string SealPathFor(const std::string& cache_path);
+void WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash);
+bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash);
 
 // The payload's checksum is the XXH3-64 of the XXH3-64s of its blocks (16 MiB, the last one
 // shorter): the number of blocks of a payload, the hashes of blocks [first, last) computed on

@@ -58,6 +58,10 @@ struct PrvTrace {
   uint64_t text_buffer_bytes = 0;
   // Chunks the body was parsed in (each keeps a few counters per thread while loading).
   uint64_t chunks = 0;
+  // The distinct event types of the store, sorted, when known without a scan (a trace cache
+  // records them); otherwise whoever needs them scans the store (store::ScanEventTypes).
+  std::vector<uint32_t> event_types;
+  bool event_types_known = false;
 };
 
 Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,

@@ -4,9 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <cstdio>
 #include <mutex>
 #include <thread>
@@ -20,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "include/parallax/cache.h"
 #include "src/io/cache/trace_cache.h"
 #include "src/session/trace_impl.h"
 
@@ -374,7 +380,13 @@ TEST_F(DamagedCacheTest, AnotherFormatVersion) {
 
 // A cache written by the version before (crc32, copied columns) is rebuilt too.
 TEST_F(DamagedCacheTest, ThePreviousFormatVersion) {
-  Check([](std::string& b) { b[8] = 1; }, "format version 1, this Parallax reads version 2");
+  Check([](std::string& b) { b[8] = 1; },
+        "format version 1, this Parallax reads version " + std::to_string(io::cache::kFormatVersion));
+}
+
+// A cache of format 2 (before the event types were recorded) is rebuilt too.
+TEST_F(DamagedCacheTest, FormatVersionTwo) {
+  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 3");
 }
 
 TEST_F(DamagedCacheTest, CorruptedByte) {
@@ -383,6 +395,87 @@ TEST_F(DamagedCacheTest, CorruptedByte) {
 
 TEST_F(DamagedCacheTest, NotACache) {
   Check([](std::string& b) { b = "hello"; }, "bad magic");
+}
+
+// The seal (trace_cache.h): a cache whose seal names it as it is now is not hashed again. Shown
+// with a cache whose header checksum is wrong: hashed, it is refused; sealed as it now is, it
+// is read; sealed in the tick of its last change, or changed after its seal, it is hashed.
+TEST_F(TraceCacheTest, ASealedCacheIsNotHashedAgainUntilItChanges) {
+  fs::path trace = WriteTrace(kTrace);
+  const std::string expected = Fingerprint(*Open(trace, false));
+  Open(trace);
+  const fs::path cache = dir_ / "t.prv.pxc";
+  const fs::path seal = io::cache::SealPathFor(cache.string());
+  ASSERT_TRUE(fs::exists(seal)) << "writing the cache seals it";
+  auto stamp = io::cache::StampOf(trace.string());
+  ASSERT_TRUE(stamp.ok());
+  io::cache::DecodeOptions d;
+  d.expect = &stamp.value();
+  ASSERT_TRUE(io::cache::ReadCache(cache.string(), d).ok());
+
+  std::string bytes = Slurp(cache);
+  bytes[24] ^= 0x01;  // the payload checksum of the header
+  uint64_t wrong_hash = 0;
+  std::memcpy(&wrong_hash, bytes.data() + 24, 8);
+  Spit(cache, bytes);
+  auto hashed = io::cache::ReadCache(cache.string(), d);
+  ASSERT_FALSE(hashed.ok()) << "the old seal does not name the changed file";
+  EXPECT_NE(hashed.status().message().find("checksum mismatch"), std::string::npos);
+
+  base::FileIdentity id;
+  ASSERT_TRUE(base::IdentityOfPath(cache.string(), &id));
+  io::cache::WriteSeal(cache.string(), id, wrong_hash);
+  // The seal's own time decides whether it is trusted: after the cache's change, it is.
+  timespec times[2] = {{0, UTIME_OMIT}, {id.ctime_ns / 1000000000 + 1, id.ctime_ns % 1000000000}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, seal.c_str(), times, 0), 0);
+  EXPECT_TRUE(io::cache::Sealed(cache.string(), id, wrong_hash));
+  auto trusted = io::cache::ReadCache(cache.string(), d);
+  ASSERT_TRUE(trusted.ok()) << trusted.status().ToString();
+  EXPECT_EQ(trusted->store.state_records(), 5u);
+
+  // Sealed in the very tick of the change: not trusted, so hashed (and refused).
+  times[1] = {id.ctime_ns / 1000000000, id.ctime_ns % 1000000000};
+  ASSERT_EQ(::utimensat(AT_FDCWD, seal.c_str(), times, 0), 0);
+  EXPECT_FALSE(io::cache::Sealed(cache.string(), id, wrong_hash));
+  EXPECT_FALSE(io::cache::ReadCache(cache.string(), d).ok());
+
+  // A seal for another checksum, or another version of the file, is not trusted either.
+  EXPECT_FALSE(io::cache::Sealed(cache.string(), id, wrong_hash ^ 1));
+  base::FileIdentity other = id;
+  other.ctime_ns -= 1;
+  EXPECT_FALSE(io::cache::Sealed(cache.string(), other, wrong_hash));
+
+  // Through the session: the damaged cache is rebuilt (and sealed again), then used quietly.
+  Spit(cache, bytes);
+  notices_.clear();
+  EXPECT_EQ(expected, Fingerprint(*Open(trace)));
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_NE(notices_[0].find("checksum mismatch"), std::string::npos) << notices_[0];
+  EXPECT_TRUE(fs::exists(seal));
+  notices_.clear();
+  EXPECT_EQ(expected, Fingerprint(*Open(trace)));
+  EXPECT_TRUE(notices_.empty());
+
+  // Clearing the cache removes its seal too.
+  auto cleared = ClearCache(trace.string(), "");
+  ASSERT_TRUE(cleared.ok());
+  EXPECT_TRUE(cleared.value());
+  EXPECT_FALSE(fs::exists(cache));
+  EXPECT_FALSE(fs::exists(seal));
+}
+
+// The cache records the trace's event types: a reopened trace knows them without a scan, and
+// they are those a scan finds.
+TEST_F(TraceCacheTest, TheCacheRecordsTheEventTypes) {
+  fs::path trace = WriteTrace(kTrace);
+  auto parsed = Open(trace);
+  ASSERT_TRUE(parsed);
+  auto reopened = Open(trace);
+  ASSERT_TRUE(reopened);
+  EXPECT_TRUE(reopened->prv().event_types_known);
+  EXPECT_EQ(reopened->prv().event_types, (std::vector<uint32_t>{50000001, 50000002, 50000003}));
+  EXPECT_EQ(reopened->prv().event_types, store::ScanEventTypes(reopened->store()));
+  EXPECT_EQ(reopened->EventTypes(), reopened->prv().event_types);
 }
 
 TEST_F(TraceCacheTest, ReadOnlyFolderFallsBackToTheUserCacheFolder) {
@@ -417,7 +510,12 @@ TEST_F(TraceCacheTest, CacheDirOverridesTheLocation) {
   Open(trace, true, (dir_ / "elsewhere").string());
   EXPECT_FALSE(fs::exists(dir_ / "t.prv.pxc"));
   ASSERT_TRUE(fs::exists(dir_ / "elsewhere"));
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "elsewhere"), fs::directory_iterator{}), 1);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_ / "elsewhere")) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  ASSERT_EQ(names.size(), 2u) << "the cache and its seal";
+  EXPECT_EQ(names[0].substr(0, 6), "t.prv-");
+  EXPECT_EQ(names[1], names[0] + ".ok");
 }
 
 TEST_F(TraceCacheTest, FullDiskLeavesNothingAndTheLoadSucceeds) {
