@@ -14,7 +14,7 @@
 #include "src/base/parallel.h"
 #include "src/base/wire.h"
 #include "src/semantic/row_cost.h"
-#include "src/semantic/state_row.h"
+#include "src/semantic/fast_rows.h"
 
 namespace parallax::analysis {
 

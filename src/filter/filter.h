@@ -28,6 +28,10 @@ class Filter {
   bool PassComm(uint32_t comm, bool logical_record, bool recv_side) const;
   // Event value as the semantic functions see it (raw value × 10^-precision).
   double ScaledValue(uint32_t type, int64_t value) const;
+  // Whether PassEvent can depend on the value; when not, the type alone decides it.
+  bool EventValueMatters() const {
+    return !spec_.event_value.values.empty() && spec_.event_value.op != CriterionOp::kAll;
+  }
 
  private:
   double ObjectOf(uint32_t thread, uint16_t cpu) const;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "src/semantic/state_row.h"
+#include "src/semantic/fast_rows.h"
 
 namespace parallax::render {
 

@@ -68,7 +68,7 @@ struct FoldOptions {
   DrawMode time_mode = DrawMode::kMaximum;
   bool punctual = false;
   unsigned threads = 0;  // 0: all cores
-  // The trace store, for the fast State As Is row (state_row.h); null: always the window's rows.
+  // The trace store, for the fast State As Is row (fast_rows.h); null: always the window's rows.
   const store::TraceStore* store = nullptr;
   // Set: the values outside the range take no part in the draw modes, and a column with no
   // value left is kNoValue.

@@ -71,12 +71,36 @@ class Expander {
       if (r > 0 && (c.r = static_cast<uint8_t>(c.r + 1), Take(c))) return;
       for (int g = 0; g < 256; ++g) {
         if (g > 0 && (c.g = static_cast<uint8_t>(c.g + 1), Take(c))) return;
-        for (int b = 0; b < 255; ++b) {
-          c.b = static_cast<uint8_t>(c.b + 1);
-          if (Take(c)) return;
-        }
+        if (SweepBlue(c)) return;
       }
     }
+  }
+
+  // The innermost search's 255 steps (blue + 1, then Take) in one go. With red and green fixed,
+  // the luminance only grows with blue, so the blues whose colour is similar to the background
+  // form one interval [lo, hi]: it is skipped whole instead of tested step by step. Leaves blue
+  // where the steps would: on the colour taken, or 255 steps on.
+  bool SweepBlue(Rgb& c) {
+    const int start = c.b;
+    const int base = (30 * c.r) / 100 + (59 * c.g) / 100;  // Luminance without blue's 11 b / 100
+    const int q_lo = std::max(0, bg_lum_ - 41 - base), q_hi = std::min(28, bg_lum_ + 41 - base);
+    int lo = 256, hi = -1;  // no similar blue
+    if (q_lo <= q_hi) {
+      lo = (100 * q_lo + 10) / 11;                  // the least blue with 11 b / 100 >= q_lo
+      hi = std::min(255, (100 * q_hi + 99) / 11);  // the greatest with 11 b / 100 <= q_hi
+    }
+    for (int step = 1; step <= 255;) {
+      const int b = (start + step) & 255;
+      if (b >= lo && b <= hi) {
+        step += hi - b + 1;
+        continue;
+      }
+      c.b = static_cast<uint8_t>(b);
+      if (inserted_.insert(Pack(c)).second) return true;
+      ++step;
+    }
+    c.b = static_cast<uint8_t>(start + 255);
+    return false;
   }
 
   int bg_lum_;
@@ -106,7 +130,20 @@ Rgb Stops(Rgb begin, Rgb end, const std::vector<Rgb>& stops, double n) {
 
 int Luminance(Rgb c) { return (30 * c.r) / 100 + (59 * c.g) / 100 + (11 * c.b) / 100; }
 
-std::vector<Rgb> ExpandedPalette(Rgb background) { return Expander(background).Run(); }
+std::vector<Rgb> ExpandedPalette(Rgb background) {
+  // A pure function of the background that costs tens of milliseconds (the conflicts' cyclic
+  // search), once per frame of every command that draws: the two usual backgrounds are
+  // expanded once per process, into constants.
+  if (background == Rgb{0, 0, 0}) {
+    static const std::vector<Rgb> kOnBlack = Expander(background).Run();
+    return kOnBlack;
+  }
+  if (background == Rgb{255, 255, 255}) {
+    static const std::vector<Rgb> kOnWhite = Expander(background).Run();
+    return kOnWhite;
+  }
+  return Expander(background).Run();
+}
 
 std::vector<Rgb> TracePalette(Rgb background, const model::PcfCatalog* pcf) {
   std::vector<Rgb> p = ExpandedPalette(background);

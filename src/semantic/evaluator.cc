@@ -393,6 +393,7 @@ const WindowSpec& WindowEvaluator::spec() const { return impl_->windows[impl_->i
 model::Level WindowEvaluator::level() const { return spec().level; }
 uint32_t WindowEvaluator::rows() const { return ObjectCount(*impl_->trace.header, level()); }
 Time WindowEvaluator::trace_end() const { return impl_->trace.store->end_time(); }
+const filter::Filter& WindowEvaluator::filter() const { return *impl_->windows[impl_->index].filter; }
 
 std::unique_ptr<Row> WindowEvaluator::MakeRow(uint32_t object) const {
   SharedRows shared;

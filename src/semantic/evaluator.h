@@ -17,6 +17,10 @@
 #include "src/semantic/window_spec.h"
 #include "src/store/trace_store.h"
 
+namespace parallax::filter {
+class Filter;
+}  // namespace parallax::filter
+
 namespace parallax::semantic {
 
 struct Interval {
@@ -78,6 +82,8 @@ class WindowEvaluator {
   model::Time begin_time() const;
   model::Time end_time() const;
   model::Time trace_end() const;
+  // The window's filter (its own, not a parent's: derived windows have theirs).
+  const filter::Filter& filter() const;
 
   struct Impl;
 

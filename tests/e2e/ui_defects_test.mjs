@@ -186,6 +186,12 @@ const steps = [
     await page.locator('#cfg-details button.open-cfg').click();
     const analyzer = page.locator('#windows > section.analyzer').first();
     await analyzer.locator('table.analyzer td').first().waitFor();
+    // The table can be drawn again while the frames arrive: wait until its row headers are laid
+    // out (a loaded machine once measured them between two draws, with no boxes at all).
+    await page.waitForFunction(() => {
+      const ths = [...document.querySelectorAll('#windows > section.analyzer table.analyzer th.label')].filter((th) => th.textContent);
+      return ths.length > 2 && ths.every((th) => th.getClientRects().length > 0);
+    }, null, { timeout: 10000, polling: 50 });
     // Lines of text in each row header: the distinct tops of its text's boxes.
     const headers = await analyzer.locator('table.analyzer th.label').evaluateAll((ths) => ths.map((th) => {
       const r = document.createRange();

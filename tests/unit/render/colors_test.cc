@@ -29,6 +29,23 @@ TEST(Palette, ExpansionMatchesSpec) {
   EXPECT_EQ(p[99], Rgb(235, 1, 0));
 }
 
+// The whole expansion, for backgrounds that make conflicts (black: dark colours; white and grey:
+// light and middle ones), as a hash of every colour in order: the cyclic search of the
+// conflicts may be made faster, never different.
+uint64_t HashOf(const std::vector<Rgb>& p) {
+  uint64_t h = 1469598103934665603ull;
+  for (Rgb c : p)
+    for (uint8_t x : {c.r, c.g, c.b}) h = (h ^ x) * 1099511628211ull;
+  return h;
+}
+
+TEST(Palette, WholeExpansionsStayTheSame) {
+  EXPECT_EQ(HashOf(ExpandedPalette(Rgb{0, 0, 0})), 0u);
+  EXPECT_EQ(HashOf(ExpandedPalette(Rgb{255, 255, 255})), 0u);
+  EXPECT_EQ(HashOf(ExpandedPalette(Rgb{127, 127, 127})), 0u);
+  EXPECT_EQ(HashOf(ExpandedPalette(Rgb{30, 200, 90})), 0u);
+}
+
 TEST(Palette, PcfStatesColorOverrides) {
   model::PcfCatalog pcf;
   pcf.states_color.push_back({1, Rgb{10, 20, 30}, {}});

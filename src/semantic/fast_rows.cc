@@ -1,4 +1,4 @@
-#include "src/semantic/state_row.h"
+#include "src/semantic/fast_rows.h"
 
 #include <algorithm>
 
@@ -68,14 +68,86 @@ void StateRow::Next() {
   Load();
 }
 
-bool IsPlainStateWindow(const WindowSpec& w) {
+EventRow::EventRow(const store::EventColumns& events, const filter::Filter& filter, model::Time trace_end)
+    : e_(events), f_(filter), value_matters_(filter.EventValueMatters()), trace_end_(trace_end) {}
+
+const EventRow::TypeMemo& EventRow::Memo(uint32_t type) const {
+  // Open addressing: the first types seen keep their slots (two frequent types must not evict
+  // each other); when the table is full the others are looked up every time.
+  size_t slot = (type * 2654435761u) >> 26;
+  for (size_t probe = 0; probe < memo_.size(); ++probe, slot = (slot + 1) % memo_.size()) {
+    TypeMemo& m = memo_[slot];
+    if (m.known && m.type == type) return m;
+    if (!m.known) {
+      m = {type, true, f_.PassEvent(type, 0), f_.ScaledValue(type, 1)};  // pass: if the value does not matter
+      return m;
+    }
+  }
+  overflow_ = {type, true, f_.PassEvent(type, 0), f_.ScaledValue(type, 1)};
+  return overflow_;
+}
+
+bool EventRow::Pass(size_t i) const {
+  return value_matters_ ? f_.PassEvent(e_.type[i], e_.value[i]) : Memo(e_.type[i]).pass;
+}
+
+size_t EventRow::Accepted(size_t from) const {
+  const size_t n = e_.size();
+  while (from < n && !Pass(from)) ++from;
+  return from;
+}
+
+void EventRow::Load() {
+  const size_t n = e_.size();
+  if (pos_ == kBefore) {
+    next_ = Accepted(0);
+    cur_ = {0, next_ < n ? e_.time[next_] : trace_end_, 0, 0};
+  } else if (pos_ >= n) {
+    // Past the end: the generic cursor's trailing record keeps the cpu of the last it passed.
+    next_ = n;
+    cur_ = {trace_end_, trace_end_, 0, n > 0 ? e_.cpu[n - 1] : uint16_t{0}};
+  } else {
+    next_ = Accepted(pos_ + 1);
+    cur_ = {e_.time[pos_], next_ < n ? e_.time[next_] : trace_end_,
+            static_cast<double>(e_.value[pos_]) * Memo(e_.type[pos_]).factor, e_.cpu[pos_]};
+  }
+}
+
+void EventRow::Init(model::Time t) {
+  // The last event at or before t that passes (the generic cursor seeks after t, then steps
+  // back over the events the filter drops).
+  size_t k = static_cast<size_t>(std::upper_bound(e_.time.begin(), e_.time.end(), t) - e_.time.begin());
+  pos_ = kBefore;
+  while (k > 0) {
+    --k;
+    if (Pass(k)) {
+      pos_ = k;
+      break;
+    }
+  }
+  Load();
+}
+
+void EventRow::Next() {
+  if (pos_ == kBefore || pos_ < e_.size()) pos_ = next_;
+  Load();
+}
+
+namespace {
+
+bool PlainThreadWindow(const WindowSpec& w, std::string_view thread_function) {
   using semantic::Slot;
   if (w.derived || w.level != model::Level::kThread || !w.extra_composes.empty()) return false;
-  if (semantic::SlotFunction(w, Slot::kThread).name != "State As Is") return false;
+  if (semantic::SlotFunction(w, Slot::kThread).name != thread_function) return false;
   for (Slot s : {Slot::kComposeThread, Slot::kTopCompose1, Slot::kTopCompose2})
     if (semantic::SlotFunction(w, s).name != "As Is") return false;
   return true;
 }
+
+}  // namespace
+
+bool IsPlainStateWindow(const WindowSpec& w) { return PlainThreadWindow(w, "State As Is"); }
+bool IsPlainEventWindow(const WindowSpec& w) { return PlainThreadWindow(w, "Last Evt Val"); }
 
 std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window,
                                            const store::TraceStore* store, uint32_t object,
@@ -85,6 +157,11 @@ std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window,
     const auto& states = store->thread(model::ThreadIndex(object)).states;
     if (StateRow::WellFormed(states, from, to))
       return std::make_unique<StateRow>(states, window.trace_end());
+  }
+  if (store != nullptr && IsPlainEventWindow(window.spec()) && object < store->threads()) {
+    window.CheckDeadline();
+    return std::make_unique<EventRow>(store->thread(model::ThreadIndex(object)).events, window.filter(),
+                                      window.trace_end());
   }
   return window.MakeRow(object);
 }
