@@ -130,20 +130,7 @@ Rgb Stops(Rgb begin, Rgb end, const std::vector<Rgb>& stops, double n) {
 
 int Luminance(Rgb c) { return (30 * c.r) / 100 + (59 * c.g) / 100 + (11 * c.b) / 100; }
 
-std::vector<Rgb> ExpandedPalette(Rgb background) {
-  // A pure function of the background that costs tens of milliseconds (the conflicts' cyclic
-  // search), once per frame of every command that draws: the two usual backgrounds are
-  // expanded once per process, into constants.
-  if (background == Rgb{0, 0, 0}) {
-    static const std::vector<Rgb> kOnBlack = Expander(background).Run();
-    return kOnBlack;
-  }
-  if (background == Rgb{255, 255, 255}) {
-    static const std::vector<Rgb> kOnWhite = Expander(background).Run();
-    return kOnWhite;
-  }
-  return Expander(background).Run();
-}
+std::vector<Rgb> ExpandedPalette(Rgb background) { return Expander(background).Run(); }
 
 std::vector<Rgb> TracePalette(Rgb background, const model::PcfCatalog* pcf) {
   std::vector<Rgb> p = ExpandedPalette(background);
