@@ -591,15 +591,19 @@ std::string CachePathFor(const std::string& trace_path, const std::string& cache
 
 std::string SealPathFor(const std::string& cache_path) { return cache_path + ".ok"; }
 
-void WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
+bool WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
   const std::string seal = SealPathFor(cache_path);
   const std::string tmp = fmt::format("{}.tmp.{}", seal, ::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wbx");
-  if (f == nullptr) return;  // a folder we cannot write: the cache is verified on every open
+  if (f == nullptr) return false;  // a folder we cannot write: the cache is hashed on every open
   const std::string line = SealLine(id, payload_hash);
   bool ok = std::fwrite(line.data(), 1, line.size(), f) == line.size();
   ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), seal.c_str()) != 0) std::remove(tmp.c_str());
+  if (!ok || std::rename(tmp.c_str(), seal.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
 }
 
 bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
@@ -661,8 +665,15 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
     return Status::Error(fmt::format("cannot write the trace cache: {}", std::strerror(error)),
                          Location{path, 0, 0}, "free some disk space, or use --cache-dir DIR or --no-cache");
   }
-  // Just written from the trace: its payload matches the checksum.
-  if (base::FileIdentity id; base::IdentityOfPath(path, &id)) WriteSeal(path, id, sink.hash());
+  // Just written from the trace: its payload matches the checksum. A seal from the same clock
+  // tick as the cache is not trusted (Sealed), so the first reopen would hash it all: write it
+  // again until it is from a later tick (file times advance every few milliseconds).
+  if (base::FileIdentity id; base::IdentityOfPath(path, &id)) {
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      if (!WriteSeal(path, id, sink.hash()) || Sealed(path, id, sink.hash())) break;
+      ::usleep(2000);
+    }
+  }
   return Status::Ok();
 }
 

@@ -99,7 +99,7 @@ struct DecodeOptions {
 // Written through a temporary name; a folder that cannot be written has no seals, and its
 // caches are hashed on every open.
 std::string SealPathFor(const std::string& cache_path);
-void WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash);
+bool WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash);  // false: not written
 bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash);
 
 // The payload's checksum is the XXH3-64 of the XXH3-64s of its blocks (16 MiB, the last one
