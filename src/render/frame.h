@@ -3,8 +3,12 @@
 // (timeline.cc draws the bands, decorations.cc the text, overlays.cc flags and lines).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "include/parallax/status.h"
+#include "src/base/wire.h"
 
 #include "src/render/draw_list.h"
 #include "src/render/fold.h"
@@ -17,6 +21,14 @@ struct RowGroup {
   std::vector<uint32_t> members;  // indices into Frame::objects
   int32_t y = 0;                  // band top
   int32_t h = 1;                  // band height
+};
+
+// What the flags and communication lines of a frame are, before they are drawn: per row group,
+// the columns with a flag; the lines of the logical pass, then of the physical one, each in
+// communication order (overlays.cc).
+struct Overlays {
+  std::vector<std::vector<uint32_t>> marks;  // per group, unsorted
+  std::vector<Line> lines[2];
 };
 
 struct LegendEntry {
@@ -39,6 +51,7 @@ struct Frame {
   std::vector<LegendEntry> legend;
   int32_t legend_h = 0;
   DrawList list;
+  std::optional<Overlays> overlays;  // computed ahead (a distributed run); else while drawing
 };
 
 // decorations.cc
@@ -50,8 +63,13 @@ void AddLegend(Frame& f);
 int32_t LabelAreaWidth(const Frame& f);
 
 // overlays.cc
-void AddFlags(Frame& f);
-void AddCommLines(Frame& f);
+// `share`: only this process' part (threads round-robin, communications in contiguous blocks of
+// ids, so that the parts of processes 0, 1, ... joined give one process' order); null: all.
+Overlays ComputeOverlays(const Frame& f, const base::WorkShare* share);
+// Every process' part of the overlays joined on each process (in process order), or why not.
+Result<Overlays> ShareOverlays(const Frame& f, const base::WorkShare& share);
+void AddFlags(Frame& f, std::vector<std::vector<uint32_t>> marks);
+void AddCommLines(Frame& f, const Overlays& o);
 // Clips a line to the timeline area; false when nothing of it is inside.
 bool ClipToArea(const DrawList& list, double x0, double y0, double x1, double y1, Line* out);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "src/filter/filter.h"
 #include "src/render/frame.h"
 
@@ -55,7 +57,9 @@ void AddFlag(DrawList& l, int32_t x, int32_t top, Rgb color) {
 
 }  // namespace
 
-void AddFlags(Frame& f) {
+namespace {
+
+std::vector<std::vector<uint32_t>> FlagMarks(const Frame& f, const base::WorkShare* share) {
   const auto& h = *f.ctx->header;
   const auto& store = *f.ctx->store;
   const std::vector<int32_t> group_of = GroupOfObject(f);
@@ -63,6 +67,7 @@ void AddFlags(Frame& f) {
   std::vector<std::vector<uint32_t>> marks(f.groups.size());
   base::ChargeBatch charge(f.ctx->memory);
   for (uint32_t t = 0; t < store.threads(); ++t) {
+    if (share != nullptr && t % share->count != share->index) continue;
     const auto& ev = store.thread(model::ThreadIndex(t)).events;
     auto i = static_cast<size_t>(std::lower_bound(ev.time.begin(), ev.time.end(), f.columns.begin) -
                                  ev.time.begin());
@@ -77,6 +82,12 @@ void AddFlags(Frame& f) {
             static_cast<uint32_t>(j));
     }
   }
+  return marks;
+}
+
+}  // namespace
+
+void AddFlags(Frame& f, std::vector<std::vector<uint32_t>> marks) {
   const auto ps = static_cast<int32_t>(f.columns.pixel_size);
   for (size_t g = 0; g < marks.size(); ++g) {
     auto& m = marks[g];
@@ -122,7 +133,8 @@ struct CommEnd {
 };
 
 // One line per receive inside the range, and per send inside it whose receive is after it.
-void AddComm(Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color, base::ChargeBatch& charge) {
+void AddComm(const Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color, base::ChargeBatch& charge,
+             std::vector<Line>& out) {
   const double b = static_cast<double>(f.columns.begin), e = static_cast<double>(f.columns.end);
   const bool recv_in = recv.time >= b && recv.time <= e;
   const bool send_in = send.time >= b && send.time <= e;
@@ -144,23 +156,31 @@ void AddComm(Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color, base
   Line line{0, 0, 0, 0, color};
   if (ClipToArea(f.list, xs, ys, xr, yr, &line)) {
     charge.Add(sizeof(Line));
-    f.list.lines.push_back(line);
+    out.push_back(line);
   }
 }
 
 }  // namespace
 
-void AddCommLines(Frame& f) {
+Overlays ComputeOverlays(const Frame& f, const base::WorkShare* share) {
+  Overlays o;
+  if (f.options->flags) o.marks = FlagMarks(f, share);
+  if (!f.options->comms) return o;
   const auto& h = *f.ctx->header;
   const auto& c = f.ctx->store->comms();
   const std::vector<int32_t> group_of = GroupOfObject(f);
   const filter::Filter filter = WindowFilter(f);
   base::ChargeBatch charge(f.ctx->memory);
+  uint64_t first = 0, last = c.rows();
+  if (share != nullptr) {  // contiguous blocks, in process order
+    first = c.rows() * uint64_t{share->index} / share->count;
+    last = c.rows() * (uint64_t{share->index} + 1) / share->count;
+  }
   for (int pass = 0; pass < 2; ++pass) {
     const bool logical = pass == 0;
     if (logical ? !filter.logical() : !filter.physical()) continue;
     const Rgb color = logical ? f.options->prefs.logical_comm : f.options->prefs.physical_comm;
-    for (uint32_t id = 0; id < c.rows(); ++id) {
+    for (auto id = static_cast<uint32_t>(first); id < last; ++id) {
       int64_t so = ObjectOf(h, f.level, c.sender[id], c.sender_cpu[id]);
       int64_t ro = ObjectOf(h, f.level, c.receiver[id], c.receiver_cpu[id]);
       if (so < 0 || ro < 0) continue;
@@ -168,9 +188,46 @@ void AddCommLines(Frame& f) {
       if (gs < 0 || gr < 0 || !filter.PassComm(id, logical, true)) continue;
       auto st = static_cast<double>(logical ? c.log_send[id] : c.phy_send[id]);
       auto rt = static_cast<double>(logical ? c.log_recv[id] : c.phy_recv[id]);
-      AddComm(f, CommEnd{st, gs}, CommEnd{rt, gr}, color, charge);
+      AddComm(f, CommEnd{st, gs}, CommEnd{rt, gr}, color, charge, o.lines[pass]);
     }
   }
+  return o;
+}
+
+Result<Overlays> ShareOverlays(const Frame& f, const base::WorkShare& share) {
+  Overlays mine = ComputeOverlays(f, &share);
+  std::string bytes;
+  base::WirePut(bytes, static_cast<uint32_t>(mine.marks.size()));
+  for (const auto& m : mine.marks) base::WirePutVector(bytes, m);
+  for (const auto& pass : mine.lines) base::WirePutVector(bytes, pass);
+  auto all = share.exchange(bytes);
+  if (!all.ok()) return all.status();
+  Overlays joined;
+  joined.marks.resize(mine.marks.size());
+  for (unsigned p = 0; p < share.count; ++p) {
+    if (p >= all->size()) return Status::Error("a process sent no flags and lines of the timeline");
+    base::WireReader in(all.value()[p]);
+    uint32_t groups = 0;
+    bool ok = in.Get(&groups) && groups == joined.marks.size();
+    std::vector<uint32_t> marks;
+    for (uint32_t g = 0; ok && g < groups; ++g) {
+      ok = in.GetVector(&marks);
+      if (ok) joined.marks[g].insert(joined.marks[g].end(), marks.begin(), marks.end());
+    }
+    std::vector<Line> lines;
+    for (auto& pass : joined.lines) {
+      ok = ok && in.GetVector(&lines);
+      if (ok) pass.insert(pass.end(), lines.begin(), lines.end());
+    }
+    if (!ok || !in.done())
+      return Status::Error(fmt::format("process {} sent damaged flags and lines of the timeline", p), {},
+                           "all processes must run the same Parallax on the same trace and cfg");
+  }
+  return joined;
+}
+
+void AddCommLines(Frame& f, const Overlays& o) {
+  for (const auto& pass : o.lines) f.list.lines.insert(f.list.lines.end(), pass.begin(), pass.end());
 }
 
 }  // namespace parallax::render

@@ -189,8 +189,11 @@ void Draw(Frame& f) {
     default:
       AddBands(f);
   }
-  if (f.options->flags) AddFlags(f);
-  if (f.options->comms) AddCommLines(f);
+  if (f.options->flags || f.options->comms) {
+    Overlays o = f.overlays ? std::move(*f.overlays) : ComputeOverlays(f, nullptr);
+    if (f.options->flags) AddFlags(f, std::move(o.marks));
+    if (f.options->comms) AddCommLines(f, o);
+  }
   if (f.options->labels) AddRowLabels(f);
   if (f.options->axis) AddTimeAxis(f);
   if (!f.options->title.empty()) AddTitle(f);
@@ -259,7 +262,6 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   if (o.share != nullptr) {
     auto folded = FoldRowsShared(window, f.objects, f.columns, fo, *o.share);
     if (!folded.ok()) return folded.status();
-    if (o.share->index != 0) return DrawList{};  // process 0 draws
     f.folded = std::move(folded.value());
   } else {
     f.folded = FoldRows(window, f.objects, f.columns, fo);
@@ -269,6 +271,16 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   if (o.legend) PlanLegend(f);
   if (Status s = PlaceArea(f); !s.ok()) return s;
   PlanRows(f);
+  if (o.share != nullptr) {
+    // Every process has every folded row, so all plan the same rows: each then finds the flags
+    // and lines of its share of the threads and communications, and process 0 draws them all.
+    if (o.flags || o.comms) {
+      auto overlays = ShareOverlays(f, *o.share);
+      if (!overlays.ok()) return overlays.status();
+      f.overlays = std::move(overlays.value());
+    }
+    if (o.share->index != 0) return DrawList{};  // process 0 draws
+  }
   Draw(f);
   return std::move(f.list);
 }

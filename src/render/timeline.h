@@ -49,8 +49,9 @@ struct TimelineOptions {
   // Only the values in this range are drawn, the others as the background (the scale is still
   // fitted to every value).
   std::optional<Highlight> highlight;
-  // Set: a distributed run (FoldRowsShared): the processes fold their share of the rows and
-  // process 0 draws the image; the others' draw lists are empty (width 0).
+  // Set: a distributed run (FoldRowsShared): the processes fold their share of the rows, find
+  // the flags and communication lines of their share of the threads and communications
+  // (ShareOverlays), and process 0 draws the image; the others' draw lists are empty (width 0).
   const base::WorkShare* share = nullptr;
 };
 

@@ -193,12 +193,17 @@ TEST(DistributedPop, AMissingTraceIsEveryProcessError) {
 TEST(DistributedTimeline, RankZeroDrawsTheSingleProcessImage) {
   auto trace = Trace::Open(kData + "/epoch/epoch_4proc.prv.gz");
   ASSERT_TRUE(trace.ok());
-  std::vector<TimelineRequest> requests(3);
+  std::vector<TimelineRequest> requests(4);
   requests[0].cfg_path = kData + "/cfg/bsc/mpi/views/MPI_call_duration.cfg";
   requests[1].comms = true;
   requests[1].flags = true;
   requests[2].cfg_path = kData + "/cfg/bsc/General/views/User_function_excl_MPI.cfg";
   requests[2].format = "svg";
+  // Flags and lines found by every process and drawn by process 0: in SVG, in the order one
+  // process draws them.
+  requests[3].comms = true;
+  requests[3].flags = true;
+  requests[3].format = "svg";
   for (const TimelineRequest& req : requests) {
     auto single = RenderTimeline(*trace.value(), req);
     ASSERT_TRUE(single.ok()) << single.status().ToString();
