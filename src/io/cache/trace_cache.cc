@@ -252,8 +252,7 @@ class Reader {
       : bytes_(bytes), base_(base), release_(release), keep_(keep) {}
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
-  // The values were checked when the cache was sealed (DecodeOptions::checked_before).
-  bool checked_before = false;
+  unsigned threads = 0;  // workers for the value checks (DecodeOptions::threads)
   size_t remaining() const { return bytes_.size() - pos_; }
   void Fail(const std::string& what) {
     if (error_.empty()) error_ = fmt::format("{} at byte {}", what, base_ + pos_);
@@ -427,10 +426,16 @@ void DecodeThreads(Reader& r, PrvTrace& t) {
     if (tr.states.end.size() != ns || tr.states.state.size() != ns || tr.states.cpu.size() != ns ||
         tr.events.type.size() != ne || tr.events.value.size() != ne || tr.events.cpu.size() != ne)
       return r.Fail(fmt::format("the columns of thread {} differ in length", i + 1));
-    if (r.checked_before) continue;
-    if (!CpusInRange(tr.states.cpu, cpus) || !CpusInRange(tr.events.cpu, cpus))
-      return r.Fail(fmt::format("thread {} names a cpu the header does not have", i + 1));
   }
+  if (!r.ok()) return;
+  // The cpu values of every thread, on every core: the first thread (in order) with a bad one.
+  std::vector<uint8_t> bad(st.threads(), 0);
+  base::ParallelFor(st.threads(), r.threads, [&](size_t i) {
+    const auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
+    bad[i] = !CpusInRange(tr.states.cpu, cpus) || !CpusInRange(tr.events.cpu, cpus);
+  });
+  if (auto it = std::find(bad.begin(), bad.end(), 1); it != bad.end())
+    return r.Fail(fmt::format("thread {} names a cpu the header does not have", it - bad.begin() + 1));
 }
 
 void DecodeComms(Reader& r, PrvTrace& t) {
@@ -450,7 +455,6 @@ void DecodeComms(Reader& r, PrvTrace& t) {
   for (size_t len : {c.receiver.size(), c.sender_cpu.size(), c.receiver_cpu.size(), c.log_send.size(),
                      c.phy_send.size(), c.log_recv.size(), c.phy_recv.size(), c.size.size(), c.tag.size()})
     if (len != n) return r.Fail("the communication columns differ in length");
-  if (r.checked_before) return;
   const size_t threads = t.store.threads();
   const uint32_t cpus = t.header.resources.cpus();
   for (size_t i = 0; i < n; ++i)
@@ -729,7 +733,7 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
     std::string_view body = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
     if (!outer.ok()) return Invalid(path, outer.error());
     Reader r(body, kHeaderBytes + at + 16, options.keep ? nullptr : &options.release, &options.keep);
-    r.checked_before = options.checked_before;
+    r.threads = options.threads;
     decode(r, t);
     if (r.ok() && r.remaining() != 0) r.Fail("unexpected bytes at the end of a section");
     if (!r.ok()) return Invalid(path, r.error());
@@ -747,8 +751,10 @@ Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options
   o.release = [b = shared.get()](size_t begin, size_t end) { b->Release(begin, end); };
   o.keep = shared;
   // A sealed cache that has not changed since (same inode, size, mtime and ctime) was already
-  // checked: skip hashing every byte again. A distributed open (o.verify) always hashes, so
-  // that every process takes the same path.
+  // hashed: skip hashing every byte again. The checks of every length, cpu, thread and index
+  // are still made: a seal is no defence against a cache crafted with a valid checksum, which
+  // the checks are. A distributed open (o.verify) always hashes, so that every process takes
+  // the same path.
   const bool use_seal = o.use_seal && o.verify_checksum && !o.verify;
   bool sealed = false;
   uint64_t payload_hash = 0;
@@ -756,10 +762,7 @@ Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options
     if (auto header = ReadHeader(shared->view(), path); header.ok()) {
       payload_hash = header->payload_hash;
       sealed = Sealed(path, shared->identity(), payload_hash);
-      if (sealed) {
-        o.verify_checksum = false;
-        o.checked_before = true;
-      }
+      if (sealed) o.verify_checksum = false;
     }
   }
   auto decoded = DecodeCache(shared->view(), path, o);

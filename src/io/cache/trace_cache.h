@@ -86,9 +86,6 @@ struct DecodeOptions {
   // ReadCache: trust the cache's seal (SealPathFor) instead of hashing the payload, when the
   // seal names the file as it is now; after a full check, seal it.
   bool use_seal = true;
-  // Set by ReadCache for a sealed cache: its values were checked when it was sealed, so the
-  // scans of every cpu, thread and index value are skipped (lengths are still checked).
-  bool checked_before = false;
 };
 
 // The seal of a cache: CACHE.ok, one line naming the cache file as it was (device, inode, size,
