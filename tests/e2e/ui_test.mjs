@@ -194,12 +194,23 @@ async function run() {
   const second = panels.nth(count);
   await waitFrame(second);
   check((await second.getAttribute('data-trace')).includes('epoch_4proc'), 'the compared window is not on the second trace');
+  // The new panel changes the layout: drag only once every canvas has its final width (a slow
+  // server under ASan once let the drag land while the frames were still being redrawn).
+  await page.waitForFunction(() => [...document.querySelectorAll('#windows canvas')].every((c) => c.width === c.parentElement.clientWidth),
+    null, { timeout: 10000, polling: 50 });
+  const unzoomed = [await first.getAttribute('data-from'), await first.getAttribute('data-to')];
   let n1 = await frames(first), n2 = await frames(second);
   await dragZoom(page, first, 0.2, 0.4);
   n1 = await waitFrame(first, n1);
   n2 = await waitFrame(second, n2);
+  // A frame already on its way when the drag ended may be the one waited for: wait for the
+  // zoomed range on both (the check below says what was seen if it never comes).
+  await page.waitForFunction(([a, b, from, to]) => (a.dataset.from !== from || a.dataset.to !== to) &&
+      a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to,
+    [await first.elementHandle(), await second.elementHandle(), ...unzoomed], { timeout: 20000, polling: 25 }).catch(() => {});
   const r1 = [await first.getAttribute('data-from'), await first.getAttribute('data-to')];
   const r2 = [await second.getAttribute('data-from'), await second.getAttribute('data-to')];
+  check(r1[0] !== unzoomed[0] || r1[1] !== unzoomed[1], `the drag did not zoom the first window: ${r1}`);
   check(r1[0] === r2[0] && r1[1] === r2[1], `the windows are not synchronised: ${r1} vs ${r2}`);
   await first.scrollIntoViewIfNeeded();
   await shot('08-two-traces-synchronised');
