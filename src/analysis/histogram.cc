@@ -13,8 +13,8 @@
 #include "src/analysis/histogram_comm.h"
 #include "src/base/parallel.h"
 #include "src/base/wire.h"
-#include "src/semantic/row_cost.h"
 #include "src/semantic/fast_rows.h"
+#include "src/semantic/row_cost.h"
 
 namespace parallax::analysis {
 

@@ -9,6 +9,7 @@
 
 #include "src/base/parallel.h"
 #include "src/model/time.h"
+#include "src/semantic/row_cost.h"
 
 namespace parallax::pop {
 
@@ -184,10 +185,7 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
   if (share != nullptr) {
     dealt = *share;
     std::vector<uint64_t> cost(rows.size());
-    for (size_t i = 0; i < rows.size() && i < trace.store->threads(); ++i) {
-      const auto& th = trace.store->thread(model::ThreadIndex(static_cast<uint32_t>(i)));
-      cost[i] = th.states.size() + th.events.size();
-    }
+    for (size_t i = 0; i < rows.size(); ++i) cost[i] = semantic::ThreadCost(*trace.store, static_cast<uint32_t>(i));
     dealt.owner = base::BalanceByCost(cost, dealt.count);
     mine = dealt.Mine(rows.size());
   } else {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "src/semantic/fast_rows.h"
+#include "src/semantic/row_cost.h"
 
 namespace parallax::render {
 
@@ -209,11 +210,7 @@ Result<std::vector<FoldedRow>> FoldRowsShared(const semantic::WindowEvaluator& w
   const store::TraceStore* store = options.store;
   if (window.level() == model::Level::kThread && store != nullptr) {
     std::vector<uint64_t> cost(objects.size());
-    for (size_t i = 0; i < objects.size(); ++i) {
-      if (objects[i] >= store->threads()) continue;
-      const auto& th = store->thread(model::ThreadIndex(objects[i]));
-      cost[i] = th.states.size() + th.events.size();
-    }
+    for (size_t i = 0; i < objects.size(); ++i) cost[i] = semantic::ThreadCost(*store, objects[i]);
     dealt.owner = base::BalanceByCost(cost, dealt.count);
   }
   std::vector<FoldedRow> rows(objects.size());

@@ -149,9 +149,8 @@ bool PlainThreadWindow(const WindowSpec& w, std::string_view thread_function) {
 bool IsPlainStateWindow(const WindowSpec& w) { return PlainThreadWindow(w, "State As Is"); }
 bool IsPlainEventWindow(const WindowSpec& w) { return PlainThreadWindow(w, "Last Evt Val"); }
 
-std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window,
-                                           const store::TraceStore* store, uint32_t object,
-                                           model::Time from, model::Time to) {
+std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window, const store::TraceStore* store,
+                                 uint32_t object, model::Time from, model::Time to) {
   if (store != nullptr && IsPlainStateWindow(window.spec()) && object < store->threads()) {
     window.CheckDeadline();  // the fast row does not check it as it moves: once per row
     const auto& states = store->thread(model::ThreadIndex(object)).states;

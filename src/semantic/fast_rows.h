@@ -48,7 +48,7 @@ class EventRow final : public Row {
   void Next() override;
 
  private:
-  // What the filter says of a type, kept in a small direct-mapped table (a trace has few types):
+  // What the filter says of a type, kept in a small open-addressed table (a trace has few types):
   // whether it passes (when the value does not matter) and its value factor, so that
   // f.ScaledValue(type, v) == v * factor exactly (the factor is ScaledValue(type, 1)).
   struct TypeMemo {
@@ -78,8 +78,7 @@ bool IsPlainStateWindow(const WindowSpec& w);
 bool IsPlainEventWindow(const WindowSpec& w);
 
 // The fast row when it applies, else the window's own row.
-std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window,
-                                           const store::TraceStore* store, uint32_t object,
-                                           model::Time from, model::Time to);
+std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window, const store::TraceStore* store,
+                                 uint32_t object, model::Time from, model::Time to);
 
 }  // namespace parallax::semantic

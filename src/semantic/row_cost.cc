@@ -2,14 +2,18 @@
 
 namespace parallax::semantic {
 
+uint64_t ThreadCost(const store::TraceStore& store, uint32_t thread) {
+  if (thread >= store.threads()) return 0;
+  const auto& th = store.thread(model::ThreadIndex(thread));
+  return th.states.size() + th.events.size();
+}
+
 namespace {
 
 uint64_t ThreadsCost(const store::TraceStore& store, uint32_t first, uint32_t count) {
   uint64_t cost = 0;
-  for (uint64_t t = first; t < uint64_t{first} + count && t < store.threads(); ++t) {
-    const auto& th = store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
-    cost += th.states.size() + th.events.size();
-  }
+  for (uint64_t t = first; t < uint64_t{first} + count && t < store.threads(); ++t)
+    cost += ThreadCost(store, static_cast<uint32_t>(t));
   return cost;
 }
 
@@ -26,8 +30,10 @@ std::vector<uint64_t> RowCosts(const model::TraceHeader& header, const store::Tr
         cost[i] = ThreadsCost(store, o, 1);
         break;
       case model::Level::kTask:
-        if (o < pm.tasks()) cost[i] = ThreadsCost(store, pm.task(model::TaskIndex(o)).first_thread.value,
-                                                  pm.task(model::TaskIndex(o)).threads);
+        if (o < pm.tasks()) {
+          const model::TaskInfo& task = pm.task(model::TaskIndex(o));
+          cost[i] = ThreadsCost(store, task.first_thread.value, task.threads);
+        }
         break;
       case model::Level::kAppl:
         if (o < pm.appls()) {

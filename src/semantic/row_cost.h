@@ -14,6 +14,9 @@
 
 namespace parallax::semantic {
 
+// A thread's cost: its states and events (0 for a thread the store does not have).
+uint64_t ThreadCost(const store::TraceStore& store, uint32_t thread);
+
 // The cost of each object of `objects` (indices at `level`); objects outside the trace cost 0.
 std::vector<uint64_t> RowCosts(const model::TraceHeader& header, const store::TraceStore& store,
                                model::Level level, const std::vector<uint32_t>& objects);

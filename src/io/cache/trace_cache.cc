@@ -155,7 +155,15 @@ class FileSink : public Sink {
   int error_ = 0;
 };
 
-void EncodeMeta(const PrvTrace& t, Sink& s) {
+// What the encoders write: the trace, and its event types (scanned once by WriteCache when the
+// trace does not know them: each section is encoded twice, to count its bytes, then to write).
+struct EncodeInput {
+  const PrvTrace& trace;
+  const std::vector<uint32_t>& event_types;
+};
+
+void EncodeMeta(const EncodeInput& in, Sink& s) {
+  const PrvTrace& t = in.trace;
   std::string header = FormatPrvHeader(t.header);
   s.String(header.substr(0, header.find('\n')));
   s.U64(t.header.communicators.size());
@@ -170,7 +178,7 @@ void EncodeMeta(const PrvTrace& t, Sink& s) {
   s.U64(t.text_buffer_bytes);
   s.U64(t.chunks);
   s.Array(t.unsigned_value_types);
-  s.Array(t.event_types_known ? t.event_types : store::ScanEventTypes(t.store));
+  s.Array(in.event_types);
   constexpr size_t kinds = static_cast<size_t>(DiagKind::kCount);
   s.U64(kinds);
   for (size_t k = 0; k < kinds; ++k) {
@@ -186,8 +194,8 @@ void EncodeMeta(const PrvTrace& t, Sink& s) {
   }
 }
 
-void EncodeThreads(const PrvTrace& t, Sink& s) {
-  const store::TraceStore& st = t.store;
+void EncodeThreads(const EncodeInput& in, Sink& s) {
+  const store::TraceStore& st = in.trace.store;
   s.U64(st.threads());
   for (size_t i = 0; i < st.threads(); ++i) {
     const auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
@@ -204,8 +212,8 @@ void EncodeThreads(const PrvTrace& t, Sink& s) {
   }
 }
 
-void EncodeComms(const PrvTrace& t, Sink& s) {
-  const store::CommTable& c = t.store.comms();
+void EncodeComms(const EncodeInput& in, Sink& s) {
+  const store::CommTable& c = in.trace.store.comms();
   s.Array(c.sender);
   s.Array(c.receiver);
   s.Array(c.sender_cpu);
@@ -218,15 +226,15 @@ void EncodeComms(const PrvTrace& t, Sink& s) {
   s.Array(c.tag);
 }
 
-void EncodeCpuView(const PrvTrace& t, Sink& s) {
-  const store::CpuView& v = t.store.cpu_view();
+void EncodeCpuView(const EncodeInput& in, Sink& s) {
+  const store::CpuView& v = in.trace.store.cpu_view();
   s.U64(v.state_runs.size());
   for (const auto& r : v.state_runs) s.Array(r);
   s.U64(v.event_runs.size());
   for (const auto& r : v.event_runs) s.Array(r);
 }
 
-using Encoder = void (*)(const PrvTrace&, Sink&);
+using Encoder = void (*)(const EncodeInput&, Sink&);
 constexpr std::pair<Section, Encoder> kSections[] = {
     {kMeta, EncodeMeta}, {kThreads, EncodeThreads}, {kComms, EncodeComms}, {kCpuView, EncodeCpuView}};
 
@@ -639,12 +647,15 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
                          Location{tmp, 0, 0}, "use --cache-dir DIR or --no-cache");
   PutHeader(f, 0, 0, stamp);
   FileSink sink(f, options.fail_after_bytes);
+  const std::vector<uint32_t> scanned =
+      trace.event_types_known ? std::vector<uint32_t>{} : store::ScanEventTypes(trace.store);
+  const EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned};
   for (const auto& [tag, encode] : kSections) {
     CountingSink count;
-    encode(trace, count);
+    encode(input, count);
     sink.U64(static_cast<uint64_t>(tag));
     sink.U64(count.bytes);
-    encode(trace, sink);
+    encode(input, sink);
   }
   bool ok = !sink.failed();
   int error = sink.error();
