@@ -133,10 +133,10 @@ Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::stri
       if (attempt == 0 && !problem.ok() && !missing)
         notice(fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, problem.message()));
       if (attempt == 1 || !problem.ok()) {
-        auto prv = io::ReadPrv(path, ro);
+        Status written;
+        auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written);
         if (!prv.ok()) return prv.status();
-        if (Status w = io::cache::WriteCache(prv.value(), stamp.value(), cache_path); !w.ok())
-          notice(fmt::format("parallax: note: {}: {}", cache_path, w.message()));
+        if (!written.ok()) notice(fmt::format("parallax: note: {}: {}", cache_path, written.message()));
       }
     }
     if (auto ready = call.Share(""); !ready.ok()) return ready.status();

@@ -298,14 +298,13 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
     if (!cached.ok())
       Notice(options, fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, cached.status().message()));
   }
-  auto prv = io::ReadPrv(path, ro);
+  // Parsed straight into the new cache: its columns are written in place, not copied.
+  Status written;
+  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written);
   if (!prv.ok()) return prv;
-  // The cache records the event types; the cfg reader needs them on this open too.
-  prv->event_types = store::ScanEventTypes(prv->store);
-  prv->event_types_known = true;
-  if (Status w = io::cache::WriteCache(prv.value(), stamp.value(), cache_path); !w.ok())
+  if (!written.ok())
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
-                                cache_path, w.message()));
+                                cache_path, written.message()));
   return prv;
 }
 

@@ -1,6 +1,7 @@
 #include "src/io/cache/trace_cache.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -36,7 +37,38 @@ constexpr size_t kHeaderBytes = 56;
 constexpr size_t kStampWindow = 64 * 1024;
 constexpr size_t kReleaseBytes = 1 << 20;
 
-enum Section : uint32_t { kMeta = 1, kThreads = 2, kComms = 3, kCpuView = 4 };
+enum Section : uint32_t { kMeta = 1, kThreads = 2, kComms = 3, kCpuView = 4, kCommIndex = 5 };
+
+// The thread section (format 4) starts with a directory: the thread count, then for every
+// thread and each of its 8 columns (state begin, end, state, cpu; event time, type, value, cpu)
+// the column's offset in the section and its length in values. The columns follow, each
+// 8-byte aligned, in that order. A column may be followed by unused bytes: a cache written
+// while the trace was parsed reserves the records the first pass counted, and a record the
+// second pass rejected leaves its slot unused.
+constexpr size_t kThreadColumns = 8;
+constexpr size_t kColumnWidth[kThreadColumns] = {8, 8, 4, 2, 8, 4, 8, 2};
+
+uint64_t DirectoryBytes(size_t threads) { return 8 + threads * kThreadColumns * 16; }
+
+// Offsets of every column (thread-major) for the given lengths, and the section's length.
+struct ThreadLayout {
+  std::vector<uint64_t> offset;
+  uint64_t bytes = 0;
+};
+
+ThreadLayout LayOutThreads(const std::vector<uint64_t>& states, const std::vector<uint64_t>& events) {
+  ThreadLayout l;
+  l.offset.resize(states.size() * kThreadColumns);
+  uint64_t at = DirectoryBytes(states.size());
+  for (size_t t = 0; t < states.size(); ++t)
+    for (size_t c = 0; c < kThreadColumns; ++c) {
+      l.offset[t * kThreadColumns + c] = at;
+      uint64_t n = (c < 4 ? states[t] : events[t]) * kColumnWidth[c];
+      at += n + (8 - n % 8) % 8;
+    }
+  l.bytes = at;
+  return l;
+}
 
 uint32_t Crc(uint32_t crc, const void* data, size_t n) {
   const auto* p = static_cast<const Bytef*>(data);
@@ -194,19 +226,46 @@ void EncodeMeta(const EncodeInput& in, Sink& s) {
   }
 }
 
+template <typename T>
+void PutColumn(Sink& s, const store::Column<T>& c) {
+  s.Put(c.data(), c.size() * sizeof(T));
+  s.Zeros(Pad8(c.size() * sizeof(T)));
+}
+
 void EncodeThreads(const EncodeInput& in, Sink& s) {
+  const store::TraceStore& st = in.trace.store;
+  const size_t n = st.threads();
+  std::vector<uint64_t> states(n), events(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
+    states[i] = tr.states.size();
+    events[i] = tr.events.size();
+  }
+  const ThreadLayout layout = LayOutThreads(states, events);
+  s.U64(n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t c = 0; c < kThreadColumns; ++c) {
+      s.U64(layout.offset[i * kThreadColumns + c]);
+      s.U64(c < 4 ? states[i] : events[i]);
+    }
+  for (size_t i = 0; i < n; ++i) {  // in the directory's order, so the offsets hold
+    const auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
+    PutColumn(s, tr.states.begin);
+    PutColumn(s, tr.states.end);
+    PutColumn(s, tr.states.state);
+    PutColumn(s, tr.states.cpu);
+    PutColumn(s, tr.events.time);
+    PutColumn(s, tr.events.type);
+    PutColumn(s, tr.events.value);
+    PutColumn(s, tr.events.cpu);
+  }
+}
+
+void EncodeCommIndex(const EncodeInput& in, Sink& s) {
   const store::TraceStore& st = in.trace.store;
   s.U64(st.threads());
   for (size_t i = 0; i < st.threads(); ++i) {
     const auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
-    s.Array(tr.states.begin);
-    s.Array(tr.states.end);
-    s.Array(tr.states.state);
-    s.Array(tr.states.cpu);
-    s.Array(tr.events.time);
-    s.Array(tr.events.type);
-    s.Array(tr.events.value);
-    s.Array(tr.events.cpu);
     s.Array(tr.sent);
     s.Array(tr.received);
   }
@@ -234,9 +293,16 @@ void EncodeCpuView(const EncodeInput& in, Sink& s) {
   for (const auto& r : v.event_runs) s.Array(r);
 }
 
+// The sections in file order: the thread columns first, at an offset known before the trace
+// is parsed (so the parse can write them in place, ParsePrvIntoCache), the others after.
 using Encoder = void (*)(const EncodeInput&, Sink&);
-constexpr std::pair<Section, Encoder> kSections[] = {
-    {kMeta, EncodeMeta}, {kThreads, EncodeThreads}, {kComms, EncodeComms}, {kCpuView, EncodeCpuView}};
+constexpr std::pair<Section, Encoder> kSections[] = {{kThreads, EncodeThreads},
+                                                     {kMeta, EncodeMeta},
+                                                     {kCommIndex, EncodeCommIndex},
+                                                     {kComms, EncodeComms},
+                                                     {kCpuView, EncodeCpuView}};
+// Where the thread section's body starts in the file: after the header and its section header.
+constexpr size_t kThreadsBodyAt = kHeaderBytes + 16;
 
 void PutHeader(std::FILE* f, uint64_t payload, uint64_t hash, const SourceStamp& stamp) {
   char h[kHeaderBytes] = {};
@@ -328,6 +394,25 @@ class Reader {
     pos_ += bytes;
     Skip(Pad8(bytes));
   }
+  // A column of `n` values at `offset` of these bytes (the thread section's directory): a view
+  // when the caller keeps the bytes alive and they are aligned, else a copy.
+  template <typename T>
+  void ColumnAt(uint64_t offset, uint64_t n, store::Column<T>& out) {
+    if (!ok()) return;
+    if (offset % 8 != 0 || offset > bytes_.size() || n > (bytes_.size() - offset) / sizeof(T)) {
+      error_ = fmt::format("a column of {} values at byte {} runs past its section (at byte {})", n,
+                           base_ + offset, base_);
+      return;
+    }
+    const char* at = bytes_.data() + offset;
+    if (keep_ != nullptr && *keep_ && reinterpret_cast<uintptr_t>(at) % alignof(T) == 0) {
+      out = store::Column<T>::View(reinterpret_cast<const T*>(at), static_cast<size_t>(n), *keep_);
+    } else {
+      std::vector<T> v(static_cast<size_t>(n));
+      if (n > 0) std::memcpy(v.data(), at, static_cast<size_t>(n) * sizeof(T));
+      out = std::move(v);
+    }
+  }
   std::string String() {
     std::vector<char> v;
     Array(v);
@@ -417,18 +502,21 @@ void DecodeThreads(Reader& r, PrvTrace& t) {
   store::TraceStore& st = t.store;
   if (r.U64() != st.threads()) return r.Fail("the thread count differs from the header's");
   const uint32_t cpus = t.header.resources.cpus();
+  if (r.remaining() / (kThreadColumns * 16) < st.threads()) return r.Fail("the thread directory runs past the end");
+  std::vector<uint64_t> dir(st.threads() * kThreadColumns * 2);
+  for (uint64_t& v : dir) v = r.U64();
+  r.Skip(r.remaining());  // the columns are read where the directory says
   for (size_t i = 0; i < st.threads() && r.ok(); ++i) {
     auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
-    r.Array(tr.states.begin);
-    r.Array(tr.states.end);
-    r.Array(tr.states.state);
-    r.Array(tr.states.cpu);
-    r.Array(tr.events.time);
-    r.Array(tr.events.type);
-    r.Array(tr.events.value);
-    r.Array(tr.events.cpu);
-    r.Array(tr.sent);
-    r.Array(tr.received);
+    const uint64_t* d = dir.data() + i * kThreadColumns * 2;
+    r.ColumnAt(d[0], d[1], tr.states.begin);
+    r.ColumnAt(d[2], d[3], tr.states.end);
+    r.ColumnAt(d[4], d[5], tr.states.state);
+    r.ColumnAt(d[6], d[7], tr.states.cpu);
+    r.ColumnAt(d[8], d[9], tr.events.time);
+    r.ColumnAt(d[10], d[11], tr.events.type);
+    r.ColumnAt(d[12], d[13], tr.events.value);
+    r.ColumnAt(d[14], d[15], tr.events.cpu);
     if (!r.ok()) return;
     size_t ns = tr.states.begin.size(), ne = tr.events.time.size();
     if (tr.states.end.size() != ns || tr.states.state.size() != ns || tr.states.cpu.size() != ns ||
@@ -444,6 +532,16 @@ void DecodeThreads(Reader& r, PrvTrace& t) {
   });
   if (auto it = std::find(bad.begin(), bad.end(), 1); it != bad.end())
     return r.Fail(fmt::format("thread {} names a cpu the header does not have", it - bad.begin() + 1));
+}
+
+void DecodeCommIndex(Reader& r, PrvTrace& t) {
+  store::TraceStore& st = t.store;
+  if (r.U64() != st.threads()) return r.Fail("the thread count differs from the header's");
+  for (size_t i = 0; i < st.threads() && r.ok(); ++i) {
+    auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
+    r.Array(tr.sent);
+    r.Array(tr.received);
+  }
 }
 
 void DecodeComms(Reader& r, PrvTrace& t) {
@@ -633,6 +731,257 @@ bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_
   return id.ctime_ns < sealed_at;
 }
 
+namespace {
+
+// Just written from the trace: its payload matches the checksum. A seal from the same clock
+// tick as the cache is not trusted (Sealed), so the first reopen would hash it all: write it
+// again until it is from a later tick (file times advance every few milliseconds).
+void SealNewCache(const std::string& path, uint64_t payload_hash) {
+  if (base::FileIdentity id; base::IdentityOfPath(path, &id)) {
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      if (!WriteSeal(path, id, payload_hash) || Sealed(path, id, payload_hash)) break;
+      ::usleep(2000);
+    }
+  }
+}
+
+// The checksum of a payload held in two consecutive parts.
+uint64_t HashOfParts(std::string_view a, std::string_view b, unsigned threads) {
+  std::vector<uint64_t> blocks(ChecksumBlocks(a.size() + b.size()));
+  base::ParallelFor(blocks.size(), threads, [&](size_t k) {
+    const size_t begin = k * kHashBlock, end = std::min(begin + kHashBlock, a.size() + b.size());
+    if (end <= a.size()) {
+      blocks[k] = XXH3_64bits(a.data() + begin, end - begin);
+      return;
+    }
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> st{NewHashState(), XXH3_freeState};
+    if (begin < a.size()) XXH3_64bits_update(st.get(), a.data() + begin, a.size() - begin);
+    const size_t from = std::max(begin, a.size()) - a.size();
+    XXH3_64bits_update(st.get(), b.data() + from, end - a.size() - from);
+    blocks[k] = XXH3_64bits_digest(st.get());
+  });
+  return CombineBlockHashes(blocks);
+}
+
+Status CannotWrite(const std::string& path, int error) {
+  return Status::Error(fmt::format("cannot write the trace cache: {}", std::strerror(error)),
+                       Location{path, 0, 0}, "free some disk space, or use --cache-dir DIR or --no-cache");
+}
+
+// A shared, writable mapping of the cache file being written; unmapped when the last column
+// viewing it goes.
+struct FileMapping {
+  void* data = nullptr;
+  size_t bytes = 0;
+  FileMapping(void* d, size_t n) : data(d), bytes(n) {}
+  FileMapping(const FileMapping&) = delete;
+  FileMapping& operator=(const FileMapping&) = delete;
+  ~FileMapping() { ::munmap(data, bytes); }
+};
+
+template <typename T>
+void Place(store::Column<T>& c, char* at, uint64_t n, const std::shared_ptr<const void>& keep) {
+  c = store::Column<T>::WritableView(reinterpret_cast<T*>(at), static_cast<size_t>(n), keep);
+}
+
+template <typename T>
+bool Within(const store::Column<T>& c, const FileMapping& m) {
+  const char* p = reinterpret_cast<const char*>(c.data());
+  const char* b = static_cast<const char*>(m.data);
+  return c.is_writable_view() && (c.empty() || (p >= b && p + c.size() * sizeof(T) <= b + m.bytes));
+}
+
+template <typename F>
+void ForEachColumn(store::ThreadRecords& tr, F&& f) {
+  f(tr.states.begin);
+  f(tr.states.end);
+  f(tr.states.state);
+  f(tr.states.cpu);
+  f(tr.events.time);
+  f(tr.events.type);
+  f(tr.events.value);
+  f(tr.events.cpu);
+}
+
+// The temporary file of a cache being written: removed unless it was renamed into place.
+struct TempFile {
+  std::string path;
+  int fd = -1;
+  bool keep = false;
+  // Closes and removes it now (a mapping of it stays valid).
+  void Discard() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    if (!keep && !path.empty()) std::remove(path.c_str());
+    path.clear();
+  }
+  ~TempFile() { Discard(); }
+};
+
+}  // namespace
+
+Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceStamp& stamp,
+                                   const std::string& cache_path, const PrvReadOptions& read_options,
+                                   Status* written, const WriteOptions& options) {
+  namespace fs = std::filesystem;
+  *written = Status::Ok();
+  std::error_code ec;
+  std::remove(SealPathFor(cache_path).c_str());  // the cache it sealed is being replaced
+  fs::path target(cache_path);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  TempFile tmp;
+  tmp.path = fmt::format("{}.tmp.{}", cache_path, ::getpid());
+  tmp.fd = ::open(tmp.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (tmp.fd < 0) {
+    *written = Status::Error(fmt::format("cannot create the trace cache: {}", std::strerror(errno)),
+                             Location{tmp.path, 0, 0}, "use --cache-dir DIR or --no-cache");
+    tmp.path.clear();  // not ours
+    return ReadPrv(trace_path, read_options);
+  }
+
+  // After the first pass: reserve the thread section for the counted records and map it.
+  std::shared_ptr<FileMapping> mapping;
+  ThreadLayout layout;
+  int place_error = 0;
+  PrvReadOptions ro = read_options;
+  ro.place_columns = [&](const std::vector<uint64_t>& states, const std::vector<uint64_t>& events,
+                         store::TraceStore& st) -> Status {
+    layout = LayOutThreads(states, events);
+    const uint64_t bytes = kThreadsBodyAt + layout.bytes;
+    if (bytes - kHeaderBytes > options.fail_after_bytes) place_error = ENOSPC;
+    if (place_error == 0) place_error = ::posix_fallocate(tmp.fd, 0, static_cast<off_t>(bytes));
+    void* p = place_error == 0 ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, tmp.fd, 0) : MAP_FAILED;
+    if (p == MAP_FAILED) {
+      if (place_error == 0) place_error = errno;
+      return Status::Error("cannot map the cache file", {}, "");
+    }
+    // The second pass writes each thread's columns at once, a thousand streams for a hundred
+    // threads: a fault must not read around (the kernel's window can be megabytes) pages that
+    // were written and evicted already, or a trace larger than memory thrashes.
+    ::madvise(p, bytes, MADV_RANDOM);
+    mapping = std::make_shared<FileMapping>(p, static_cast<size_t>(bytes));
+    std::shared_ptr<const void> keep = mapping;
+    char* body = static_cast<char*>(p) + kThreadsBodyAt;
+    for (size_t t = 0; t < st.threads(); ++t) {
+      const uint64_t* off = layout.offset.data() + t * kThreadColumns;
+      size_t c = 0;
+      ForEachColumn(st.thread(model::ThreadIndex(static_cast<uint32_t>(t))), [&](auto& col) {
+        Place(col, body + off[c], c < 4 ? states[t] : events[t], keep);
+        ++c;
+      });
+    }
+    return Status::Ok();
+  };
+  auto prv = ReadPrv(trace_path, ro);
+  if (!prv.ok()) return prv;
+  // From here on the columns are read one after the other: read-ahead helps again.
+  if (mapping) ::madvise(mapping->data, mapping->bytes, MADV_NORMAL);
+  if (!prv->event_types_known) {  // recorded in the cache; the cfg reader needs them on this open too
+    prv->event_types = store::ScanEventTypes(prv->store);
+    prv->event_types_known = true;
+  }
+  if (!mapping) {  // not placed: written from memory (and a failure to place is reported)
+    tmp.Discard();
+    if (place_error != 0) {
+      *written = CannotWrite(cache_path, place_error);
+    } else {
+      *written = WriteCache(prv.value(), stamp, cache_path, options);
+    }
+    return prv;
+  }
+  // Every column must still be in place (a column the reader had to grow would have left it).
+  store::TraceStore& st = prv->store;
+  bool in_place = true;
+  for (size_t t = 0; t < st.threads(); ++t)
+    ForEachColumn(st.thread(model::ThreadIndex(static_cast<uint32_t>(t))), [&](auto& col) {
+      in_place = in_place && Within(col, *mapping);
+      col.Freeze();
+    });
+  if (!in_place) {
+    tmp.Discard();
+    *written = WriteCache(prv.value(), stamp, cache_path, options);
+    return prv;
+  }
+  // The directory, with the lengths the columns ended with, and the section's header.
+  char* base = static_cast<char*>(mapping->data);
+  auto put = [](char* at, uint64_t v) { std::memcpy(at, &v, 8); };
+  put(base + kHeaderBytes, kThreads);
+  put(base + kHeaderBytes + 8, layout.bytes);
+  char* dir = base + kThreadsBodyAt;
+  put(dir, st.threads());
+  for (size_t t = 0; t < st.threads(); ++t) {
+    size_t c = 0;
+    ForEachColumn(st.thread(model::ThreadIndex(static_cast<uint32_t>(t))), [&](auto& col) {
+      char* entry = dir + 8 + (t * kThreadColumns + c) * 16;
+      put(entry, layout.offset[t * kThreadColumns + c]);
+      put(entry + 8, col.size());
+      ++c;
+    });
+  }
+  // Nothing writes the columns from here on: the mapping becomes read-only.
+  ::mprotect(mapping->data, mapping->bytes, PROT_READ);
+
+  // The other sections, after the thread section, through a stream of its own.
+  const uint64_t threads_end = kThreadsBodyAt + layout.bytes;
+  int fd2 = ::dup(tmp.fd);
+  std::FILE* f = fd2 >= 0 ? ::fdopen(fd2, "r+b") : nullptr;
+  if (f == nullptr) {
+    if (fd2 >= 0) ::close(fd2);
+    *written = CannotWrite(cache_path, errno);
+    return prv;
+  }
+  const EncodeInput input{prv.value(), prv->event_types};
+  FileSink sink(f, options.fail_after_bytes - std::min(options.fail_after_bytes, threads_end - kHeaderBytes));
+  bool ok = ::fseeko(f, static_cast<off_t>(threads_end), SEEK_SET) == 0;
+  for (size_t k = 1; k < std::size(kSections) && ok; ++k) {
+    CountingSink count;
+    kSections[k].second(input, count);
+    sink.U64(static_cast<uint64_t>(kSections[k].first));
+    sink.U64(count.bytes);
+    kSections[k].second(input, sink);
+  }
+  int error = sink.failed() ? sink.error() : 0;
+  ok = ok && !sink.failed() && std::fflush(f) == 0 && !std::ferror(f);
+  if (!ok && error == 0) error = errno;
+  const uint64_t payload = threads_end - kHeaderBytes + sink.written();
+  // The checksum: the thread section from its mapping, the rest read back (a second mapping
+  // of the same pages would count them twice in the resident size).
+  uint64_t hash = 0;
+  if (ok) {
+    std::string rest(payload - (threads_end - kHeaderBytes), '\0');
+    size_t got = 0;
+    while (got < rest.size()) {
+      ssize_t n = ::pread(tmp.fd, rest.data() + got, rest.size() - got, static_cast<off_t>(threads_end + got));
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ok = got == rest.size();
+    if (ok) {
+      std::string_view head(static_cast<const char*>(mapping->data) + kHeaderBytes, threads_end - kHeaderBytes);
+      hash = HashOfParts(head, rest, read_options.threads);
+      ok = std::fseek(f, 0, SEEK_SET) == 0;
+      if (ok) PutHeader(f, payload, hash, stamp);
+      ok = ok && std::fflush(f) == 0 && !std::ferror(f);
+    }
+    if (!ok) error = errno ? errno : EIO;
+  }
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  if (ok && std::rename(tmp.path.c_str(), cache_path.c_str()) != 0) {
+    ok = false;
+    error = errno;
+  }
+  if (!ok) {  // the trace is loaded all the same: its columns are the unlinked file's pages
+    *written = CannotWrite(cache_path, error);
+    return prv;
+  }
+  tmp.keep = true;
+  SealNewCache(cache_path, hash);
+  return prv;
+}
+
 Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::string& path,
                   const WriteOptions& options) {
   namespace fs = std::filesystem;
@@ -677,18 +1026,9 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
   }
   if (!ok) {
     std::remove(tmp.c_str());
-    return Status::Error(fmt::format("cannot write the trace cache: {}", std::strerror(error)),
-                         Location{path, 0, 0}, "free some disk space, or use --cache-dir DIR or --no-cache");
+    return CannotWrite(path, error);
   }
-  // Just written from the trace: its payload matches the checksum. A seal from the same clock
-  // tick as the cache is not trusted (Sealed), so the first reopen would hash it all: write it
-  // again until it is from a later tick (file times advance every few milliseconds).
-  if (base::FileIdentity id; base::IdentityOfPath(path, &id)) {
-    for (int attempt = 0; attempt < 50; ++attempt) {
-      if (!WriteSeal(path, id, sink.hash()) || Sealed(path, id, sink.hash())) break;
-      ::usleep(2000);
-    }
-  }
+  SealNewCache(path, sink.hash());
   return Status::Ok();
 }
 
@@ -731,25 +1071,37 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
       return Invalid(path, "checksum mismatch (corrupted)");
   }
   PrvTrace t;
+  // The sections in file order (kSections), each once; then decoded in the order their checks
+  // need (the meta section sizes the store, the indices are checked against the table).
   Reader outer(payload, kHeaderBytes);
-  using Decoder = void (*)(Reader&, PrvTrace&);
-  const std::pair<Section, Decoder> order[] = {
-      {kMeta, DecodeMeta}, {kThreads, DecodeThreads}, {kComms, DecodeComms}, {kCpuView, DecodeCpuView}};
-  for (const auto& [tag, decode] : order) {
+  std::string_view bodies[std::size(kSections)];
+  size_t body_at[std::size(kSections)] = {};
+  for (size_t k = 0; k < std::size(kSections); ++k) {
     size_t at = outer.pos();
     uint64_t got = outer.U64();
     uint64_t len = outer.U64();
-    if (outer.ok() && got != tag)
-      outer.Fail(fmt::format("expected section {}, found {}", static_cast<uint32_t>(tag), got));
-    std::string_view body = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
+    if (outer.ok() && got != kSections[k].first)
+      outer.Fail(fmt::format("expected section {}, found {}", static_cast<uint32_t>(kSections[k].first), got));
+    bodies[k] = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
+    body_at[k] = kHeaderBytes + at + 16;
     if (!outer.ok()) return Invalid(path, outer.error());
-    Reader r(body, kHeaderBytes + at + 16, options.keep ? nullptr : &options.release, &options.keep);
+  }
+  if (outer.remaining() != 0) return Invalid(path, "unexpected bytes after the last section");
+  using Decoder = void (*)(Reader&, PrvTrace&);
+  const std::pair<Section, Decoder> order[] = {{kMeta, DecodeMeta},
+                                               {kThreads, DecodeThreads},
+                                               {kCommIndex, DecodeCommIndex},
+                                               {kComms, DecodeComms},
+                                               {kCpuView, DecodeCpuView}};
+  for (const auto& [tag, decode] : order) {
+    size_t k = 0;
+    while (kSections[k].first != tag) ++k;
+    Reader r(bodies[k], body_at[k], options.keep ? nullptr : &options.release, &options.keep);
     r.threads = options.threads;
     decode(r, t);
     if (r.ok() && r.remaining() != 0) r.Fail("unexpected bytes at the end of a section");
     if (!r.ok()) return Invalid(path, r.error());
   }
-  if (outer.remaining() != 0) return Invalid(path, "unexpected bytes after the last section");
   return t;
 }
 

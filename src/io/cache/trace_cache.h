@@ -8,7 +8,9 @@
 //                 payload checksum u64 (XXH3-64 of the XXH3-64s of its 16 MiB blocks),
 //                 source size u64, source mtime (ns) i64,
 //                 source head/tail hash u64
-//   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8)
+//   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8):
+//                 the thread columns (a directory of offsets and lengths, then the columns),
+//                 meta, the send/receive indices, the communication table, the cpu view
 // A cache whose magic, version, byte order, length, checksum or source stamp does not match is
 // never used: the caller rebuilds it. The .pcf/.row are not cached (they are small and may be
 // edited on their own); they are read again on every open.
@@ -26,8 +28,9 @@
 
 namespace parallax::io::cache {
 
-// 2: XXH3-64 checksum, columns mapped in place; 3: the event types in the meta section
-inline constexpr uint32_t kFormatVersion = 3;
+// 2: XXH3-64 checksum, columns mapped in place; 3: the event types in the meta section;
+// 4: the thread columns first, placed by a directory (written in place while parsing)
+inline constexpr uint32_t kFormatVersion = 4;
 inline constexpr std::string_view kMagic = "PXCACHE\n";
 
 // What identifies the source a cache was built from.
@@ -57,6 +60,18 @@ struct WriteOptions {
 // never sees a partial cache; creates the folder when needed. On failure nothing is left.
 Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::string& path,
                   const WriteOptions& options = {});
+
+// Parses the .prv at `trace_path` straight into a new cache at `cache_path`: once the reader's
+// first pass has counted each thread's records, the thread section is reserved in the file
+// (posix_fallocate) and mapped, and the second pass writes the columns in place; the other
+// sections and the checksum follow. The returned trace's columns view that file, so the
+// columns are never copied and are the kernel's reclaimable page cache (a trace whose columns
+// exceed the memory budget loads). When the cache cannot be written (`*written` says why), the
+// trace is loaded all the same: from memory when the file could not be reserved, from the
+// unlinked file's pages otherwise. Parse errors are returned as ReadPrv's, and leave no file.
+Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceStamp& stamp,
+                                   const std::string& cache_path, const PrvReadOptions& read_options,
+                                   Status* written, const WriteOptions& options = {});
 
 // What the fixed header of a cache says (for `parallax cache info`).
 struct CacheHeader {

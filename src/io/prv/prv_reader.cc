@@ -111,11 +111,13 @@ Result<size_t> ParseHeaderLines(std::string_view text, const std::string& file,
   return pos;
 }
 
+// In place: the column may be a writable view of the cache file being written.
 template <typename T>
 void ApplyPermutation(store::Column<T>& v, const std::vector<uint32_t>& perm) {
   std::vector<T> tmp(v.size());
-  for (size_t i = 0; i < perm.size(); ++i) tmp[i] = v[perm[i]];
-  v = std::move(tmp);
+  const store::Column<T>& in = v;
+  for (size_t i = 0; i < perm.size(); ++i) tmp[i] = in[perm[i]];
+  std::copy(tmp.begin(), tmp.end(), v.begin());
 }
 
 // Stable sort of one thread's columns by their time key, when the parser found them unsorted.
@@ -249,14 +251,17 @@ Status EmptyBodyError(const Diagnostics& d, const std::string& file) {
 }
 
 // Bytes the store will need for the counted records of a chunk (architecture.md, "Memory
-// layout"), plus the chunk's bookkeeping.
-uint64_t ChunkBytes(const ChunkResult& c, size_t nthreads) {
+// layout"), plus the chunk's bookkeeping; without the state and event columns when they are
+// placed outside the process' memory (PrvReadOptions::place_columns).
+uint64_t ChunkBytes(const ChunkResult& c, size_t nthreads, bool columns = true) {
   constexpr uint64_t kState = 2 * sizeof(Time) + sizeof(uint32_t) + sizeof(uint16_t);
   constexpr uint64_t kEvent = sizeof(Time) + sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint16_t);
   constexpr uint64_t kComm = 68 + sizeof(ChunkComm);
   uint64_t states = 0, events = 0;
-  for (uint64_t n : c.state_count) states += n;
-  for (uint64_t n : c.event_count) events += n;
+  if (columns) {
+    for (uint64_t n : c.state_count) states += n;
+    for (uint64_t n : c.event_count) events += n;
+  }
   return states * kState + events * kEvent + c.comm_count * kComm + nthreads * 8 * sizeof(uint64_t);
 }
 
@@ -317,7 +322,8 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
         },
         poll);
     // Stop as soon as the records counted so far exceed the budget.
-    for (size_t k = first; k < chunks.size(); ++k) need += ChunkBytes(chunks[k], nthreads);
+    for (size_t k = first; k < chunks.size(); ++k)
+      need += ChunkBytes(chunks[k], nthreads, !options.place_columns);
     if (need + feed.buffer_bytes() > budget)
       return BudgetError(need + feed.buffer_bytes(), budget, feed.exhausted(), file);
   }
@@ -328,6 +334,7 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
     c.state_begin.resize(nthreads);
     c.event_begin.resize(nthreads);
   }
+  std::vector<uint64_t> state_total(nthreads), event_total(nthreads);
   base::ParallelFor(nthreads, workers, [&](size_t t) {
     uint64_t ns = 0, ne = 0;
     for (auto& c : chunks) {
@@ -336,10 +343,27 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
       ns += c.state_count[t];
       ne += c.event_count[t];
     }
-    auto& tr = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
-    tr.states.Resize(ns);
-    tr.events.Resize(ne);
+    state_total[t] = ns;
+    event_total[t] = ne;
   });
+  bool placed = false;
+  if (options.place_columns) {
+    placed = options.place_columns(state_total, event_total, trace.store).ok();
+    if (!placed) {  // allocated after all: the budget counts them again
+      trace.store = store::TraceStore(nthreads);
+      need = nthreads * (sizeof(store::ThreadRecords) + sizeof(void*));
+      for (const auto& c : chunks) need += ChunkBytes(c, nthreads);
+      if (need + feed.buffer_bytes() > budget)
+        return BudgetError(need + feed.buffer_bytes(), budget, true, file);
+    }
+  }
+  if (!placed) {
+    base::ParallelFor(nthreads, workers, [&](size_t t) {
+      auto& tr = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
+      tr.states.Resize(state_total[t]);
+      tr.events.Resize(event_total[t]);
+    });
+  }
 
   // Pass 2: parse and write in place.
   pass = 1;

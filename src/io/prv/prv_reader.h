@@ -39,6 +39,14 @@ struct PrvReadOptions {
   // Called with byte ranges of the input that will not be read again (ReadPrv uses it to let
   // the kernel drop mapped pages, so a large file does not stay resident).
   std::function<void(size_t, size_t)> release_input;
+  // When set, places every thread's columns once the first pass has counted its records
+  // (`states[t]`, `events[t]`, upper bounds: a record the second pass rejects leaves them
+  // shorter): it sets each column of `store` to exactly that length, typically as writable
+  // views of a file (the trace cache parses straight into its file). The column bytes are then
+  // not counted against the memory budget. When it fails, the columns are allocated as usual.
+  std::function<Status(const std::vector<uint64_t>& states, const std::vector<uint64_t>& events,
+                       store::TraceStore& store)>
+      place_columns;
 };
 
 struct PrvTrace {

@@ -95,5 +95,43 @@ TEST(Column, MovesTransferTheViewOrTheVector) {
   EXPECT_EQ(moved, (std::vector<int64_t>{1, 2, 3}));
 }
 
+// The trace cache's parse writes the columns in place through writable views; sizes only
+// shrink in place, a copy is read-only, and Freeze ends the writing.
+TEST(Column, AWritableViewIsWrittenInPlaceUntilFrozen) {
+  auto b = std::make_shared<Backing>();
+  auto c = Column<int64_t>::WritableView(b->values.data(), b->values.size(), b);
+  EXPECT_TRUE(c.is_view());
+  EXPECT_TRUE(c.is_writable_view());
+  c[1] = 21;
+  std::sort(c.begin(), c.end(), [](int64_t x, int64_t y) { return x > y; });
+  EXPECT_TRUE(c.is_writable_view());
+  EXPECT_EQ(b->values, (std::vector<int64_t>{40, 30, 21, 10}));  // written in place
+  c.resize(3);  // a record the second pass rejected: the slot stays unused
+  c.shrink_to_fit();
+  EXPECT_TRUE(c.is_writable_view());
+  EXPECT_EQ(c.size(), 3u);
+  EXPECT_EQ(std::as_const(c).data(), b->values.data());
+  Column<int64_t> copy = c;  // a copy reads the same bytes but never writes them
+  EXPECT_TRUE(copy.is_view());
+  EXPECT_FALSE(copy.is_writable_view());
+  copy[0] = 7;
+  EXPECT_FALSE(copy.is_view());
+  EXPECT_EQ(b->values[0], 40);
+  Column<int64_t> grown = c;
+  grown = std::move(c);  // a move keeps the writable view
+  EXPECT_TRUE(grown.is_writable_view());
+  grown.push_back(5);  // growing cannot stay in place: an owned copy
+  EXPECT_FALSE(grown.is_view());
+  EXPECT_EQ(grown, (std::vector<int64_t>{40, 30, 21, 5}));
+  EXPECT_EQ(b->values, (std::vector<int64_t>{40, 30, 21, 10}));
+  auto frozen = Column<int64_t>::WritableView(b->values.data(), b->values.size(), b);
+  frozen.Freeze();
+  EXPECT_TRUE(frozen.is_view());
+  EXPECT_FALSE(frozen.is_writable_view());
+  frozen[0] = 1;
+  EXPECT_FALSE(frozen.is_view());
+  EXPECT_EQ(b->values[0], 40);
+}
+
 }  // namespace
 }  // namespace parallax::store

@@ -145,6 +145,127 @@ TEST_F(TraceCacheTest, SecondOpenReadsTheCacheWithIdenticalResults) {
   EXPECT_TRUE(notices_.empty());
 }
 
+// Every column and the communication table, as text (two loads hold the same records).
+std::string StoreText(const store::TraceStore& st) {
+  std::string out;
+  auto put = [&out](const auto& col) {
+    for (const auto& v : col) out += std::to_string(v) + ",";
+    out += "|";
+  };
+  for (uint32_t t = 0; t < st.threads(); ++t) {
+    const auto& tr = st.thread(model::ThreadIndex(t));
+    put(tr.states.begin), put(tr.states.end), put(tr.states.state), put(tr.states.cpu);
+    put(tr.events.time), put(tr.events.type), put(tr.events.value), put(tr.events.cpu);
+    put(tr.sent), put(tr.received);
+    out += "\n";
+  }
+  put(st.comms().log_send), put(st.comms().phy_recv), put(st.comms().size);
+  return out;
+}
+
+// Lines the first pass counts (their thread is valid) but the second pass rejects (a bad state,
+// a bad event value), in several chunks, with a thread out of order: each leaves an unused
+// slot in the cache's thread section.
+constexpr const char* kRejectedTrace =
+    "#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:2(1:1,1:1),0\n"
+    "1:1:1:1:1:0:100:1\n"
+    "1:2:1:2:1:0:50:2\n"
+    "1:1:1:1:1:100:150:x\n"
+    "2:1:1:1:1:120:40:1:41:y\n"
+    "2:2:1:2:1:130:40:3\n"
+    "1:1:1:1:1:150:300:3\n"
+    "1:2:1:2:1:200:400:1\n"
+    "1:2:1:2:1:50:200:4\n"
+    "2:1:1:1:1:310:40:0\n"
+    "3:1:1:1:1:210:215:2:1:2:1:290:300:64:5\n"
+    "1:2:1:2:1:400:1000:1\n";
+
+// The first open parses straight into the cache file: the thread columns are written in place
+// and the loaded trace reads them there, records rejected by the second pass leave unused slots,
+// and the cache decodes to the same records as a plain parse (and as a cache written from memory).
+TEST_F(TraceCacheTest, TheFirstOpenParsesStraightIntoTheCacheFile) {
+  fs::path trace = WriteTrace(kRejectedTrace);
+  io::PrvReadOptions ro;
+  ro.threads = 2;
+  ro.chunk_bytes = 48;  // a chunk every line or two
+  auto plain = io::ReadPrv(trace.string(), ro);
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  ASSERT_EQ(plain->diagnostics.count(io::DiagKind::kOutOfOrder), 1u);
+  ASSERT_GE(plain->diagnostics.skipped(), 2u);
+  auto stamp = io::cache::StampOf(trace.string());
+  ASSERT_TRUE(stamp.ok());
+  const fs::path cache = dir_ / "in-place.pxc";
+  Status written;
+  auto parsed = io::cache::ParsePrvIntoCache(trace.string(), stamp.value(), cache.string(), ro, &written);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_TRUE(written.ok()) << written.ToString();
+  EXPECT_EQ(StoreText(parsed->store), StoreText(plain->store));
+  EXPECT_EQ(parsed->diagnostics.skipped(), plain->diagnostics.skipped());
+  for (uint32_t t = 0; t < 2; ++t) {
+    const auto& tr = parsed->store.thread(model::ThreadIndex(t));
+    EXPECT_TRUE(tr.states.begin.is_view()) << "written in place, not copied: thread " << t;
+    EXPECT_TRUE(tr.events.value.is_view()) << t;
+    EXPECT_FALSE(tr.states.state.is_writable_view()) << "frozen once loaded";
+  }
+  EXPECT_TRUE(fs::exists(io::cache::SealPathFor(cache.string())));
+  // Written from memory instead, the thread section has no unused slots: the file is smaller.
+  const fs::path from_memory = dir_ / "from-memory.pxc";
+  ASSERT_TRUE(io::cache::WriteCache(plain.value(), stamp.value(), from_memory.string()).ok());
+  EXPECT_GT(fs::file_size(cache), fs::file_size(from_memory));
+  for (const fs::path& p : {cache, from_memory}) {
+    io::cache::DecodeOptions d;
+    d.expect = &stamp.value();
+    d.use_seal = false;
+    auto back = io::cache::ReadCache(p.string(), d);
+    ASSERT_TRUE(back.ok()) << p << ": " << back.status().ToString();
+    EXPECT_EQ(StoreText(back->store), StoreText(plain->store)) << p;
+    EXPECT_EQ(back->diagnostics.skipped(), plain->diagnostics.skipped()) << p;
+    EXPECT_EQ(back->event_types, (std::vector<uint32_t>{40})) << p;
+  }
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"from-memory.pxc", "from-memory.pxc.ok", "in-place.pxc",
+                                             "in-place.pxc.ok", "t.prv"}))
+      << "no temporary file is left";
+}
+
+// A full disk while parsing into the cache: when the thread section cannot be reserved, the
+// columns are allocated as usual; when the sections after it cannot be written, the trace is
+// kept in the unlinked file's pages. Either way the trace loads whole, the reason is given and
+// no file is left.
+TEST_F(TraceCacheTest, AFullDiskWhileParsingIntoTheCacheLeavesNothing) {
+  fs::path trace = WriteTrace(kRejectedTrace);
+  io::PrvReadOptions ro;
+  ro.threads = 2;
+  auto plain = io::ReadPrv(trace.string(), ro);
+  ASSERT_TRUE(plain.ok());
+  auto stamp = io::cache::StampOf(trace.string());
+  ASSERT_TRUE(stamp.ok());
+  const fs::path cache = dir_ / "c.pxc";
+  Status written;
+  ASSERT_TRUE(io::cache::ParsePrvIntoCache(trace.string(), stamp.value(), cache.string(), ro, &written).ok());
+  ASSERT_TRUE(written.ok());
+  const std::string whole = Slurp(cache);
+  uint64_t thread_section = 0;
+  std::memcpy(&thread_section, whole.data() + 64, 8);  // after the 56-byte header and the tag
+  ASSERT_GT(thread_section, 0u);
+  fs::remove(cache);
+  fs::remove(io::cache::SealPathFor(cache.string()));
+  for (uint64_t fail_after : {uint64_t{10}, 16 + thread_section + 40}) {
+    io::cache::WriteOptions w;
+    w.fail_after_bytes = fail_after;
+    auto t = io::cache::ParsePrvIntoCache(trace.string(), stamp.value(), cache.string(), ro, &written, w);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_FALSE(written.ok()) << fail_after;
+    EXPECT_NE(written.message().find("No space left on device"), std::string::npos) << written.ToString();
+    EXPECT_EQ(StoreText(t->store), StoreText(plain->store)) << fail_after;
+    EXPECT_EQ(t->store.thread(model::ThreadIndex(0)).states.begin.is_view(), fail_after > 10)
+        << "in memory when the section could not be reserved, else the unlinked file's pages";
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1) << "only t.prv";
+  }
+}
+
 // Reopening maps the cache: the columns view the file's bytes (no copy), stay valid after the
 // decoded trace is moved and the reader is gone, and an edit copies the column instead of
 // writing into the mapping.
@@ -384,9 +505,14 @@ TEST_F(DamagedCacheTest, ThePreviousFormatVersion) {
         "format version 1, this Parallax reads version " + std::to_string(io::cache::kFormatVersion));
 }
 
-// A cache of format 2 (before the event types were recorded) is rebuilt too.
+// Caches of format 2 (before the event types were recorded) and 3 (the thread columns after
+// the meta section, so not writable while parsing) are rebuilt too.
 TEST_F(DamagedCacheTest, FormatVersionTwo) {
-  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 3");
+  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 4");
+}
+
+TEST_F(DamagedCacheTest, FormatVersionThree) {
+  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 4");
 }
 
 TEST_F(DamagedCacheTest, CorruptedByte) {
