@@ -18,6 +18,7 @@ if [[ $# -ge 3 && -d "$1" ]]; then build=$1; shift; fi
 [[ $# -ge 2 ]] || { echo "usage: bash bench/memory_limit.sh [BUILD_DIR] SIZE LIMIT [DIR]" >&2; exit 2; }
 size=$1 limit=$2 dir=${3:-/tmp/parallax-memory-limit}
 here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$build" && pwd)
 parallax=$build/bin/parallax
 [[ -x $parallax ]] || { echo "no $parallax: build first" >&2; exit 2; }
 

@@ -438,6 +438,36 @@ TEST_F(TraceCacheTest, CacheLargerThanTheBudgetIsMappedNotRefused) {
   EXPECT_TRUE(notices_.empty());
 }
 
+// The first open parses into the cache file: the columns are not allocated, so a budget far
+// below what they need (and which refuses the same parse into memory) still loads the trace,
+// with the records a parse into memory gives.
+TEST_F(TraceCacheTest, TheFirstOpenOfATraceLargerThanTheBudgetParsesIntoTheCache) {
+  std::string text = "#Paraver (01/01/2024 at 00:00):90000000_ns:1(2):1:2(1:1,1:1),0\n";
+  for (int i = 0; i < 20000; ++i) {
+    text += fmt::format("1:{0}:1:{0}:1:{1}:{2}:{3}\n", 1 + i % 2, i * 10, i * 10 + 10, i % 7);
+    if (i % 4 == 0) text += fmt::format("2:{0}:1:{0}:1:{1}:42:{2}\n", 1 + i % 2, i * 10 + 5, i);
+  }
+  fs::path trace = WriteTrace(text);
+  std::string expected = Fingerprint(*Open(trace, false));
+  LoadOptions tight;
+  tight.threads = 2;
+  tight.memory_limit = 64 << 10;  // the columns need 20000 * 22 + 5000 * 22 bytes
+  tight.use_cache = false;
+  tight.notice = [this](const std::string& n) { notices_.push_back(n); };
+  auto refused = session::OpenTrace(trace.string(), tight);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("memory budget"), std::string::npos) << refused.status().ToString();
+  ASSERT_FALSE(fs::exists(dir_ / "t.prv.pxc"));
+  tight.use_cache = true;
+  auto parsed = session::OpenTrace(trace.string(), tight);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_TRUE(fs::exists(dir_ / "t.prv.pxc"));
+  EXPECT_TRUE(parsed.value()->store().thread(model::ThreadIndex(1)).states.begin.is_view());
+  EXPECT_LT(parsed.value()->store().MemoryBytes(), size_t{64} << 10);
+  EXPECT_EQ(Fingerprint(*parsed.value()), expected);
+  EXPECT_TRUE(notices_.empty());
+}
+
 TEST_F(TraceCacheTest, RealGzipTraceWithLabelsRoundTrips) {
   fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.prv.gz", dir_);
   fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.pcf", dir_);
