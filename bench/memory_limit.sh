@@ -78,4 +78,24 @@ run "paramedir, reopen (cache)" "$parallax" paramedir --force "$trace" "$here/st
 cmp -s "$out/first.txt" "$out/states_profile" && echo "  same profile both times" || echo "  THE PROFILES DIFFER"
 run "timeline, whole trace, 2000 px" "$parallax" timeline "$trace" --width 2000 -o "$out/t.png" --force
 run "pop" "$parallax" pop "$trace"
+run "info" "$parallax" info "$trace"
+
+# The server, in the cgroup too: open the trace, a whole-trace frame, the states profile.
+cp "$here/states_profile.cfg" "$dir/"
+(echo $BASHPID > "$cg/cgroup.procs"; exec "$parallax" serve --root "$dir" > "$out/serve.log" 2>&1) &
+server=$!
+for _ in $(seq 100); do grep -q "token=" "$out/serve.log" && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*token=[0-9a-f]*' "$out/serve.log" | head -1)
+base=${url%%/?token=*} token=${url##*token=}
+name=$(basename "$trace")
+request() {  # NAME PATH?QUERY: one request, its wall time and status
+  local t
+  t=$(curl -s -o "$out/reply" -w '%{http_code} %{time_total}' -H "X-Parallax-Token: $token" "$base$2")
+  printf '%-34s %7.2f s wall  (HTTP %s, %d bytes)\n' "$1" "${t#* }" "${t% *}" "$(stat -c %s "$out/reply")"
+}
+request "serve: open" "/api/open?path=$name"
+request "serve: whole-trace frame, 2000 px" "/api/timeline?trace=$name&function=State%20As%20Is&width=2000&format=png"
+request "serve: states profile" "/api/analyze?trace=$name&cfg=states_profile.cfg"
+kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
+echo "cgroup peak over the whole run: $(( $(cat "$peak_file") >> 20 )) MB (limit $limit)"
 echo "cache: $(du -h "$trace.pxc" | cut -f1)"

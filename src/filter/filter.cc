@@ -1,5 +1,6 @@
 #include "src/filter/filter.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string_view>
@@ -65,6 +66,34 @@ bool Filter::PassEvent(uint32_t type, int64_t value) const {
   if (!spec_.type_value_and && t) return true;
   if (!spec_.event_value.values.empty()) return Passes(spec_.event_value, ScaledValue(type, value));
   return t;
+}
+
+bool Filter::FewPassingTypes(size_t limit, std::vector<uint32_t>* types) const {
+  // PassEvent is then Passes(event_type, type): with "and", a value criterion that does not
+  // matter passes every value; with "or", only an empty one adds nothing.
+  if (EventValueMatters() || (!spec_.type_value_and && !spec_.event_value.values.empty())) return false;
+  const Criterion& c = spec_.event_type;
+  std::vector<uint32_t> out;
+  auto add = [&out](double v) {
+    if (v >= 0 && v <= static_cast<double>(UINT32_MAX) && v == std::floor(v)) out.push_back(static_cast<uint32_t>(v));
+  };
+  if (c.op == CriterionOp::kNone || (c.op != CriterionOp::kAll && c.values.empty())) {
+    // nothing passes
+  } else if (c.op == CriterionOp::kEqual) {
+    for (double v : c.values) add(v);
+  } else if (c.op == CriterionOp::kRange && c.values.size() >= 2) {
+    const double lo = std::max(0.0, std::ceil(c.values[0]));
+    const double hi = std::min(static_cast<double>(UINT32_MAX), std::floor(c.values[1]));
+    if (hi >= lo && hi - lo >= static_cast<double>(limit)) return false;
+    for (double v = lo; v <= hi; ++v) add(v);
+  } else {
+    return false;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (out.size() > limit) return false;
+  *types = std::move(out);
+  return true;
 }
 
 double Filter::ObjectOf(uint32_t thread, uint16_t cpu) const {

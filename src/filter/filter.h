@@ -1,7 +1,9 @@
 #pragma once
 // Evaluates a window's FilterSpec on events and communications (semantics.md §3).
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "src/filter/filter_spec.h"
 #include "src/model/objects.h"
@@ -32,6 +34,10 @@ class Filter {
   bool EventValueMatters() const {
     return !spec_.event_value.values.empty() && spec_.event_value.op != CriterionOp::kAll;
   }
+  // When the events that pass are exactly those of at most `limit` types, whatever their
+  // values (a type criterion "=" with a short list, or a short "[x,y]" range, and no value
+  // criterion that could widen it): true, with those types, sorted, in `types`.
+  bool FewPassingTypes(size_t limit, std::vector<uint32_t>* types) const;
 
  private:
   double ObjectOf(uint32_t thread, uint16_t cpu) const;

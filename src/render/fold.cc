@@ -150,6 +150,8 @@ FoldedRow FoldRow(semantic::Row& row, const Columns& columns, const FoldOptions&
                   uint64_t row_id, model::Time trace_end) {
   if (auto* fast = dynamic_cast<semantic::StateRow*>(&row))
     return Fold(*fast, columns, options, row_id, trace_end);
+  if (auto* fast = dynamic_cast<semantic::EventRow*>(&row))
+    return Fold(*fast, columns, options, row_id, trace_end);
   return Fold(row, columns, options, row_id, trace_end);
 }
 

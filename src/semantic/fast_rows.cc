@@ -1,5 +1,9 @@
 #include "src/semantic/fast_rows.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 
 namespace parallax::semantic {
@@ -69,7 +73,39 @@ void StateRow::Next() {
 }
 
 EventRow::EventRow(const store::EventColumns& events, const filter::Filter& filter, model::Time trace_end)
-    : e_(events), f_(filter), value_matters_(filter.EventValueMatters()), trace_end_(trace_end) {}
+    : e_(events), f_(filter), value_matters_(filter.EventValueMatters()), trace_end_(trace_end) {
+  std::vector<uint32_t> types;
+  if (filter.FewPassingTypes(kFew, &types)) {
+    few_ = true;
+    few_count_ = types.size();
+    for (size_t a = 0; a < kFew; ++a) few_types_[a] = types.empty() ? 0 : types[a < types.size() ? a : 0];
+  }
+}
+
+size_t EventRow::ScanFew(size_t from) const {
+  const size_t n = e_.size();
+  if (few_count_ == 0) return n;
+  const uint32_t* t = e_.type.data();
+#if defined(__SSE2__)
+  // Sixteen events at a time, compared with every passing type at once (SSE2, which every
+  // x86-64 has); the first block with a hit is finished one event at a time.
+  __m128i want[kFew];
+  for (size_t a = 0; a < few_count_; ++a) want[a] = _mm_set1_epi32(static_cast<int>(few_types_[a]));
+  while (from + 16 <= n) {
+    __m128i hit = _mm_setzero_si128();
+    for (size_t q = 0; q < 4; ++q) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + from + 4 * q));
+      for (size_t a = 0; a < few_count_; ++a) hit = _mm_or_si128(hit, _mm_cmpeq_epi32(v, want[a]));
+    }
+    if (_mm_movemask_epi8(hit) != 0) break;
+    from += 16;
+  }
+#endif
+  for (; from < n; ++from)
+    for (size_t a = 0; a < few_count_; ++a)
+      if (t[from] == few_types_[a]) return from;
+  return n;
+}
 
 const EventRow::TypeMemo& EventRow::Memo(uint32_t type) const {
   // Open addressing: the first types seen keep their slots (two frequent types must not evict
@@ -87,11 +123,43 @@ const EventRow::TypeMemo& EventRow::Memo(uint32_t type) const {
   return overflow_;
 }
 
+size_t EventRow::ScanFewBack(size_t to) const {
+  const uint32_t* t = e_.type.data();
+  if (few_count_ == 0) return kBefore;
+#if defined(__SSE2__)
+  // As ScanFew, backwards: a thread without any passing event is crossed sixteen at a time.
+  __m128i want[kFew];
+  for (size_t a = 0; a < few_count_; ++a) want[a] = _mm_set1_epi32(static_cast<int>(few_types_[a]));
+  while (to >= 16) {
+    __m128i hit = _mm_setzero_si128();
+    for (size_t q = 0; q < 4; ++q) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + to - 16 + 4 * q));
+      for (size_t a = 0; a < few_count_; ++a) hit = _mm_or_si128(hit, _mm_cmpeq_epi32(v, want[a]));
+    }
+    if (_mm_movemask_epi8(hit) != 0) break;
+    to -= 16;
+  }
+#endif
+  while (to > 0) {
+    --to;
+    for (size_t a = 0; a < few_count_; ++a)
+      if (t[to] == few_types_[a]) return to;
+  }
+  return kBefore;
+}
+
 bool EventRow::Pass(size_t i) const {
+  if (few_) {
+    const uint32_t type = e_.type[i];
+    for (size_t a = 0; a < few_count_; ++a)
+      if (type == few_types_[a]) return true;
+    return false;
+  }
   return value_matters_ ? f_.PassEvent(e_.type[i], e_.value[i]) : Memo(e_.type[i]).pass;
 }
 
 size_t EventRow::Accepted(size_t from) const {
+  if (few_) return ScanFew(from);
   const size_t n = e_.size();
   while (from < n && !Pass(from)) ++from;
   return from;
@@ -118,11 +186,15 @@ void EventRow::Init(model::Time t) {
   // back over the events the filter drops).
   size_t k = static_cast<size_t>(std::upper_bound(e_.time.begin(), e_.time.end(), t) - e_.time.begin());
   pos_ = kBefore;
-  while (k > 0) {
-    --k;
-    if (Pass(k)) {
-      pos_ = k;
-      break;
+  if (few_) {
+    pos_ = ScanFewBack(k);
+  } else {
+    while (k > 0) {
+      --k;
+      if (Pass(k)) {
+        pos_ = k;
+        break;
+      }
     }
   }
   Load();

@@ -59,6 +59,8 @@ class EventRow final : public Row {
   };
   const TypeMemo& Memo(uint32_t type) const;
   bool Pass(size_t i) const;
+  size_t ScanFew(size_t from) const;     // Accepted() when few_ types pass
+  size_t ScanFewBack(size_t to) const;   // the last passing event before `to`, or kBefore
   size_t Accepted(size_t from) const;  // the first event at or after `from` that passes, or n
   void Load();
 
@@ -67,6 +69,12 @@ class EventRow final : public Row {
   const bool value_matters_;
   mutable std::array<TypeMemo, 64> memo_{};
   mutable TypeMemo overflow_;
+  // When the filter passes the events of at most kFew types whatever their values: those
+  // types (padded with the first), so the scan compares 8 types with them at once.
+  static constexpr size_t kFew = 8;
+  bool few_ = false;
+  size_t few_count_ = 0;
+  std::array<uint32_t, kFew> few_types_{};
   model::Time trace_end_;
   static constexpr size_t kBefore = SIZE_MAX;  // the interval before the first event
   size_t pos_ = kBefore;                       // the event starting the interval, or n (the end)

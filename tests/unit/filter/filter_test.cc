@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "src/io/prv/prv_reader.h"
 
 namespace parallax::filter {
@@ -120,6 +124,48 @@ TEST_F(FilterTest, EventsTypeAndValue) {
   EXPECT_TRUE(g.PassEvent(7, 1));
   EXPECT_TRUE(g.PassEvent(8, 11));
   EXPECT_FALSE(g.PassEvent(8, 1));
+}
+
+// The few passing types a fast row may compare with, and only when no value can widen them;
+// each answer agrees with PassEvent on every type from 0 to 100 and on large ones.
+TEST_F(FilterTest, FewPassingTypes) {
+  auto few = [&](const FilterSpec& spec) {
+    auto f = Make(spec);
+    std::vector<uint32_t> types;
+    if (!f.FewPassingTypes(8, &types)) return std::string("no");
+    for (uint32_t t = 0; t <= 100; ++t)
+      EXPECT_EQ(f.PassEvent(t, 5), std::binary_search(types.begin(), types.end(), t)) << t;
+    for (uint32_t t : {50000001u, 50000003u, 50000009u, UINT32_MAX})
+      EXPECT_EQ(f.PassEvent(t, 5), std::binary_search(types.begin(), types.end(), t)) << t;
+    std::string out;
+    for (uint32_t t : types) out += std::to_string(t) + " ";
+    return out;
+  };
+  FilterSpec s;
+  EXPECT_EQ(few(s), "no");  // every type passes
+  s.event_type = {Op::kEqual, {20, 10, 10, 10.5, -3}};
+  EXPECT_EQ(few(s), "10 20 ");  // sorted, once each; no type is 10.5 or -3
+  s.event_type = {Op::kRange, {50000001, 50000005}};
+  EXPECT_EQ(few(s), "50000001 50000002 50000003 50000004 50000005 ");
+  s.event_type = {Op::kRange, {2.5, 4}};
+  EXPECT_EQ(few(s), "3 4 ");
+  s.event_type = {Op::kRange, {1, 60000000}};
+  EXPECT_EQ(few(s), "no");  // too many
+  s.event_type = {Op::kEqual, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  EXPECT_EQ(few(s), "no");
+  s.event_type = {Op::kNone, {}};
+  EXPECT_EQ(few(s), "");  // none passes
+  s.event_type = {Op::kNotEqual, {7}};
+  EXPECT_EQ(few(s), "no");
+  s.event_type = {Op::kEqual, {7}};
+  s.event_value = {Op::kGreater, {10}};
+  EXPECT_EQ(few(s), "no");  // the value decides too
+  s.event_value = {Op::kAll, {1}};
+  EXPECT_EQ(few(s), "7 ");  // "and" with a value criterion that passes everything
+  s.type_value_and = false;
+  EXPECT_EQ(few(s), "no");  // "or" with it: every event passes
+  s.event_value = {};
+  EXPECT_EQ(few(s), "7 ");
 }
 
 }  // namespace

@@ -59,6 +59,17 @@ std::vector<filter::FilterSpec> EventFilters() {
   filter::FilterSpec none;
   none.event_type = {filter::CriterionOp::kNone, {}};
   out.push_back(none);
+  filter::FilterSpec wide;  // too many types to compare at once: looked up per type
+  wide.event_type = {filter::CriterionOp::kRange, {1, 60000000}};
+  out.push_back(wide);
+  filter::FilterSpec list;  // an unsorted list with a type that cannot exist
+  list.event_type = {filter::CriterionOp::kEqual, {30, 10, 10.5}};
+  out.push_back(list);
+  filter::FilterSpec or_all;  // "or" with a value criterion that passes every event
+  or_all.type_value_and = false;
+  or_all.event_type = {filter::CriterionOp::kEqual, {10}};
+  or_all.event_value = {filter::CriterionOp::kAll, {1}};
+  out.push_back(or_all);
   return out;
 }
 
