@@ -88,16 +88,22 @@ size_t EventRow::ScanFew(size_t from) const {
   const uint32_t* t = e_.type.data();
 #if defined(__SSE2__)
   // Sixteen events at a time, compared with every passing type at once (SSE2, which every
-  // x86-64 has); the first block with a hit is finished one event at a time.
+  // x86-64 has); the first hit is found in the block from its lanes' mask.
   __m128i want[kFew];
   for (size_t a = 0; a < few_count_; ++a) want[a] = _mm_set1_epi32(static_cast<int>(few_types_[a]));
   while (from + 16 <= n) {
-    __m128i hit = _mm_setzero_si128();
+    __m128i hit[4];
     for (size_t q = 0; q < 4; ++q) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + from + 4 * q));
-      for (size_t a = 0; a < few_count_; ++a) hit = _mm_or_si128(hit, _mm_cmpeq_epi32(v, want[a]));
+      hit[q] = _mm_cmpeq_epi32(v, want[0]);
+      for (size_t a = 1; a < few_count_; ++a) hit[q] = _mm_or_si128(hit[q], _mm_cmpeq_epi32(v, want[a]));
     }
-    if (_mm_movemask_epi8(hit) != 0) break;
+    const __m128i any = _mm_or_si128(_mm_or_si128(hit[0], hit[1]), _mm_or_si128(hit[2], hit[3]));
+    if (_mm_movemask_epi8(any) != 0) {
+      for (size_t q = 0;; ++q)  // the first lane with a hit: 4 mask bits per 32-bit lane
+        if (const int m = _mm_movemask_epi8(hit[q]); m != 0)
+          return from + 4 * q + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(m))) / 4;
+    }
     from += 16;
   }
 #endif
