@@ -25,8 +25,9 @@ struct LineError {
 };
 
 // Reads one field: an optional '-' and decimal digits, then ':' or the end of the line.
-// Returns false with `err` filled on a malformed field.
-inline bool ReadField(const char*& p, const char* e, Field& f, LineError& err) {
+// Returns false with `err` filled on a malformed field. The checked one-digit-at-a-time path:
+// numbers of 16 digits or more, fields near the end of the chunk, and every error.
+[[gnu::noinline]] bool ReadFieldSlow(const char*& p, const char* e, Field& f, LineError& err) {
   const char* start = p;
   f.negative = p < e && *p == '-';
   if (f.negative) ++p;
@@ -56,15 +57,73 @@ inline bool ReadField(const char*& p, const char* e, Field& f, LineError& err) {
   return true;
 }
 
+// Eight bytes at p, each XORed with '0': a digit becomes its value 0-9.
+inline uint64_t DigitWord(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w ^ 0x3030303030303030ull;
+}
+
+// How many of the word's bytes, from its first (lowest) one, are digits (0-8). A byte is not a
+// digit when its high nibble is set or when adding 6 carries into bit 4 (0x0a-0x0f); a carry out
+// of a non-digit byte can only flag bytes after it, which do not count.
+inline int LeadingDigits(uint64_t x) {
+  const uint64_t flags = (x & 0xf0f0f0f0f0f0f0f0ull) | ((x + 0x0606060606060606ull) & 0x1010101010101010ull);
+  return flags == 0 ? 8 : __builtin_ctzll(flags) >> 3;
+}
+
+// The value of the first n (1-8) digits of a digit word: shifted so that they are its last bytes
+// (the bytes before them are leading zeros), then pairs, quads and octets combined by multiplies.
+inline uint64_t DigitsValue(uint64_t x, int n) {
+  x <<= 8 * (8 - n);
+  x = (x * 2561) >> 8;  // 10 * 256 + 1
+  x = ((x & 0x00ff00ff00ff00ffull) * 6553601) >> 16;  // 100 * 65536 + 1
+  return ((x & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;  // 10000 * 2^32 + 1
+}
+
+constexpr uint64_t kPow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+// ReadFieldSlow's result, read eight digits at a time. `limit` is the end of the readable
+// text (the chunk), which may lie beyond the line's end `e`: the byte at `e` is never a digit
+// (a newline or a trimmed blank), so the digits stop at the line's end by themselves.
+inline bool ReadField(const char*& p, const char* e, const char* limit, Field& f, LineError& err) {
+  const char* q = p;
+  const bool negative = q < e && *q == '-';
+  q += negative;
+  if (limit - q < 16) return ReadFieldSlow(p, e, f, err);
+  const uint64_t x = DigitWord(q);
+  int n = LeadingDigits(x);
+  uint64_t v;
+  if (n < 8) {
+    if (n == 0) return ReadFieldSlow(p, e, f, err);
+    v = DigitsValue(x, n);
+  } else {
+    const uint64_t y = DigitWord(q + 8);
+    const int m = LeadingDigits(y);
+    if (m == 8) return ReadFieldSlow(p, e, f, err);  // 16 digits or more: checked
+    v = DigitsValue(x, 8) * kPow10[m] + (m ? DigitsValue(y, m) : 0);
+    n += m;
+  }
+  q += n;
+  if (q < e) {
+    if (*q != ':') return ReadFieldSlow(p, e, f, err);
+    ++q;
+  }
+  f.negative = negative;
+  f.value = v;
+  p = q;
+  return true;
+}
+
 // Reads exactly n fields; `names` say what each is for error messages.
-inline bool ReadFields(const char*& p, const char* e, Field* out, int n, const char* const* names,
-                       LineError& err) {
+inline bool ReadFields(const char*& p, const char* e, const char* limit, Field* out, int n,
+                       const char* const* names, LineError& err) {
   for (int i = 0; i < n; ++i) {
     if (p >= e) {
       err = {DiagKind::kTooFewFields, p, fmt::format("line ends before field '{}'", names[i])};
       return false;
     }
-    if (!ReadField(p, e, out[i], err)) return false;
+    if (!ReadField(p, e, limit, out[i], err)) return false;
   }
   return true;
 }
@@ -126,6 +185,7 @@ class ChunkParser {
   void Parse(std::string_view text, bool last_chunk) {
     const char* p = text.data();
     const char* end = p + text.size();
+    limit_ = end;
     while (p < end) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
       const char* line_end = nl ? nl : end;
@@ -204,7 +264,7 @@ class ChunkParser {
   bool State(const char*& p, const char* e, LineError& err) {
     const char* fields_at = p;
     Field f[7];
-    if (!ReadFields(p, e, f, 7, kStateFields, err)) return false;
+    if (!ReadFields(p, e, limit_, f, 7, kStateFields, err)) return false;
     if (!Locate(f, fields_at, &thread_, err) || !CheckTime(f[4], fields_at, err)) return false;
     Time end = f[5].value;
     if (f[5].negative) {
@@ -251,7 +311,7 @@ class ChunkParser {
   bool Event(const char*& p, const char* e, LineError& err) {
     const char* fields_at = p;
     Field f[5];
-    if (!ReadFields(p, e, f, 5, kEventFields, err)) return false;
+    if (!ReadFields(p, e, limit_, f, 5, kEventFields, err)) return false;
     if (!Locate(f, fields_at, &thread_, err) || !CheckTime(f[4], fields_at, err)) return false;
     if (p >= e) {
       err = {DiagKind::kTooFewFields, p, "event record without any type:value pair"};
@@ -265,12 +325,12 @@ class ChunkParser {
     while (p < e) {
       Field type, value;
       const char* pair_at = p;
-      bool ok = ReadField(p, e, type, err);
+      bool ok = ReadField(p, e, limit_, type, err);
       if (ok && p >= e) {
         err = {DiagKind::kOddEventPairs, pair_at, "event type without a value"};
         ok = false;
       }
-      if (ok) ok = ReadField(p, e, value, err);
+      if (ok) ok = ReadField(p, e, limit_, value, err);
       if (ok && (type.negative || type.value > UINT32_MAX)) {
         err = {DiagKind::kNumberTooLarge, pair_at, "event type must be a number in 0..4294967295"};
         ok = false;
@@ -310,7 +370,7 @@ class ChunkParser {
   bool Comm(const char*& p, const char* e, LineError& err) {
     const char* fields_at = p;
     Field f[14];
-    if (!ReadFields(p, e, f, 14, kCommFields, err)) return false;
+    if (!ReadFields(p, e, limit_, f, 14, kCommFields, err)) return false;
     uint32_t sender = 0, receiver = 0;
     if (!Locate(f, fields_at, &sender, err) || !Locate(f + 6, fields_at, &receiver, err)) return false;
     for (int i : {4, 5, 10, 11})
@@ -336,6 +396,7 @@ class ChunkParser {
   ChunkResult& out_;
   uint64_t line_ = 0;
   const char* line_start_ = nullptr;
+  const char* limit_ = nullptr;  // the chunk's end: fields may be read in words up to it
   uint32_t thread_ = 0;
   bool truncated_ = false;
 };
@@ -352,6 +413,7 @@ class ChunkCounter {
   void Count(std::string_view text) {
     const char* p = text.data();
     const char* end = p + text.size();
+    limit_ = end;
     while (p < end) {
       const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
       const char* line_end = nl ? nl : end;
@@ -368,7 +430,7 @@ class ChunkCounter {
     Field f[4];
     LineError err;
     for (Field& x : f)
-      if (p >= e || !ReadField(p, e, x, err)) return;
+      if (p >= e || !ReadField(p, e, limit_, x, err)) return;
     uint32_t thread = 0;
     if (!LocateThread(h_, f, s, &thread, nullptr)) return;
     if (s[0] == '1') {
@@ -383,6 +445,7 @@ class ChunkCounter {
 
   const model::TraceHeader& h_;
   ChunkResult& out_;
+  const char* limit_ = nullptr;
 };
 
 }  // namespace

@@ -303,6 +303,42 @@ TEST(PrvReader, EventValuesAboveInt64MaxAndNegative) {
   EXPECT_EQ(r->unsigned_value_types, (std::vector<uint32_t>{7}));
 }
 
+// Fields are read eight digits at a time where the chunk has room and one at a time near its
+// end or from 16 digits on: every length from 1 to 20 digits, each followed by ':', by the line's
+// end, by blanks or by a bad character, gives the number written, whatever the chunk size.
+TEST(PrvReader, NumbersOfEveryLengthReadTheSame) {
+  std::string text = "#Paraver (x):1000:1(1):1:1(1:1)\n";
+  std::vector<int64_t> want;
+  uint64_t v = 0;
+  for (int digits = 1; digits <= 20; ++digits) {
+    v = v * 10 + static_cast<uint64_t>(digits % 10);  // 1, 12, 123, ... 12345678901234567890
+    const std::string n = std::to_string(v);
+    const std::string t = std::to_string(digits <= 18 ? v : 999999999999999999u + digits);
+    text += "2:1:1:1:1:" + t + ":" + n + ":" + n + "\n";  // a type too large past 10 digits
+    text += "2:1:1:1:1:" + t + ":7:" + n + " \r\n";
+    text += "2:1:1:1:1:" + t + ":8:-" + n + "\n";
+    if (v <= UINT32_MAX) want.push_back(static_cast<int64_t>(v));
+    want.push_back(static_cast<int64_t>(v));
+    want.push_back(v > static_cast<uint64_t>(INT64_MAX) ? 0 : -static_cast<int64_t>(v));
+  }
+  text += "2:1:1:1:1:2000000000000000000:9:12x\n";  // a bad character after digits: located at it
+  text += "2:1:1:1:1:2000000000000000001:9:1234567890123";  // the last line, without newline, at the chunk's end
+  want.push_back(1234567890123);
+  for (size_t chunk : {size_t{1} << 20, size_t{7}, size_t{40}}) {
+    auto r = Parse(text, chunk);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const auto& values = Thread(*r, 0).events.value;
+    // -12345678901234567890 is below INT64_MIN: that line is rejected, not read as 0.
+    std::vector<int64_t> expected = want;
+    expected.erase(expected.end() - 2);
+    EXPECT_EQ(values, expected) << chunk;
+    EXPECT_EQ(r->diagnostics.count(DiagKind::kSyntax), 1u) << chunk;
+    ASSERT_EQ(r->diagnostics.examples(DiagKind::kSyntax).size(), 1u);
+    EXPECT_EQ(r->diagnostics.examples(DiagKind::kSyntax)[0].column, 35u) << chunk;
+    EXPECT_EQ(r->diagnostics.count(DiagKind::kNumberTooLarge), 10u + 1u) << chunk;
+  }
+}
+
 // Perfetto's habit: whatever the chunk size, the result is the same.
 TEST(PrvReader, EveryChunkSizeGivesTheSameStore) {
   std::string text = std::string(kTraceT) + "# comment\n\n4:1:1:1:1\n2:2:1:2:1:5:1:1\n1:1:1:1:1:0:10";
