@@ -3,8 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace parallax::io::prv_internal {
 
@@ -173,11 +178,68 @@ bool LocateThread(const model::TraceHeader& h, const Field* f, const char* at, u
   return true;
 }
 
+// LocateThread's answers for the (cpu, appl, task, thread) fields seen last, in a small
+// direct-mapped table: a chunk's lines name a few threads over and over. Only valid locations
+// are kept, so every error is still found and worded by LocateThread.
+class ThreadLocations {
+ public:
+  explicit ThreadLocations(const model::TraceHeader& h) : h_(h) {}
+
+  bool Find(const Field* f, const char* at, uint32_t* thread, LineError* error) {
+    const bool small = (f[0].value | f[1].value | f[2].value | f[3].value) < (1u << 16) &&
+                       !(f[0].negative | f[1].negative | f[2].negative | f[3].negative);
+    const uint64_t key = small ? f[0].value | f[1].value << 16 | f[2].value << 32 | f[3].value << 48 : 0;
+    Slot& slot = slots_[(key * 0x9e3779b97f4a7c15ull) >> (64 - kBits)];
+    if (small && slot.used && slot.key == key) {
+      *thread = slot.thread;
+      return true;
+    }
+    if (!LocateThread(h_, f, at, thread, error)) return false;
+    if (small) slot = {key, *thread, true};
+    return true;
+  }
+
+ private:
+  static constexpr int kBits = 6;
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t thread = 0;
+    bool used = false;
+  };
+  const model::TraceHeader& h_;
+  std::array<Slot, size_t{1} << kBits> slots_{};
+};
+
+// How many ':' are in [p, e); `limit` (>= e) is the end of the readable text.
+inline uint64_t CountColons(const char* p, const char* e, const char* limit) {
+  uint64_t n = 0;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: each ':' lane adds one to its byte counter (a compare gives -1),
+  // at most 255 blocks before the counters are summed.
+  const __m128i colon = _mm_set1_epi8(':');
+  const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  while (p < e && limit - p >= 16) {
+    __m128i counts = _mm_setzero_si128();
+    for (int blocks = 0; blocks < 255 && p < e && limit - p >= 16; ++blocks, p += 16) {
+      __m128i hit = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), colon);
+      if (e - p < 16)  // only the lanes before the line's end
+        hit = _mm_and_si128(hit, _mm_cmplt_epi8(lane, _mm_set1_epi8(static_cast<char>(e - p))));
+      counts = _mm_sub_epi8(counts, hit);
+    }
+    const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+    n += static_cast<uint64_t>(_mm_cvtsi128_si32(sums)) + static_cast<uint64_t>(_mm_extract_epi16(sums, 4));
+  }
+  if (p >= e) return n;
+#endif
+  for (; p < e; ++p) n += *p == ':';
+  return n;
+}
+
 // Parses the body lines of one chunk.
 class ChunkParser {
  public:
   ChunkParser(const model::TraceHeader& h, store::TraceStore& st, ChunkResult& out)
-      : h_(h), store_(st), out_(out) {
+      : store_(st), out_(out), locations_(h) {
     out_.first_state_line.assign(h.processes.threads(), 0);
     out_.first_event_line.assign(h.processes.threads(), 0);
   }
@@ -246,7 +308,7 @@ class ChunkParser {
   }
 
   bool Locate(const Field* f, const char* at, uint32_t* thread, LineError& err) {
-    return LocateThread(h_, f, at, thread, &err);
+    return locations_.Find(f, at, thread, &err);
   }
 
 
@@ -391,12 +453,12 @@ class ChunkParser {
     return true;
   }
 
-  const model::TraceHeader& h_;
   store::TraceStore& store_;
   ChunkResult& out_;
   uint64_t line_ = 0;
   const char* line_start_ = nullptr;
   const char* limit_ = nullptr;  // the chunk's end: fields may be read in words up to it
+  ThreadLocations locations_;
   uint32_t thread_ = 0;
   bool truncated_ = false;
 };
@@ -405,7 +467,7 @@ class ChunkParser {
 // pairs of the lines whose location is valid.
 class ChunkCounter {
  public:
-  ChunkCounter(const model::TraceHeader& h, ChunkResult& out) : h_(h), out_(out) {
+  ChunkCounter(const model::TraceHeader& h, ChunkResult& out) : out_(out), locations_(h) {
     out_.state_count.assign(h.processes.threads(), 0);
     out_.event_count.assign(h.processes.threads(), 0);
   }
@@ -432,20 +494,19 @@ class ChunkCounter {
     for (Field& x : f)
       if (p >= e || !ReadField(p, e, limit_, x, err)) return;
     uint32_t thread = 0;
-    if (!LocateThread(h_, f, s, &thread, nullptr)) return;
+    if (!locations_.Find(f, s, &thread, nullptr)) return;
     if (s[0] == '1') {
       ++out_.state_count[thread];
       return;
     }
     // Fields after the thread: time, then type:value pairs.
-    uint64_t fields = p < e ? 1 : 0;
-    for (const char* q = p; q < e; ++q) fields += *q == ':';
+    const uint64_t fields = (p < e ? 1 : 0) + CountColons(p, e, limit_);
     if (fields > 1) out_.event_count[thread] += (fields - 1) / 2;
   }
 
-  const model::TraceHeader& h_;
   ChunkResult& out_;
   const char* limit_ = nullptr;
+  ThreadLocations locations_;
 };
 
 }  // namespace
