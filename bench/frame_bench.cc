@@ -5,7 +5,11 @@
 // (missing resources, unsupported functions) are counted and skipped.
 //
 //   parallax-frame-bench [--cfgs DIR] [--traces DIR] [--width PX] [--format json|png]
-//                        [--top N] [--limit MS]
+//                        [--top N] [--limit MS] [--repeat N]
+//
+// --repeat N draws each frame N times and also prints the fastest of the draws after the first:
+// what a viewer pays again for the same view (a viewer keeps the trace open, with what its
+// first frames built, such as the state summaries of store/state_blocks.h).
 //
 // Defaults: tests/data/cfg, tests/data (the oracles folder is left out), 2000 px, json (the
 // draw list the server sends), top 20, limit 200 ms. Exit status 0 even over the limit: this
@@ -66,6 +70,7 @@ std::vector<fs::path> Collect(const fs::path& dir, bool traces) {
 struct Frame {
   double cpu_ms = 0, wall_ms = 0;
   std::string trace, cfg, window;
+  double again_cpu_ms = 0, again_wall_ms = 0;  // the fastest later draw (--repeat)
 };
 
 }  // namespace
@@ -76,12 +81,15 @@ int main(int argc, char** argv) {
   uint32_t width = 2000;
   size_t top = 20;
   double limit_ms = 200;
+  unsigned repeat = 1;
   app.add_option("--cfgs", cfg_dir, "folder of .cfg files (recursive)");
   app.add_option("--traces", trace_dir, "folder of .prv/.prv.gz traces (recursive, no oracles/)");
   app.add_option("--width", width, "frame width in pixels");
   app.add_option("--format", format, "json (the browser's draw list) or png");
   app.add_option("--top", top, "how many of the slowest frames to print");
   app.add_option("--limit", limit_ms, "count the frames above this many CPU ms");
+  app.add_option("--repeat", repeat, "draw each frame this many times (the later draws' best is printed too)")
+      ->check(CLI::Range(1u, 1000u));
   CLI11_PARSE(app, argc, argv);
 
   std::vector<fs::path> cfgs, traces;
@@ -116,17 +124,29 @@ int main(int argc, char** argv) {
         r.window = window;
         r.width = width;
         r.format = format;
-        double c0 = CpuSeconds();
-        auto w0 = std::chrono::steady_clock::now();
-        auto images = RenderTimeline(*trace.value(), r);
-        double cpu = CpuSeconds() - c0;
-        double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-        if (!images.ok()) {
+        Frame f{0, 0, tp.string(), cp.string(), window};
+        bool ok = true;
+        for (unsigned k = 0; k < repeat && ok; ++k) {
+          double c0 = CpuSeconds();
+          auto w0 = std::chrono::steady_clock::now();
+          auto images = RenderTimeline(*trace.value(), r);
+          double cpu = (CpuSeconds() - c0) * 1e3;
+          double wall =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() * 1e3;
+          ok = images.ok();
+          if (k == 0) {
+            f.cpu_ms = cpu;
+            f.wall_ms = wall;
+          } else if (k == 1 || cpu < f.again_cpu_ms) {
+            f.again_cpu_ms = cpu;
+            f.again_wall_ms = wall;
+          }
+        }
+        if (!ok) {
           ++skipped;
           continue;
         }
-        frames.push_back({cpu * 1e3, wall * 1e3, tp.string(), cp.string(), window});
+        frames.push_back(std::move(f));
       }
     }
     // Progress: the slowest frame of this trace.
@@ -142,12 +162,15 @@ int main(int argc, char** argv) {
             [](const Frame& a, const Frame& b) { return a.cpu_ms > b.cpu_ms; });
   size_t over = static_cast<size_t>(std::count_if(
       frames.begin(), frames.end(), [&](const Frame& f) { return f.cpu_ms > limit_ms; }));
-  fmt::print("{} frames drawn, {} windows not applicable; slowest (CPU ms, wall ms):\n",
-             frames.size(), skipped);
+  fmt::print("{} frames drawn, {} windows not applicable; slowest (CPU ms, wall ms{}):\n",
+             frames.size(), skipped, repeat > 1 ? "; then the best later draw's" : "");
   for (size_t i = 0; i < std::min(top, frames.size()); ++i) {
     const Frame& f = frames[i];
-    fmt::print("{:9.1f} {:9.1f}  {}  {}  [{}]\n", f.cpu_ms, f.wall_ms, f.trace, f.cfg,
-               f.window);
+    if (repeat > 1)
+      fmt::print("{:9.1f} {:9.1f} {:9.1f} {:9.1f}  {}  {}  [{}]\n", f.cpu_ms, f.wall_ms, f.again_cpu_ms,
+                 f.again_wall_ms, f.trace, f.cfg, f.window);
+    else
+      fmt::print("{:9.1f} {:9.1f}  {}  {}  [{}]\n", f.cpu_ms, f.wall_ms, f.trace, f.cfg, f.window);
   }
   fmt::print("{} frames above {} ms of CPU\n", over, limit_ms);
   return 0;

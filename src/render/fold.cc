@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "src/semantic/fast_rows.h"
 #include "src/semantic/row_cost.h"
@@ -46,13 +48,115 @@ Columns MakeColumns(model::Time begin, model::Time end, model::Time trace_end, u
 
 namespace {
 
+// A run of states a column takes whole (their values follow values[at - 1] in the column's list).
+struct Bulk {
+  size_t at = 0;
+  size_t first = 0;  // state index
+  store::StateSummary summary;
+};
+
+// Fewer states than this in a column are taken one by one.
+constexpr size_t kMinBulk = 16;
+
+// Reduce(mode, list) for the list `values` with `bulk`'s states inserted at bulk.at: the same
+// value, from the summary where the mode allows (the values of a State As Is row are
+// non-negative integers, so the absolute modes are the plain ones and sums below 2^53 are exact
+// in any order).
+class BulkReducer {
+ public:
+  BulkReducer(const std::vector<double>& values, const Bulk& bulk, const store::StateColumns& s,
+              const store::StateBlocks& blocks)
+      : v_(values), b_(bulk), s_(s), blocks_(blocks), n_(values.size() + bulk.summary.count) {}
+
+  double Reduce(DrawMode mode, double random) const {
+    switch (mode) {
+      case DrawMode::kLast:
+        return At(n_ - 1);
+      case DrawMode::kMaximum:
+      case DrawMode::kAbsoluteMaximum:
+        return std::max(*std::max_element(v_.begin(), v_.end()), static_cast<double>(b_.summary.max));
+      case DrawMode::kMinNotZero:
+      case DrawMode::kAbsoluteMinimum: {
+        double m = std::numeric_limits<double>::infinity();
+        for (double x : v_)
+          if (x != 0 && x < m) m = x;
+        if (b_.summary.non_zero > 0) m = std::min(m, static_cast<double>(b_.summary.min_non_zero));
+        return std::isinf(m) ? 0 : m;
+      }
+      case DrawMode::kRandom:
+        return At(Index(n_, random));
+      case DrawMode::kRandNotZero: {
+        const size_t start = Index(n_, random);
+        if (auto x = FirstNonZero(start, n_)) return *x;
+        return FirstNonZero(0, start).value_or(0);
+      }
+      case DrawMode::kAverage:
+      case DrawMode::kAverageNotZero: {
+        const bool not_zero = mode == DrawMode::kAverageNotZero;
+        uint64_t sum = b_.summary.sum;
+        uint64_t count = not_zero ? b_.summary.non_zero : b_.summary.count;
+        for (double x : v_) {
+          sum += static_cast<uint64_t>(x);
+          count += !not_zero || x != 0;
+        }
+        if (sum > (uint64_t{1} << 53)) return render::Reduce(mode, Materialize(), random);
+        return count == 0 ? 0 : static_cast<double>(sum) / static_cast<double>(count);
+      }
+      case DrawMode::kMode:
+        break;
+    }
+    return render::Reduce(mode, Materialize(), random);
+  }
+
+ private:
+  static size_t Index(size_t len, double random) {
+    return std::min(static_cast<size_t>(std::floor(static_cast<double>(len) * random)), len - 1);
+  }
+  double At(size_t i) const {
+    if (i < b_.at) return v_[i];
+    if (i - b_.at < b_.summary.count) return static_cast<double>(s_.state[b_.first + (i - b_.at)]);
+    return v_[i - b_.summary.count];
+  }
+  // The first value that is not zero at list positions [from, to).
+  std::optional<double> FirstNonZero(size_t from, size_t to) const {
+    const size_t bulk_end = b_.at + b_.summary.count;
+    for (size_t i = from; i < to;) {
+      if (i >= b_.at && i < bulk_end) {
+        const size_t stop = std::min(to, bulk_end);
+        const size_t k = blocks_.FirstNonZero(s_, b_.first + (i - b_.at), b_.first + (stop - b_.at));
+        if (k < b_.first + (stop - b_.at)) return static_cast<double>(s_.state[k]);
+        i = stop;
+      } else {
+        if (double x = At(i); x != 0) return x;
+        ++i;
+      }
+    }
+    return std::nullopt;
+  }
+  std::vector<double> Materialize() const {
+    std::vector<double> all;
+    all.reserve(n_);
+    for (size_t i = 0; i < n_; ++i) all.push_back(At(i));
+    return all;
+  }
+
+  const std::vector<double>& v_;
+  const Bulk& b_;
+  const store::StateColumns& s_;
+  const store::StateBlocks& blocks_;
+  const size_t n_;
+};
+
 // Walks one row along the columns, collecting the values of every column (§2 steps 1–2).
 // A template so that the fast StateRow (final) is called without virtual dispatch.
 template <typename RowT>
 class RowFolder {
  public:
   RowFolder(RowT& row, const FoldOptions& o, model::Time trace_end)
-      : row_(row), options_(o), trace_end_(trace_end) {}
+      : row_(row), options_(o), trace_end_(trace_end) {
+    if constexpr (std::is_same_v<RowT, semantic::StateRow>)
+      bulk_allowed_ = row.blocks() != nullptr && !o.highlight && !o.punctual && o.time_mode != DrawMode::kMode;
+  }
 
   void Start(double t) {
     row_.Init(static_cast<model::Time>(t));
@@ -63,18 +167,55 @@ class RowFolder {
   void Collect(double p0, double p1) {
     values_.clear();
     starts_.clear();
+    bulk_.summary = {};
     while (static_cast<double>(cur().end) <= p0 && Advance()) {
     }
     Take(p0, p1);
+    if constexpr (std::is_same_v<RowT, semantic::StateRow>) TakeDenseRun(p1);
     while (static_cast<double>(cur().end) < p1 && Advance()) Take(p0, p1);
   }
 
-  const std::vector<double>& values() const { return values_; }
+  // The column's value (its values, reduced).
+  double Reduce(DrawMode mode, double random) const {
+    if constexpr (std::is_same_v<RowT, semantic::StateRow>) {
+      if (bulk_.summary.count > 0)
+        return BulkReducer(values_, bulk_, row_.states(), *row_.blocks()).Reduce(mode, random);
+    }
+    return render::Reduce(mode, values_, random);
+  }
+
+  bool empty() const { return values_.empty() && bulk_.summary.count == 0; }
   const std::vector<double>& starts() const { return starts_; }
   FoldedRow& out() { return out_; }
 
  private:
   const semantic::Interval& cur() const { return row_.current(); }
+
+  // From the current state k, the walk would visit states k + 1, k + 2, ... one by one while
+  // each is dense and ends before p1 (each visit a Take and an Observe). Those but the last are
+  // taken whole from the summaries, and the row moves to the last, which the walk leaves as the
+  // last of them.
+  void TakeDenseRun(double p1) {
+    if (!bulk_allowed_ || !row_.AtState()) return;
+    const size_t k = row_.StateIndex();
+    const store::StateColumns& s = row_.states();
+    const size_t f = row_.blocks()->DenseRunEnd(s, k, p1);
+    if (f < k + 1 + kMinBulk || s.begin[f - 1] >= trace_end_) return;
+    bulk_.at = values_.size();
+    bulk_.first = k + 1;
+    bulk_.summary = row_.blocks()->Summarize(s, k + 1, f);
+    const store::StateSummary& b = bulk_.summary;
+    out_.largest = std::max(out_.largest, static_cast<double>(b.max));
+    if (b.non_zero < b.count) out_.exist_zero = true;
+    if (b.non_zero > 0) {
+      const auto v = static_cast<double>(b.min_non_zero);
+      if (!out_.any_non_zero || v < out_.smallest_non_zero) {
+        out_.smallest_non_zero = v;
+        out_.any_non_zero = true;
+      }
+    }
+    row_.JumpToState(f - 1);
+  }
 
   bool Advance() {
     semantic::Interval before = cur();
@@ -107,6 +248,8 @@ class RowFolder {
   RowT& row_;
   const FoldOptions& options_;
   model::Time trace_end_;
+  bool bulk_allowed_ = false;
+  Bulk bulk_;
   std::vector<double> values_;
   std::vector<double> starts_;
   FoldedRow out_;
@@ -134,8 +277,7 @@ FoldedRow Fold(RowT& row, const Columns& columns, const FoldOptions& options, ui
     folder.Collect(columns.p0[j], columns.p1[j]);
     double r = PixelRandom(row_id, j);
     // Only a highlight range leaves a column without values.
-    out.values[j] =
-        folder.values().empty() ? kNoValue : Reduce(options.time_mode, folder.values(), r);
+    out.values[j] = folder.empty() ? kNoValue : folder.Reduce(options.time_mode, r);
     if (options.punctual && !folder.starts().empty()) {
       out.has_start[j] = 1;
       out.start_values[j] = Reduce(options.time_mode, folder.starts(), r);
@@ -164,7 +306,8 @@ void FoldSome(const semantic::WindowEvaluator& window, const std::vector<uint32_
   unsigned threads = options.threads == 0 ? base::DefaultThreads() : options.threads;
   base::ParallelFor(mine.size(), threads, [&](size_t k) {
     const size_t i = mine[k];
-    auto row = semantic::MakeFastRow(window, options.store, objects[i], columns.begin, columns.end);
+    auto row = semantic::MakeFastRow(window, options.store, objects[i], columns.begin, columns.end,
+                                     options.state_blocks);
     rows[i] = FoldRow(*row, columns, options, objects[i], window.trace_end());
   });
 }

@@ -13,6 +13,7 @@
 #include "src/model/time.h"
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
+#include "src/store/state_blocks.h"
 
 namespace parallax::render {
 
@@ -70,6 +71,10 @@ struct FoldOptions {
   unsigned threads = 0;  // 0: all cores
   // The trace store, for the fast State As Is row (fast_rows.h); null: always the window's rows.
   const store::TraceStore* store = nullptr;
+  // Set: the store's state summaries (store/state_blocks.h), with which a State As Is row takes
+  // the runs of states inside a column whole, for every draw mode but mode and without highlight
+  // or punctual marks; the values are the same as without.
+  const store::StateBlockCache* state_blocks = nullptr;
   // Set: the values outside the range take no part in the draw modes, and a column with no
   // value left is kNoValue.
   std::optional<Highlight> highlight;

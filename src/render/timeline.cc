@@ -258,7 +258,8 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
     return Status::Error(fmt::format("image width {} leaves no room for the time axis", o.width));
   f.columns =
       MakeColumns(begin, end, window.trace_end(), static_cast<uint32_t>(l.area_w), o.pixel_size);
-  FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store, o.highlight};
+  FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store, ctx.state_blocks,
+                 o.highlight};
   if (o.share != nullptr) {
     auto folded = FoldRowsShared(window, f.objects, f.columns, fo, *o.share);
     if (!folded.ok()) return folded.status();

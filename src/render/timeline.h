@@ -73,6 +73,9 @@ struct TimelineContext {
   // The request's memory, charged with what grows with the records in range (communication
   // lines, event marks); null: no limit.
   const base::RequestMemory* memory = nullptr;
+  // The store's state summaries, kept between frames (fold.h FoldOptions::state_blocks); may be
+  // null.
+  const store::StateBlockCache* state_blocks = nullptr;
 };
 
 // Draws window `window` (already bound to the trace).

@@ -8,12 +8,18 @@
 
 namespace parallax::semantic {
 
-StateRow::StateRow(const store::StateColumns& states, model::Time trace_end)
-    : s_(states), trace_end_(trace_end) {}
+StateRow::StateRow(const store::StateColumns& states, model::Time trace_end,
+                   const store::StateBlocks* blocks)
+    : s_(states), trace_end_(trace_end), blocks_(blocks) {}
 
-bool StateRow::WellFormed(const store::StateColumns& s, model::Time from, model::Time to) {
+bool StateRow::WellFormed(const store::StateColumns& s, model::Time from, model::Time to,
+                          const store::StateBlocks* blocks) {
   auto first = std::lower_bound(s.begin.begin(), s.begin.end(), from) - s.begin.begin();
   auto last = std::upper_bound(s.begin.begin(), s.begin.end(), to) - s.begin.begin();
+  // Dense states are closed and end where the next begins.
+  const auto a = static_cast<size_t>(std::max<ptrdiff_t>(first - 1, 0));
+  const size_t b = std::min(s.size(), static_cast<size_t>(last) + 1);
+  if (blocks != nullptr && a < b && blocks->AllDense(s, a, b)) return true;
   for (size_t k = static_cast<size_t>(std::max<ptrdiff_t>(first - 1, 0));
        k < s.size() && k <= static_cast<size_t>(last); ++k) {
     if (s.end[k] == model::kNoEnd || s.end[k] < s.begin[k]) return false;
@@ -228,12 +234,14 @@ bool IsPlainStateWindow(const WindowSpec& w) { return PlainThreadWindow(w, "Stat
 bool IsPlainEventWindow(const WindowSpec& w) { return PlainThreadWindow(w, "Last Evt Val"); }
 
 std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window, const store::TraceStore* store,
-                                 uint32_t object, model::Time from, model::Time to) {
+                                 uint32_t object, model::Time from, model::Time to,
+                                 const store::StateBlockCache* blocks) {
   if (store != nullptr && IsPlainStateWindow(window.spec()) && object < store->threads()) {
     window.CheckDeadline();  // the fast row does not check it as it moves: once per row
     const auto& states = store->thread(model::ThreadIndex(object)).states;
-    if (StateRow::WellFormed(states, from, to))
-      return std::make_unique<StateRow>(states, window.trace_end());
+    const store::StateBlocks* b = blocks ? &blocks->Of(model::ThreadIndex(object)) : nullptr;
+    if (StateRow::WellFormed(states, from, to, b))
+      return std::make_unique<StateRow>(states, window.trace_end(), b);
   }
   if (store != nullptr && IsPlainEventWindow(window.spec()) && object < store->threads()) {
     window.CheckDeadline();

@@ -14,19 +14,36 @@
 
 #include "src/filter/filter.h"
 #include "src/semantic/evaluator.h"
+#include "src/store/state_blocks.h"
 #include "src/store/trace_store.h"
 
 namespace parallax::semantic {
 
 class StateRow final : public Row {
  public:
-  StateRow(const store::StateColumns& states, model::Time trace_end);
+  // `blocks` (may be null): the summaries of these states, which let a fold consume runs of
+  // states whole (render/fold.cc).
+  StateRow(const store::StateColumns& states, model::Time trace_end,
+           const store::StateBlocks* blocks = nullptr);
   void Init(model::Time t) override;
   void Next() override;
 
   // Whether the states that can be visited between `from` and `to` are closed and do not
-  // overlap the next one.
-  static bool WellFormed(const store::StateColumns& states, model::Time from, model::Time to);
+  // overlap the next one (answered from `blocks`, when given, where the states are dense).
+  static bool WellFormed(const store::StateColumns& states, model::Time from, model::Time to,
+                         const store::StateBlocks* blocks = nullptr);
+
+  const store::StateColumns& states() const { return s_; }
+  const store::StateBlocks* blocks() const { return blocks_; }
+  // Whether the current interval is a state (not a gap), and which.
+  bool AtState() const { return pos_ % 2 == 1; }
+  size_t StateIndex() const { return pos_ / 2; }
+  // Makes state k the current interval, as if the row had walked to it. Only for a state the
+  // walk reaches one state at a time: the states before it, from the current one, are dense.
+  void JumpToState(size_t k) {
+    pos_ = 2 * k + 1;
+    Load();
+  }
 
  private:
   // Positions: 0 = before the first state, 2k + 1 = state k, 2k + 2 = the gap after state k.
@@ -36,6 +53,7 @@ class StateRow final : public Row {
 
   const store::StateColumns& s_;
   model::Time trace_end_;
+  const store::StateBlocks* blocks_;
   size_t pos_ = 0;
 };
 
@@ -85,8 +103,10 @@ class EventRow final : public Row {
 bool IsPlainStateWindow(const WindowSpec& w);
 bool IsPlainEventWindow(const WindowSpec& w);
 
-// The fast row when it applies, else the window's own row.
+// The fast row when it applies, else the window's own row. `blocks` (may be null): the store's
+// state summaries, handed to a StateRow (built for its thread if not yet).
 std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window, const store::TraceStore* store,
-                                 uint32_t object, model::Time from, model::Time to);
+                                 uint32_t object, model::Time from, model::Time to,
+                                 const store::StateBlockCache* blocks = nullptr);
 
 }  // namespace parallax::semantic

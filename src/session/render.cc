@@ -188,6 +188,7 @@ render::TimelineContext Context(const session::TraceImpl& t, const WindowSet& se
   render::TimelineContext ctx;
   ctx.header = &t.header();
   ctx.store = &t.store();
+  ctx.state_blocks = &t.state_blocks();
   ctx.pcf = t.pcf();
   ctx.row = t.row();
   semantic::ValueLabels labels = semantic::WindowValueLabels(set.specs, index, t.pcf(), &t.functions());

@@ -15,6 +15,7 @@
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
+#include "src/store/state_blocks.h"
 #include "src/model/pcf_catalog.h"
 #include "src/model/row_names.h"
 
@@ -27,7 +28,10 @@ std::string PathOf(const Trace& trace);
 
 class TraceImpl : public Trace {
  public:
-  TraceImpl(std::string path, io::PrvTrace prv) : path_(std::move(path)), prv_(std::move(prv)) {}
+  TraceImpl(std::string path, io::PrvTrace prv)
+      : path_(std::move(path)),
+        prv_(std::move(prv)),
+        state_blocks_(prv_.store, std::exchange(prv_.state_blocks, {})) {}
 
   TraceInfo Info() const override;
   Status Write(const std::string& prv_path, bool overwrite) const override;
@@ -60,6 +64,9 @@ class TraceImpl : public Trace {
   const io::PrvTrace& prv() const { return prv_; }
   const model::TraceHeader& header() const { return prv_.header; }
   const store::TraceStore& store() const { return prv_.store; }
+  // Summaries of the threads' states for timeline frames, each thread's built by the first frame
+  // that needs it and kept for the next ones.
+  const store::StateBlockCache& state_blocks() const { return state_blocks_; }
   const model::PcfCatalog* pcf() const { return pcf_ ? &*pcf_ : nullptr; }
   const model::RowNames* row() const { return row_ ? &*row_ : nullptr; }
 
@@ -78,6 +85,7 @@ class TraceImpl : public Trace {
  private:
   std::string path_;
   io::PrvTrace prv_;
+  store::StateBlockCache state_blocks_;  // of prv_.store, which does not change
   std::optional<model::PcfCatalog> pcf_;
   std::optional<model::RowNames> row_;
   std::shared_ptr<const FunctionRegistry> functions_;

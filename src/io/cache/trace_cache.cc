@@ -37,7 +37,7 @@ constexpr size_t kHeaderBytes = 56;
 constexpr size_t kStampWindow = 64 * 1024;
 constexpr size_t kReleaseBytes = 1 << 20;
 
-enum Section : uint32_t { kMeta = 1, kThreads = 2, kComms = 3, kCpuView = 4, kCommIndex = 5 };
+enum Section : uint32_t { kMeta = 1, kThreads = 2, kComms = 3, kCpuView = 4, kCommIndex = 5, kStateBlocks = 6 };
 
 // The thread section (format 4) starts with a directory: the thread count, then for every
 // thread and each of its 8 columns (state begin, end, state, cpu; event time, type, value, cpu)
@@ -192,6 +192,7 @@ class FileSink : public Sink {
 struct EncodeInput {
   const PrvTrace& trace;
   const std::vector<uint32_t>& event_types;
+  const std::vector<store::StateBlocks>& state_blocks;  // one per thread
 };
 
 void EncodeMeta(const EncodeInput& in, Sink& s) {
@@ -293,6 +294,15 @@ void EncodeCpuView(const EncodeInput& in, Sink& s) {
   for (const auto& r : v.event_runs) s.Array(r);
 }
 
+// Per thread, its state summaries by blocks of 64 and of 4096 states.
+void EncodeStateBlocks(const EncodeInput& in, Sink& s) {
+  s.U64(in.state_blocks.size());
+  for (const store::StateBlocks& b : in.state_blocks) {
+    s.Array(b.small());
+    s.Array(b.large());
+  }
+}
+
 // The sections in file order: the thread columns first, at an offset known before the trace
 // is parsed (so the parse can write them in place, ParsePrvIntoCache), the others after.
 using Encoder = void (*)(const EncodeInput&, Sink&);
@@ -300,7 +310,8 @@ constexpr std::pair<Section, Encoder> kSections[] = {{kThreads, EncodeThreads},
                                                      {kMeta, EncodeMeta},
                                                      {kCommIndex, EncodeCommIndex},
                                                      {kComms, EncodeComms},
-                                                     {kCpuView, EncodeCpuView}};
+                                                     {kCpuView, EncodeCpuView},
+                                                     {kStateBlocks, EncodeStateBlocks}};
 // Where the thread section's body starts in the file: after the header and its section header.
 constexpr size_t kThreadsBodyAt = kHeaderBytes + 16;
 
@@ -597,6 +608,24 @@ void DecodeRuns(Reader& r, PrvTrace& t, std::vector<std::vector<store::CpuRun>>&
 void DecodeCpuView(Reader& r, PrvTrace& t) {
   DecodeRuns(r, t, t.store.cpu_view().state_runs, true);
   DecodeRuns(r, t, t.store.cpu_view().event_runs, false);
+}
+
+// Their counts are checked against the states; their values are summaries only (a wrong one
+// draws a wrong colour, as a wrong state value would), never positions.
+void DecodeStateBlocks(Reader& r, PrvTrace& t) {
+  if (r.U64() != t.store.threads()) return r.Fail("the state blocks' thread count differs from the header's");
+  t.state_blocks.clear();
+  t.state_blocks.reserve(t.store.threads());
+  for (size_t i = 0; i < t.store.threads() && r.ok(); ++i) {
+    store::Column<store::StateBlocks::Block> small, large;
+    r.Array(small);
+    r.Array(large);
+    if (!r.ok()) return;
+    store::StateBlocks b(std::move(small), std::move(large));
+    if (!b.Fits(t.store.thread(model::ThreadIndex(static_cast<uint32_t>(i))).states.size()))
+      return r.Fail(fmt::format("the state blocks of thread {} do not fit its states", i + 1));
+    t.state_blocks.push_back(std::move(b));
+  }
 }
 
 uint32_t ReadU32(std::string_view b, size_t at) {
@@ -930,7 +959,9 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
     *written = CannotWrite(cache_path, errno);
     return prv;
   }
-  const EncodeInput input{prv.value(), prv->event_types};
+  // The state summaries are stored, and kept by the trace for its first frames.
+  prv->state_blocks = store::BuildStateBlocks(prv->store, read_options.threads);
+  const EncodeInput input{prv.value(), prv->event_types, prv->state_blocks};
   FileSink sink(f, options.fail_after_bytes - std::min(options.fail_after_bytes, threads_end - kHeaderBytes));
   bool ok = ::fseeko(f, static_cast<off_t>(threads_end), SEEK_SET) == 0;
   for (size_t k = 1; k < std::size(kSections) && ok; ++k) {
@@ -998,7 +1029,11 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
   FileSink sink(f, options.fail_after_bytes);
   const std::vector<uint32_t> scanned =
       trace.event_types_known ? std::vector<uint32_t>{} : store::ScanEventTypes(trace.store);
-  const EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned};
+  const std::vector<store::StateBlocks> built =
+      trace.state_blocks.size() == trace.store.threads() ? std::vector<store::StateBlocks>{}
+                                                         : store::BuildStateBlocks(trace.store, 0);
+  const EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned,
+                          built.empty() ? trace.state_blocks : built};
   for (const auto& [tag, encode] : kSections) {
     CountingSink count;
     encode(input, count);
@@ -1092,7 +1127,8 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
                                                {kThreads, DecodeThreads},
                                                {kCommIndex, DecodeCommIndex},
                                                {kComms, DecodeComms},
-                                               {kCpuView, DecodeCpuView}};
+                                               {kCpuView, DecodeCpuView},
+                                               {kStateBlocks, DecodeStateBlocks}};
   for (const auto& [tag, decode] : order) {
     size_t k = 0;
     while (kSections[k].first != tag) ++k;

@@ -10,7 +10,8 @@
 //                 source head/tail hash u64
 //   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8):
 //                 the thread columns (a directory of offsets and lengths, then the columns),
-//                 meta, the send/receive indices, the communication table, the cpu view
+//                 meta, the send/receive indices, the communication table, the cpu view,
+//                 the state summaries by blocks
 // A cache whose magic, version, byte order, length, checksum or source stamp does not match is
 // never used: the caller rebuilds it. The .pcf/.row are not cached (they are small and may be
 // edited on their own); they are read again on every open.
@@ -29,8 +30,9 @@
 namespace parallax::io::cache {
 
 // 2: XXH3-64 checksum, columns mapped in place; 3: the event types in the meta section;
-// 4: the thread columns first, placed by a directory (written in place while parsing)
-inline constexpr uint32_t kFormatVersion = 4;
+// 4: the thread columns first, placed by a directory (written in place while parsing);
+// 5: the state summaries of every thread (store/state_blocks.h) in a section of their own
+inline constexpr uint32_t kFormatVersion = 5;
 inline constexpr std::string_view kMagic = "PXCACHE\n";
 
 // What identifies the source a cache was built from.

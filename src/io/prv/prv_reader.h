@@ -24,6 +24,7 @@
 #include "src/base/input_buffer.h"
 #include "src/io/diagnostics.h"
 #include "src/model/trace_header.h"
+#include "src/store/state_blocks.h"
 #include "src/store/trace_store.h"
 
 namespace parallax::io {
@@ -70,6 +71,9 @@ struct PrvTrace {
   // records them); otherwise whoever needs them scans the store (store::ScanEventTypes).
   std::vector<uint32_t> event_types;
   bool event_types_known = false;
+  // Every thread's state summaries (store/state_blocks.h) when known without a pass over the
+  // states (a trace cache stores them); otherwise empty, and they are built when needed.
+  std::vector<store::StateBlocks> state_blocks;
 };
 
 Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,

@@ -103,6 +103,15 @@ class TraceCacheTest : public ::testing::Test {
     return o.str();
   }
 
+  // The cache written next to `trace` (TRACE.pxc), decoded on its own (its source must match).
+  Result<io::PrvTrace> ReadTheCache(const fs::path& trace) {
+    auto stamp = io::cache::StampOf(trace.string());
+    if (!stamp.ok()) return stamp.status();
+    io::cache::DecodeOptions d;
+    d.expect = &stamp.value();
+    return io::cache::ReadCache(trace.string() + ".pxc", d);
+  }
+
   fs::path WriteTrace(const std::string& text, const std::string& name = "t.prv") {
     fs::path p = dir_ / name;
     Spit(p, text);
@@ -120,11 +129,7 @@ TEST_F(TraceCacheTest, SecondOpenReadsTheCacheWithIdenticalResults) {
   std::string first = Fingerprint(*Open(trace));  // parses and writes the cache
   ASSERT_TRUE(fs::exists(dir_ / "t.prv.pxc"));
   // Prove the second open reads the cache: a cache decoded on its own gives the same store.
-  auto stamp = io::cache::StampOf(trace.string());
-  ASSERT_TRUE(stamp.ok());
-  io::cache::DecodeOptions d;
-  d.expect = &stamp.value();
-  auto cached = io::cache::ReadCache((dir_ / "t.prv.pxc").string(), d);
+  auto cached = ReadTheCache(trace);
   ASSERT_TRUE(cached.ok()) << cached.status().ToString();
   EXPECT_EQ(cached->store.state_records(), 5u);
   EXPECT_EQ(cached->store.event_records(), 3u);
@@ -142,6 +147,42 @@ TEST_F(TraceCacheTest, SecondOpenReadsTheCacheWithIdenticalResults) {
   EXPECT_EQ(parsed, first);
   EXPECT_EQ(parsed, second);
   EXPECT_NE(parsed.find("out_of_order"), std::string::npos);
+  EXPECT_TRUE(notices_.empty());
+}
+
+// The cache stores every thread's state summaries (format 5): they decode as views of the
+// mapped cache, equal to blocks built from the states, and a reopened trace's frames use them
+// without building any.
+TEST_F(TraceCacheTest, TheCacheKeepsTheStateSummaries) {
+  // Thread 1: 5000 dense states (two blocks of 4096 and more of 64), thread 2: a few with a gap.
+  std::string text = "#Paraver (01/01/2024 at 00:00):100000_ns:1(2):1:2(1:1,1:1)\n";
+  for (int k = 0; k < 5000; ++k)
+    text += fmt::format("1:1:1:1:1:{}:{}:{}\n", 10 * k, 10 * k + 10, k % 7 == 0 ? 0 : k % 5);
+  text += "1:2:1:2:1:0:400:1\n1:2:1:2:1:500:600:3\n";
+  fs::path trace = WriteTrace(text);
+  auto first = Open(trace);  // parses into the cache, which keeps the blocks it built
+  ASSERT_NE(first, nullptr);
+  auto cached = ReadTheCache(trace);
+  ASSERT_TRUE(cached.ok()) << cached.status().ToString();
+  ASSERT_EQ(cached->state_blocks.size(), 2u);
+  for (uint32_t t = 0; t < 2; ++t) {
+    const auto& states = cached->store.thread(model::ThreadIndex(t)).states;
+    const store::StateBlocks built(states);
+    const store::StateBlocks& got = cached->state_blocks[t];
+    ASSERT_TRUE(got.Fits(states.size()));
+    EXPECT_TRUE(got.small().is_view()) << t;
+    ASSERT_EQ(got.small().size(), built.small().size());
+    ASSERT_EQ(got.large().size(), built.large().size());
+    using Block = store::StateBlocks::Block;
+    EXPECT_EQ(std::memcmp(got.small().data(), built.small().data(), built.small().size() * sizeof(Block)), 0) << t;
+    EXPECT_EQ(std::memcmp(got.large().data(), built.large().data(), built.large().size() * sizeof(Block)), 0) << t;
+  }
+  EXPECT_EQ(cached->state_blocks[0].small().size(), 79u);  // 5000 / 64, rounded up
+  EXPECT_EQ(cached->state_blocks[0].large().size(), 2u);
+  // The reopened session hands them to its frames: the thread's blocks are the cache's view.
+  auto reopened = Open(trace);
+  ASSERT_NE(reopened, nullptr);
+  EXPECT_TRUE(reopened->state_blocks().Of(model::ThreadIndex(0)).small().is_view());
   EXPECT_TRUE(notices_.empty());
 }
 
@@ -535,14 +576,18 @@ TEST_F(DamagedCacheTest, ThePreviousFormatVersion) {
         "format version 1, this Parallax reads version " + std::to_string(io::cache::kFormatVersion));
 }
 
-// Caches of format 2 (before the event types were recorded) and 3 (the thread columns after
-// the meta section, so not writable while parsing) are rebuilt too.
+// Caches of format 2 (before the event types were recorded), 3 (the thread columns after the
+// meta section, so not writable while parsing) and 4 (no state summaries) are rebuilt too.
 TEST_F(DamagedCacheTest, FormatVersionTwo) {
-  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 4");
+  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 5");
 }
 
 TEST_F(DamagedCacheTest, FormatVersionThree) {
-  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 4");
+  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 5");
+}
+
+TEST_F(DamagedCacheTest, FormatVersionFour) {
+  Check([](std::string& b) { b[8] = 4; }, "format version 4, this Parallax reads version 5");
 }
 
 TEST_F(DamagedCacheTest, CorruptedByte) {
