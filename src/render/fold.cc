@@ -191,10 +191,10 @@ class RowFolder {
  private:
   const semantic::Interval& cur() const { return row_.current(); }
 
-  // From the current state k, the walk would visit states k + 1, k + 2, ... one by one while
-  // each is dense and ends before p1 (each visit a Take and an Observe). Those but the last are
-  // taken whole from the summaries, and the row moves to the last, which the walk leaves as the
-  // last of them.
+  // From the current state k the walk visits states k + 1, ..., f one at a time (a Take and an
+  // Observe each), f being the first state from k on that is not dense or ends at or after p1
+  // (after the last state, the gap to the trace end). States k + 1 .. f - 1 are taken whole
+  // from the summaries instead, and the row is moved to f - 1, from where the walk goes on.
   void TakeDenseRun(double p1) {
     if (!bulk_allowed_ || !row_.AtState()) return;
     const size_t k = row_.StateIndex();
