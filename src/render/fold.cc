@@ -96,7 +96,7 @@ class BulkReducer {
         uint64_t sum = b_.summary.sum;
         uint64_t count = not_zero ? b_.summary.non_zero : b_.summary.count;
         for (double x : v_) {
-          sum += static_cast<uint64_t>(x);
+          if (__builtin_add_overflow(sum, static_cast<uint64_t>(x), &sum)) sum = UINT64_MAX;
           count += !not_zero || x != 0;
         }
         if (sum > (uint64_t{1} << 53)) return render::Reduce(mode, Materialize(), random);

@@ -6,9 +6,19 @@
 
 namespace parallax::store {
 
+namespace {
+
+// Sums saturate: a sum past 2^53 is not used as it is (render/fold.cc adds such values one by one).
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+}  // namespace
+
 void StateSummary::Add(uint32_t value) {
   ++count;
-  sum += value;
+  sum = SaturatingAdd(sum, value);
   max = std::max(max, value);
   if (value != 0) {
     ++non_zero;
@@ -19,7 +29,7 @@ void StateSummary::Add(uint32_t value) {
 void StateSummary::Add(const StateSummary& o) {
   count += o.count;
   non_zero += o.non_zero;
-  sum += o.sum;
+  sum = SaturatingAdd(sum, o.sum);
   max = std::max(max, o.max);
   min_non_zero = std::min(min_non_zero, o.min_non_zero);
 }
