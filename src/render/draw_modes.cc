@@ -26,11 +26,6 @@ constexpr std::string_view kColorModeNames[] = {
     "code", "gradient", "null-gradient", "alt-gradient", "punctual", "fused", "line"};
 static_assert(std::size(kColorModeNames) == static_cast<size_t>(cfg::ColorMode::kFunctionLine) + 1);
 
-size_t RandomIndex(size_t len, double random) {
-  size_t i = static_cast<size_t>(std::floor(static_cast<double>(len) * random));
-  return std::min(i, len - 1);
-}
-
 double MinNotZero(std::span<const double> v) {
   double m = std::numeric_limits<double>::infinity();
   for (double x : v)
@@ -92,6 +87,11 @@ double AbsMinimumNotZero(std::span<const double> v) {
 }
 
 }  // namespace
+
+size_t RandomIndex(size_t len, double random) {
+  size_t i = static_cast<size_t>(std::floor(static_cast<double>(len) * random));
+  return std::min(i, len - 1);
+}
 
 double Reduce(DrawMode mode, std::span<const double> v, double random) {
   switch (mode) {

@@ -19,6 +19,9 @@ using cfg::DrawMode;
 // so that images are reproducible).
 double Reduce(DrawMode mode, std::span<const double> values, double random);
 
+// The position the random modes pick among `len` (> 0) values.
+size_t RandomIndex(size_t len, double random);
+
 // The names the command line accepts ("last", "maximum", "minimum-not-zero", "random",
 // "random-not-zero", "average", "average-not-zero", "mode", "abs-maximum", "abs-minimum").
 std::optional<DrawMode> ParseDrawMode(std::string_view name);

@@ -84,9 +84,9 @@ class BulkReducer {
         return std::isinf(m) ? 0 : m;
       }
       case DrawMode::kRandom:
-        return At(Index(n_, random));
+        return At(RandomIndex(n_, random));
       case DrawMode::kRandNotZero: {
-        const size_t start = Index(n_, random);
+        const size_t start = RandomIndex(n_, random);
         if (auto x = FirstNonZero(start, n_)) return *x;
         return FirstNonZero(0, start).value_or(0);
       }
@@ -109,9 +109,6 @@ class BulkReducer {
   }
 
  private:
-  static size_t Index(size_t len, double random) {
-    return std::min(static_cast<size_t>(std::floor(static_cast<double>(len) * random)), len - 1);
-  }
   double At(size_t i) const {
     if (i < b_.at) return v_[i];
     if (i - b_.at < b_.summary.count) return static_cast<double>(s_.state[b_.first + (i - b_.at)]);

@@ -20,8 +20,7 @@ bool StateRow::WellFormed(const store::StateColumns& s, model::Time from, model:
   const auto a = static_cast<size_t>(std::max<ptrdiff_t>(first - 1, 0));
   const size_t b = std::min(s.size(), static_cast<size_t>(last) + 1);
   if (blocks != nullptr && a < b && blocks->AllDense(s, a, b)) return true;
-  for (size_t k = static_cast<size_t>(std::max<ptrdiff_t>(first - 1, 0));
-       k < s.size() && k <= static_cast<size_t>(last); ++k) {
+  for (size_t k = a; k < b; ++k) {
     if (s.end[k] == model::kNoEnd || s.end[k] < s.begin[k]) return false;
     if (k + 1 < s.size() && s.end[k] > s.begin[k + 1]) return false;
   }

@@ -64,8 +64,8 @@ class TraceImpl : public Trace {
   const io::PrvTrace& prv() const { return prv_; }
   const model::TraceHeader& header() const { return prv_.header; }
   const store::TraceStore& store() const { return prv_.store; }
-  // Summaries of the threads' states for timeline frames, each thread's built by the first frame
-  // that needs it and kept for the next ones.
+  // Summaries of the threads' states for timeline frames: those the trace cache stored, else
+  // each thread's built by the first frame that needs it, kept for the next ones.
   const store::StateBlockCache& state_blocks() const { return state_blocks_; }
   const model::PcfCatalog* pcf() const { return pcf_ ? &*pcf_ : nullptr; }
   const model::RowNames* row() const { return row_ ? &*row_ : nullptr; }

@@ -1,6 +1,7 @@
 #include "src/store/state_blocks.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "src/base/parallel.h"
 
@@ -85,47 +86,44 @@ StateBlocks::StateBlocks(const StateColumns& s) {
   }
 }
 
-size_t StateBlocks::DenseRunEnd(const StateColumns& s, size_t from, double limit) const {
-  const size_t n = s.size();
-  auto passes = [&](size_t k) { return Dense(s, k) && static_cast<double>(s.end[k]) < limit; };
-  auto whole = [&](const Block& b) { return b.dense != 0 && static_cast<double>(b.last_end) < limit; };
+namespace {
+
+// The first state in [from, to) that is not dense or ends, as a double, at or after `limit`
+// (`to` when none), stepping over whole blocks where their flags and last ends allow.
+size_t RunEnd(const StateColumns& s, const Column<StateBlocks::Block>& small,
+              const Column<StateBlocks::Block>& large, size_t from, double limit, size_t to) {
+  using B = StateBlocks;
+  const size_t n = std::min(to, s.size());
+  auto passes = [&](size_t k) { return B::Dense(s, k) && static_cast<double>(s.end[k]) < limit; };
+  auto whole = [&](const B::Block& b) { return b.dense != 0 && static_cast<double>(b.last_end) < limit; };
   size_t k = from;
-  for (; k < n && k % kSmall != 0; ++k)
+  for (; k < n && k % B::kSmall != 0; ++k)
     if (!passes(k)) return k;
   while (k < n) {
-    if (k % kLarge == 0 && whole(large_[k / kLarge])) {
-      k = std::min(n, k + kLarge);
+    if (k % B::kLarge == 0 && whole(large[k / B::kLarge])) {
+      k = std::min(n, k + B::kLarge);
       continue;
     }
-    if (whole(small_[k / kSmall])) {
-      k = std::min(n, k + kSmall);
+    if (whole(small[k / B::kSmall])) {
+      k = std::min(n, k + B::kSmall);
       continue;
     }
-    // A state of this block fails (it is not dense, or one ends at or after the limit).
-    for (const size_t stop = std::min(n, k + kSmall); k < stop; ++k)
+    // A state of this block fails (it is not dense, or one ends at or after the limit), unless
+    // the block reaches past `to`.
+    for (const size_t stop = std::min(n, k + B::kSmall); k < stop; ++k)
       if (!passes(k)) return k;
   }
   return n;
 }
 
+}  // namespace
+
+size_t StateBlocks::DenseRunEnd(const StateColumns& s, size_t from, double limit) const {
+  return RunEnd(s, small_, large_, from, limit, s.size());
+}
+
 bool StateBlocks::AllDense(const StateColumns& s, size_t a, size_t b) const {
-  size_t k = a;
-  for (; k < b && k % kSmall != 0; ++k)
-    if (!Dense(s, k)) return false;
-  while (k < b) {
-    if (k % kLarge == 0 && k + kLarge <= b) {
-      if (large_[k / kLarge].dense == 0) return false;
-      k += kLarge;
-    } else if (k + kSmall <= b) {
-      if (small_[k / kSmall].dense == 0) return false;
-      k += kSmall;
-    } else {
-      break;
-    }
-  }
-  for (; k < b; ++k)
-    if (!Dense(s, k)) return false;
-  return true;
+  return RunEnd(s, small_, large_, a, std::numeric_limits<double>::infinity(), b) >= b;
 }
 
 StateSummary StateBlocks::Summarize(const StateColumns& s, size_t a, size_t b) const {
