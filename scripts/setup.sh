@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git ccache
   libopen-trace-format2-dev otf2-tools
-  zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libpugixml-dev libxxhash-dev
+  zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libpugixml-dev libxxhash-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-matplotlib

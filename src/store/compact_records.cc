@@ -1,0 +1,331 @@
+#include "src/store/compact_records.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace parallax::store::compact {
+
+namespace {
+
+constexpr size_t kHeaderBytes = 9;  // records u32, stream bytes u32, coding u8
+constexpr uint8_t kPlain = 0;
+constexpr uint8_t kZstd = 1;
+constexpr size_t kMaxVarint = 10;
+constexpr size_t kColumns = 4;
+
+uint64_t ZigZag(uint64_t difference) {
+  int64_t d = static_cast<int64_t>(difference);
+  return (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63);
+}
+uint64_t UnZigZag(uint64_t z) { return (z >> 1) ^ (~(z & 1) + 1); }
+
+void PutVarint(std::vector<uint8_t>& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<uint8_t>(v));
+}
+
+void PutU32(std::vector<uint8_t>& out, uint32_t v) {
+  uint8_t b[4];
+  std::memcpy(b, &v, 4);
+  out.insert(out.end(), b, b + 4);
+}
+
+// Reads varints from [p, end); `ok` turns false at the first one that runs past the end or is
+// longer than ten bytes, and stays false (later reads return 0).
+struct Reader {
+  const uint8_t* p;
+  const uint8_t* end;
+  bool ok = true;
+
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64 && p < end; shift += 7) {
+      uint8_t b = *p++;
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (b < 0x80) return v;
+    }
+    ok = false;
+    p = end;
+    return 0;
+  }
+};
+
+// The distinct values of `v` sorted, and each value's index into them.
+template <typename T>
+std::vector<T> Dictionary(const T* v, size_t n) {
+  std::vector<T> d(v, v + n);
+  std::sort(d.begin(), d.end());
+  d.erase(std::unique(d.begin(), d.end()), d.end());
+  return d;
+}
+template <typename T>
+uint64_t IndexOf(const std::vector<T>& dict, T value) {
+  return static_cast<uint64_t>(std::lower_bound(dict.begin(), dict.end(), value) - dict.begin());
+}
+
+// Header, dictionary and streams of one block, compressed when that saves bytes.
+void FinishBlock(uint32_t records, const std::vector<uint64_t>& dict, const std::vector<uint8_t>& streams,
+                 const EncodeOptions& options, std::vector<uint8_t>& out) {
+  PutU32(out, records);
+  PutU32(out, static_cast<uint32_t>(streams.size()));
+  size_t coding_at = out.size();
+  out.push_back(kPlain);
+  PutVarint(out, dict.size());
+  for (uint64_t d : dict) PutVarint(out, d);
+  if (options.zstd && !streams.empty()) {
+    size_t at = out.size();
+    size_t bound = ZSTD_compressBound(streams.size());
+    out.resize(at + bound);
+    size_t n = ZSTD_compress(out.data() + at, bound, streams.data(), streams.size(), options.zstd_level);
+    if (!ZSTD_isError(n) && n < streams.size()) {
+      out.resize(at + n);
+      out[coding_at] = kZstd;
+      return;
+    }
+    out.resize(at);
+  }
+  out.insert(out.end(), streams.begin(), streams.end());
+}
+
+void AddBlock(const std::vector<uint8_t>& bytes, std::vector<BlockEntry>& blocks, size_t start, uint32_t records,
+              model::Time first, model::Time last) {
+  BlockEntry e;
+  e.first = first;
+  e.last = last;
+  e.offset = start;
+  e.bytes = static_cast<uint32_t>(bytes.size() - start);
+  e.records = records;
+  blocks.push_back(e);
+}
+
+uint64_t Diff(int64_t a, int64_t b) { return static_cast<uint64_t>(a) - static_cast<uint64_t>(b); }
+int64_t Add(int64_t base, uint64_t z) { return static_cast<int64_t>(static_cast<uint64_t>(base) + UnZigZag(z)); }
+
+// The checked header of a block and its streams (decompressed into `scratch` when needed).
+struct OpenBlock {
+  std::vector<uint64_t> dict;
+  Reader streams{nullptr, nullptr};
+};
+
+Status BadBlock(const std::string& what) {
+  return Status::Error("damaged compact block: " + what, {},
+                       "the trace cache holding it is damaged; clear it (parallax cache clear) and open the trace again");
+}
+
+Status Open(std::span<const uint8_t> block, uint32_t records, std::vector<uint8_t>& scratch, OpenBlock* o) {
+  if (block.size() < kHeaderBytes) return BadBlock("shorter than its header");
+  uint32_t n, stream_bytes;
+  std::memcpy(&n, block.data(), 4);
+  std::memcpy(&stream_bytes, block.data() + 4, 4);
+  uint8_t coding = block[8];
+  if (n != records) return BadBlock("holds " + std::to_string(n) + " records, its index says " + std::to_string(records));
+  if (stream_bytes > static_cast<uint64_t>(records) * kColumns * kMaxVarint)
+    return BadBlock("its streams are longer than its records can be");
+  Reader r{block.data() + kHeaderBytes, block.data() + block.size()};
+  uint64_t dict_size = r.Varint();
+  if (!r.ok || dict_size > records) return BadBlock("bad dictionary size");
+  o->dict.resize(dict_size);
+  for (uint64_t& d : o->dict) d = r.Varint();
+  if (!r.ok) return BadBlock("the dictionary runs past the block");
+  size_t left = static_cast<size_t>(r.end - r.p);
+  if (coding == kPlain) {
+    if (left != stream_bytes) return BadBlock("its streams do not fill the block");
+    o->streams = Reader{r.p, r.end};
+  } else if (coding == kZstd) {
+    scratch.resize(stream_bytes);
+    size_t got = ZSTD_decompress(scratch.data(), scratch.size(), r.p, left);
+    if (ZSTD_isError(got) || got != stream_bytes) return BadBlock("its compressed streams do not decompress");
+    o->streams = Reader{scratch.data(), scratch.data() + scratch.size()};
+  } else {
+    return BadBlock("unknown coding " + std::to_string(coding));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+uint64_t CompactColumns::records() const {
+  uint64_t n = 0;
+  for (const BlockEntry& b : blocks) n += b.records;
+  return n;
+}
+
+std::pair<size_t, size_t> CompactColumns::BlocksFor(model::Time from, model::Time to, bool states) const {
+  // Blocks are in time order by their first time; a state block's latest end may reach past
+  // later blocks, so the first block is the first whose last time reaches `from`.
+  if (from >= to) return {0, 0};
+  size_t first = 0;
+  if (states) {
+    while (first < blocks.size() && blocks[first].last < from && blocks[first].last != model::kNoEnd) ++first;
+  } else {
+    first = static_cast<size_t>(
+        std::partition_point(blocks.begin(), blocks.end(), [&](const BlockEntry& b) { return b.last < from; }) -
+        blocks.begin());
+  }
+  size_t last = static_cast<size_t>(
+      std::partition_point(blocks.begin(), blocks.end(), [&](const BlockEntry& b) { return b.first < to; }) -
+      blocks.begin());
+  return {first, std::max(first, last)};
+}
+
+CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options) {
+  CompactColumns c;
+  std::vector<uint8_t> bytes;
+  std::vector<BlockEntry> blocks;
+  std::vector<uint8_t> streams;
+  const size_t n = s.size();
+  const size_t step = std::max<uint32_t>(options.block_records, 1);
+  for (size_t a = 0; a < n; a += step) {
+    const size_t b = std::min(n, a + step);
+    const uint32_t k = static_cast<uint32_t>(b - a);
+    streams.clear();
+    model::Time prev = 0, last = s.end[a];
+    for (size_t i = a; i < b; ++i) {
+      PutVarint(streams, ZigZag(Diff(s.begin[i], prev)));
+      prev = s.begin[i];
+    }
+    for (size_t i = a; i < b; ++i) {
+      model::Time e = s.end[i];
+      if (e == model::kNoEnd || last == model::kNoEnd)
+        last = model::kNoEnd;
+      else
+        last = std::max(last, e);
+      PutVarint(streams, ZigZag(Diff(e, i + 1 < b ? s.begin[i + 1] : s.begin[i])));
+    }
+    std::vector<uint32_t> dict = Dictionary(s.state.data() + a, k);
+    for (size_t i = a; i < b; ++i) PutVarint(streams, IndexOf(dict, s.state[i]));
+    uint16_t prev_cpu = 0;
+    for (size_t i = a; i < b; ++i) {
+      PutVarint(streams, ZigZag(Diff(s.cpu[i], prev_cpu)));
+      prev_cpu = s.cpu[i];
+    }
+    size_t start = bytes.size();
+    FinishBlock(k, std::vector<uint64_t>(dict.begin(), dict.end()), streams, options, bytes);
+    AddBlock(bytes, blocks, start, k, s.begin[a], last);
+  }
+  c.bytes = Column<uint8_t>(std::move(bytes));
+  c.blocks = Column<BlockEntry>(std::move(blocks));
+  return c;
+}
+
+CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options) {
+  CompactColumns c;
+  std::vector<uint8_t> bytes;
+  std::vector<BlockEntry> blocks;
+  std::vector<uint8_t> streams;
+  const size_t n = ev.size();
+  const size_t step = std::max<uint32_t>(options.block_records, 1);
+  for (size_t a = 0; a < n; a += step) {
+    const size_t b = std::min(n, a + step);
+    const uint32_t k = static_cast<uint32_t>(b - a);
+    streams.clear();
+    model::Time prev = 0;
+    for (size_t i = a; i < b; ++i) {
+      PutVarint(streams, ZigZag(Diff(ev.time[i], prev)));
+      prev = ev.time[i];
+    }
+    std::vector<uint32_t> dict = Dictionary(ev.type.data() + a, k);
+    for (size_t i = a; i < b; ++i) PutVarint(streams, IndexOf(dict, ev.type[i]));
+    for (size_t i = a; i < b; ++i) PutVarint(streams, ZigZag(static_cast<uint64_t>(ev.value[i])));
+    uint16_t prev_cpu = 0;
+    for (size_t i = a; i < b; ++i) {
+      PutVarint(streams, ZigZag(Diff(ev.cpu[i], prev_cpu)));
+      prev_cpu = ev.cpu[i];
+    }
+    size_t start = bytes.size();
+    FinishBlock(k, std::vector<uint64_t>(dict.begin(), dict.end()), streams, options, bytes);
+    AddBlock(bytes, blocks, start, k, ev.time[a], ev.time[b - 1]);
+  }
+  c.bytes = Column<uint8_t>(std::move(bytes));
+  c.blocks = Column<BlockEntry>(std::move(blocks));
+  return c;
+}
+
+Status DecodeStates(std::span<const uint8_t> block, uint32_t records, StateColumns* out) {
+  std::vector<uint8_t> scratch;
+  OpenBlock o;
+  if (Status st = Open(block, records, scratch, &o); !st.ok()) return st;
+  const size_t at = out->size();
+  out->Resize(at + records);
+  model::Time* begin = out->begin.data() + at;
+  model::Time* end = out->end.data() + at;
+  uint32_t* state = out->state.data() + at;
+  uint16_t* cpu = out->cpu.data() + at;
+  Reader& r = o.streams;
+  model::Time prev = 0;
+  for (uint32_t i = 0; i < records; ++i) prev = begin[i] = Add(prev, r.Varint());
+  for (uint32_t i = 0; i < records; ++i) end[i] = Add(i + 1 < records ? begin[i + 1] : begin[i], r.Varint());
+  bool in_dict = true;
+  for (uint32_t i = 0; i < records; ++i) {
+    uint64_t k = r.Varint();
+    in_dict &= k < o.dict.size();
+    state[i] = in_dict ? static_cast<uint32_t>(o.dict[k]) : 0;
+  }
+  uint64_t c = 0;
+  for (uint32_t i = 0; i < records; ++i) {
+    c += UnZigZag(r.Varint());
+    cpu[i] = static_cast<uint16_t>(c);
+  }
+  if (!r.ok || r.p != r.end || !in_dict) {
+    out->Resize(at);
+    return BadBlock(!in_dict ? "a state value outside its dictionary" : "its streams do not match its records");
+  }
+  return Status::Ok();
+}
+
+Status DecodeEvents(std::span<const uint8_t> block, uint32_t records, EventColumns* out) {
+  std::vector<uint8_t> scratch;
+  OpenBlock o;
+  if (Status st = Open(block, records, scratch, &o); !st.ok()) return st;
+  const size_t at = out->size();
+  out->Resize(at + records);
+  model::Time* time = out->time.data() + at;
+  uint32_t* type = out->type.data() + at;
+  int64_t* value = out->value.data() + at;
+  uint16_t* cpu = out->cpu.data() + at;
+  Reader& r = o.streams;
+  model::Time prev = 0;
+  for (uint32_t i = 0; i < records; ++i) prev = time[i] = Add(prev, r.Varint());
+  bool in_dict = true;
+  for (uint32_t i = 0; i < records; ++i) {
+    uint64_t k = r.Varint();
+    in_dict &= k < o.dict.size();
+    type[i] = in_dict ? static_cast<uint32_t>(o.dict[k]) : 0;
+  }
+  for (uint32_t i = 0; i < records; ++i) value[i] = static_cast<int64_t>(UnZigZag(r.Varint()));
+  uint64_t c = 0;
+  for (uint32_t i = 0; i < records; ++i) {
+    c += UnZigZag(r.Varint());
+    cpu[i] = static_cast<uint16_t>(c);
+  }
+  if (!r.ok || r.p != r.end || !in_dict) {
+    out->Resize(at);
+    return BadBlock(!in_dict ? "an event type outside its dictionary" : "its streams do not match its records");
+  }
+  return Status::Ok();
+}
+
+namespace {
+template <typename Cols, typename Fn>
+Status DecodeAll(const CompactColumns& c, Cols* out, Fn decode) {
+  for (size_t b = 0; b < c.blocks.size(); ++b) {
+    const BlockEntry& e = c.blocks[b];
+    if (e.offset > c.bytes.size() || e.bytes > c.bytes.size() - e.offset)
+      return BadBlock("block " + std::to_string(b) + " lies past the end of the bytes");
+    if (Status st = decode(std::span<const uint8_t>(c.bytes.data() + e.offset, e.bytes), e.records, out); !st.ok())
+      return st;
+  }
+  return Status::Ok();
+}
+}  // namespace
+
+Status DecodeAllStates(const CompactColumns& c, StateColumns* out) { return DecodeAll(c, out, DecodeStates); }
+Status DecodeAllEvents(const CompactColumns& c, EventColumns* out) { return DecodeAll(c, out, DecodeEvents); }
+
+}  // namespace parallax::store::compact
