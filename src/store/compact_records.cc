@@ -44,6 +44,7 @@ struct Reader {
   bool ok = true;
 
   uint64_t Varint() {
+    if (p < end && *p < 0x80) return *p++;  // most values are one byte
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 64 && p < end; shift += 7) {
       uint8_t b = *p++;
@@ -56,28 +57,64 @@ struct Reader {
   }
 };
 
-// The distinct values of `v` sorted, and each value's index into them.
-template <typename T>
-std::vector<T> Dictionary(const T* v, size_t n) {
-  std::vector<T> d(v, v + n);
-  std::sort(d.begin(), d.end());
-  d.erase(std::unique(d.begin(), d.end()), d.end());
-  return d;
-}
-template <typename T>
-uint64_t IndexOf(const std::vector<T>& dict, T value) {
-  return static_cast<uint64_t>(std::lower_bound(dict.begin(), dict.end(), value) - dict.begin());
-}
+// Writes varints through a pointer into room reserved for the worst case.
+struct Writer {
+  uint8_t* p;
+  void Varint(uint64_t v) {
+    while (v >= 0x80) {
+      *p++ = static_cast<uint8_t>(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = static_cast<uint8_t>(v);
+  }
+};
+
+// A block's dictionary: its distinct values in order of first appearance, each value's index
+// found through an open-addressing table that is reused from block to block.
+class Dictionary {
+ public:
+  void Clear() {
+    for (uint32_t slot : used_) table_[slot] = kEmpty;
+    used_.clear();
+    values_.clear();
+  }
+  uint64_t IndexOf(uint32_t value) {
+    uint32_t slot = Hash(value);
+    while (true) {
+      uint32_t at = table_[slot];
+      if (at == kEmpty) break;
+      if (values_[at] == value) return at;
+      slot = (slot + 1) & (kSlots - 1);
+    }
+    table_[slot] = static_cast<uint32_t>(values_.size());
+    used_.push_back(slot);
+    values_.push_back(value);
+    return values_.size() - 1;
+  }
+  std::span<const uint32_t> values() const { return values_; }
+
+ private:
+  // At least twice the largest block (kMaxBlockRecords), so the table is never more than half
+  // full.
+  static constexpr uint32_t kSlots = 1u << 16;
+  static_assert(kSlots >= 2 * kMaxBlockRecords);
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  static uint32_t Hash(uint32_t v) { return (v * 0x9E3779B1u) >> 16; }
+
+  std::vector<uint32_t> table_ = std::vector<uint32_t>(kSlots, kEmpty);
+  std::vector<uint32_t> used_;
+  std::vector<uint32_t> values_;
+};
 
 // Header, dictionary and streams of one block, compressed when that saves bytes.
-void FinishBlock(uint32_t records, const std::vector<uint64_t>& dict, const std::vector<uint8_t>& streams,
+void FinishBlock(uint32_t records, std::span<const uint32_t> dict, const std::vector<uint8_t>& streams,
                  const EncodeOptions& options, std::vector<uint8_t>& out) {
   PutU32(out, records);
   PutU32(out, static_cast<uint32_t>(streams.size()));
   size_t coding_at = out.size();
   out.push_back(kPlain);
   PutVarint(out, dict.size());
-  for (uint64_t d : dict) PutVarint(out, d);
+  for (uint32_t d : dict) PutVarint(out, d);
   if (options.zstd && !streams.empty()) {
     size_t at = out.size();
     size_t bound = ZSTD_compressBound(streams.size());
@@ -174,39 +211,48 @@ std::pair<size_t, size_t> CompactColumns::BlocksFor(model::Time from, model::Tim
   return {first, std::max(first, last)};
 }
 
+namespace {
+
+size_t BlockSize(const EncodeOptions& o) { return std::clamp<uint32_t>(o.block_records, 1, kMaxBlockRecords); }
+
+// The worst case of a block's streams: four columns of ten-byte varints.
+std::vector<uint8_t>& Room(std::vector<uint8_t>& streams, size_t records) {
+  streams.resize(records * kColumns * kMaxVarint);
+  return streams;
+}
+
+}  // namespace
+
 CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options) {
   CompactColumns c;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> bytes, streams;
   std::vector<BlockEntry> blocks;
-  std::vector<uint8_t> streams;
-  const size_t n = s.size();
-  const size_t step = std::max<uint32_t>(options.block_records, 1);
+  Dictionary dict;
+  const size_t n = s.size(), step = BlockSize(options);
   for (size_t a = 0; a < n; a += step) {
     const size_t b = std::min(n, a + step);
     const uint32_t k = static_cast<uint32_t>(b - a);
-    streams.clear();
+    Writer w{Room(streams, k).data()};
     model::Time prev = 0, last = s.end[a];
     for (size_t i = a; i < b; ++i) {
-      PutVarint(streams, ZigZag(Diff(s.begin[i], prev)));
+      w.Varint(ZigZag(Diff(s.begin[i], prev)));
       prev = s.begin[i];
     }
     for (size_t i = a; i < b; ++i) {
       model::Time e = s.end[i];
-      if (e == model::kNoEnd || last == model::kNoEnd)
-        last = model::kNoEnd;
-      else
-        last = std::max(last, e);
-      PutVarint(streams, ZigZag(Diff(e, i + 1 < b ? s.begin[i + 1] : s.begin[i])));
+      last = e == model::kNoEnd || last == model::kNoEnd ? model::kNoEnd : std::max(last, e);
+      w.Varint(ZigZag(Diff(e, i + 1 < b ? s.begin[i + 1] : s.begin[i])));
     }
-    std::vector<uint32_t> dict = Dictionary(s.state.data() + a, k);
-    for (size_t i = a; i < b; ++i) PutVarint(streams, IndexOf(dict, s.state[i]));
+    dict.Clear();
+    for (size_t i = a; i < b; ++i) w.Varint(dict.IndexOf(s.state[i]));
     uint16_t prev_cpu = 0;
     for (size_t i = a; i < b; ++i) {
-      PutVarint(streams, ZigZag(Diff(s.cpu[i], prev_cpu)));
+      w.Varint(ZigZag(Diff(s.cpu[i], prev_cpu)));
       prev_cpu = s.cpu[i];
     }
+    streams.resize(static_cast<size_t>(w.p - streams.data()));
     size_t start = bytes.size();
-    FinishBlock(k, std::vector<uint64_t>(dict.begin(), dict.end()), streams, options, bytes);
+    FinishBlock(k, dict.values(), streams, options, bytes);
     AddBlock(bytes, blocks, start, k, s.begin[a], last);
   }
   c.bytes = Column<uint8_t>(std::move(bytes));
@@ -216,30 +262,30 @@ CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options)
 
 CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options) {
   CompactColumns c;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> bytes, streams;
   std::vector<BlockEntry> blocks;
-  std::vector<uint8_t> streams;
-  const size_t n = ev.size();
-  const size_t step = std::max<uint32_t>(options.block_records, 1);
+  Dictionary dict;
+  const size_t n = ev.size(), step = BlockSize(options);
   for (size_t a = 0; a < n; a += step) {
     const size_t b = std::min(n, a + step);
     const uint32_t k = static_cast<uint32_t>(b - a);
-    streams.clear();
+    Writer w{Room(streams, k).data()};
     model::Time prev = 0;
     for (size_t i = a; i < b; ++i) {
-      PutVarint(streams, ZigZag(Diff(ev.time[i], prev)));
+      w.Varint(ZigZag(Diff(ev.time[i], prev)));
       prev = ev.time[i];
     }
-    std::vector<uint32_t> dict = Dictionary(ev.type.data() + a, k);
-    for (size_t i = a; i < b; ++i) PutVarint(streams, IndexOf(dict, ev.type[i]));
-    for (size_t i = a; i < b; ++i) PutVarint(streams, ZigZag(static_cast<uint64_t>(ev.value[i])));
+    dict.Clear();
+    for (size_t i = a; i < b; ++i) w.Varint(dict.IndexOf(ev.type[i]));
+    for (size_t i = a; i < b; ++i) w.Varint(ZigZag(static_cast<uint64_t>(ev.value[i])));
     uint16_t prev_cpu = 0;
     for (size_t i = a; i < b; ++i) {
-      PutVarint(streams, ZigZag(Diff(ev.cpu[i], prev_cpu)));
+      w.Varint(ZigZag(Diff(ev.cpu[i], prev_cpu)));
       prev_cpu = ev.cpu[i];
     }
+    streams.resize(static_cast<size_t>(w.p - streams.data()));
     size_t start = bytes.size();
-    FinishBlock(k, std::vector<uint64_t>(dict.begin(), dict.end()), streams, options, bytes);
+    FinishBlock(k, dict.values(), streams, options, bytes);
     AddBlock(bytes, blocks, start, k, ev.time[a], ev.time[b - 1]);
   }
   c.bytes = Column<uint8_t>(std::move(bytes));

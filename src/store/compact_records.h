@@ -8,7 +8,7 @@
 //   states  begin    zigzag of the difference to the previous begin (the first: to 0)
 //           end      zigzag of end - next begin (0 for every state of a dense row), the
 //                    last one: of end - its own begin
-//           state    index into the block's dictionary of values
+//           state    index into the block's dictionary of values (in order of appearance)
 //           cpu      zigzag of the difference to the previous cpu
 //   events  time     zigzag of the difference to the previous time
 //           type     index into the block's dictionary of types
@@ -35,6 +35,7 @@
 namespace parallax::store::compact {
 
 inline constexpr uint32_t kBlockRecords = 16384;
+inline constexpr uint32_t kMaxBlockRecords = 32768;
 
 // Where a block is and which times it covers (32 bytes, no padding).
 struct BlockEntry {
@@ -60,7 +61,7 @@ struct CompactColumns {
 };
 
 struct EncodeOptions {
-  uint32_t block_records = kBlockRecords;
+  uint32_t block_records = kBlockRecords;  // taken between 1 and kMaxBlockRecords
   bool zstd = true;  // compress a block's streams when that saves bytes
   int zstd_level = 1;
 };
