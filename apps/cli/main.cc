@@ -38,6 +38,10 @@ int Run(int argc, char** argv) {
   std::string cache_dir;
   app.add_flag("--no-cache", no_cache,
                "neither read nor write the trace cache (TRACE.pxc); also PARALLAX_CACHE=off");
+  bool compact = false;
+  app.add_flag("--compact", compact,
+               "hold the records coded in blocks (about 5 bytes each instead of 22) and decode each "
+               "thread as it is read; also PARALLAX_COMPACT=on");
   app.add_option("--cache-dir", cache_dir,
                  "keep trace caches in DIR instead of next to the trace; also PARALLAX_CACHE_DIR");
   app.fallthrough();
@@ -119,6 +123,7 @@ int Run(int argc, char** argv) {
   if (!parallax::cli::LoadFunctionsOrReport(&functions)) return 1;
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
+  if (compact) setenv("PARALLAX_COMPACT", "on", 1);
   for (auto& c : commands)
     if (c.sub->parsed()) return c.run();
   return 2;

@@ -87,6 +87,13 @@ void ApplyCacheEnvironment(LoadOptions& opts) {
   }
   if (const char* dir = std::getenv("PARALLAX_CACHE_DIR"); dir != nullptr && dir[0] != '\0')
     opts.cache_dir = dir;
+  if (const char* mode = std::getenv("PARALLAX_COMPACT")) {
+    std::string m(mode);
+    for (auto& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    opts.compact = m == "on" || m == "1" || m == "yes" || m == "true";
+  }
+  if (const char* resident = std::getenv("PARALLAX_COMPACT_RESIDENT"); resident != nullptr && resident[0] != '\0')
+    opts.compact_resident = std::strtoll(resident, nullptr, 10);
 }
 
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads,

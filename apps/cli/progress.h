@@ -40,7 +40,9 @@ namespace parallax::cli {
 bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out);
 
 // Sets the cache fields of `opts` from PARALLAX_CACHE (off/0/no/false disable it; on by
-// default) and PARALLAX_CACHE_DIR, which --no-cache and --cache-dir set (apps/cli/main.cc).
+// default), PARALLAX_CACHE_DIR and PARALLAX_COMPACT (on/1/yes/true: compact records), which
+// --no-cache, --cache-dir and --compact set (apps/cli/main.cc); PARALLAX_COMPACT_RESIDENT sets
+// LoadOptions::compact_resident (the tests run every golden script with 0).
 void ApplyCacheEnvironment(LoadOptions& opts);
 
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.

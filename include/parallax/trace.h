@@ -32,6 +32,14 @@ struct LoadOptions {
   // read instead of parsing the trace, and a missing, stale or damaged one is (re)built.
   bool use_cache = false;
   std::string cache_dir;  // "" = next to the trace, or $XDG_CACHE_HOME/parallax if read-only
+  // Compact records (docs/scale.md "Compact records"): once loaded, every thread's states and
+  // events are held coded in blocks (about 5 bytes per record instead of 22) and decoded when
+  // something reads them; decoded threads no reader holds are kept within a quarter of the
+  // memory limit, the least recently read dropped first.
+  bool compact = false;
+  // Bytes of decoded threads a compact store keeps when no reader holds them; -1 = a quarter of
+  // the memory limit, 0 = none (every read decodes).
+  int64_t compact_resident = -1;
   // One line each time a cache is rebuilt or cannot be written; empty = printed on stderr.
   std::function<void(const std::string&)> notice;
   // Set: this open is one process' part of a distributed run (Distribution, below); every

@@ -82,15 +82,14 @@ struct CommRowPass {
 void CommRowPass::Thread(uint32_t th) {
   const store::TraceStore& st = *in.trace.store;
   const store::CommTable& c = st.comms();
-  const store::ThreadRecords& r = st.thread(model::ThreadIndex(th));
   bool l = filter.logical(), p = filter.physical();
-  for (uint32_t id : r.sent) {
+  for (uint32_t id : st.Sent(model::ThreadIndex(th))) {
     if (l && filter.PassComm(id, true, false))
       Entry(c.receiver[id], true, c.log_send[id], c.size[id]);
     if (p && filter.PassComm(id, false, false))
       Entry(c.receiver[id], true, c.phy_send[id], c.size[id]);
   }
-  for (uint32_t id : r.received) {
+  for (uint32_t id : st.Received(model::ThreadIndex(th))) {
     bool pass_l = l && filter.PassComm(id, true, true),
          pass_p = p && filter.PassComm(id, false, true);
     Time lr = c.log_recv[id], pr = c.phy_recv[id];

@@ -68,7 +68,8 @@ std::vector<std::vector<uint32_t>> FlagMarks(const Frame& f, const base::WorkSha
   base::ChargeBatch charge(f.ctx->memory);
   for (uint32_t t = 0; t < store.threads(); ++t) {
     if (share != nullptr && t % share->count != share->index) continue;
-    const auto& ev = store.thread(model::ThreadIndex(t)).events;
+    const auto pin = store.Pin(model::ThreadIndex(t), store::RecordParts::kEvents);
+    const auto& ev = pin->events;
     auto i = static_cast<size_t>(std::lower_bound(ev.time.begin(), ev.time.end(), f.columns.begin) -
                                  ev.time.begin());
     for (; i < ev.size() && ev.time[i] <= f.columns.end; ++i) {

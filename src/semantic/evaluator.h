@@ -42,9 +42,14 @@ class Row {
   virtual void Init(model::Time t) = 0;
   virtual void Next() = 0;
   const Interval& current() const { return cur_; }
+  // Holds what the row reads (a compact store's pinned thread) as long as the row lives.
+  void Keep(std::shared_ptr<const void> held) { held_ = std::move(held); }
 
  protected:
   Interval cur_;
+
+ private:
+  std::shared_ptr<const void> held_;
 };
 
 // The trace a window is evaluated on.

@@ -237,15 +237,20 @@ std::unique_ptr<Row> MakeFastRow(const WindowEvaluator& window, const store::Tra
                                  const store::StateBlockCache* blocks) {
   if (store != nullptr && IsPlainStateWindow(window.spec()) && object < store->threads()) {
     window.CheckDeadline();  // the fast row does not check it as it moves: once per row
-    const auto& states = store->thread(model::ThreadIndex(object)).states;
+    auto pin = store->Pin(model::ThreadIndex(object), store::RecordParts::kStates);
     const store::StateBlocks* b = blocks ? &blocks->Of(model::ThreadIndex(object)) : nullptr;
-    if (StateRow::WellFormed(states, from, to, b))
-      return std::make_unique<StateRow>(states, window.trace_end(), b);
+    if (StateRow::WellFormed(pin->states, from, to, b)) {
+      auto row = std::make_unique<StateRow>(pin->states, window.trace_end(), b);
+      row->Keep(std::move(pin));
+      return row;
+    }
   }
   if (store != nullptr && IsPlainEventWindow(window.spec()) && object < store->threads()) {
     window.CheckDeadline();
-    return std::make_unique<EventRow>(store->thread(model::ThreadIndex(object)).events, window.filter(),
-                                      window.trace_end());
+    auto pin = store->Pin(model::ThreadIndex(object), store::RecordParts::kEvents);
+    auto row = std::make_unique<EventRow>(pin->events, window.filter(), window.trace_end());
+    row->Keep(std::move(pin));
+    return row;
   }
   return window.MakeRow(object);
 }

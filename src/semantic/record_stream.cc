@@ -20,7 +20,8 @@ int Rank(RecKind k) {
 
 ThreadRecords::ThreadRecords(const store::TraceStore& store, uint32_t thread, bool with_comms)
     : store_(&store), thread_(thread) {
-  const store::ThreadRecords& tr = store.thread(model::ThreadIndex(thread));
+  pin_ = store.Pin(model::ThreadIndex(thread));
+  const store::ThreadRecords& tr = *pin_;
   states_ = &tr.states;
   events_ = &tr.events;
   const auto& end = states_->end;

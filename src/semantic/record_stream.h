@@ -83,6 +83,7 @@ class ThreadRecords {
  private:
   const store::TraceStore* store_;
   uint32_t thread_;
+  std::shared_ptr<const store::ThreadRecords> pin_;  // the thread's records, held
   const store::StateColumns* states_;
   const store::EventColumns* events_;
   std::vector<uint32_t> end_order_;  // empty when ends are sorted and none is open

@@ -4,8 +4,7 @@ namespace parallax::semantic {
 
 uint64_t ThreadCost(const store::TraceStore& store, uint32_t thread) {
   if (thread >= store.threads()) return 0;
-  const auto& th = store.thread(model::ThreadIndex(thread));
-  return th.states.size() + th.events.size();
+  return store.StateCount(model::ThreadIndex(thread)) + store.EventCount(model::ThreadIndex(thread));
 }
 
 namespace {

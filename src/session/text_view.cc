@@ -156,7 +156,8 @@ void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view, 
   const auto& p = header().processes;
   auto name = [&](uint32_t t) { return model::ThreadName(p, model::ThreadIndex(t)); };
   for (uint32_t t : ThreadsOf(p, level, object)) {
-    const auto& tr = store().thread(model::ThreadIndex(t));
+    const auto pin = store().Pin(model::ThreadIndex(t), store::RecordParts::kEvents);
+    const auto& tr = *pin;
     const auto& ev = tr.events;
     auto first = std::lower_bound(ev.time.begin(), ev.time.end(), view.from) - ev.time.begin();
     for (size_t i = static_cast<size_t>(first); i < ev.size() && ev.time[i] <= view.to; ++i) {

@@ -142,7 +142,7 @@ TraceInfo TraceImpl::Info() const {
 
   std::vector<Counts> per_thread(st.threads());
   base::ParallelFor(st.threads(), base::DefaultThreads(), [&](size_t t) {
-    per_thread[t] = CountThread(st.thread(model::ThreadIndex(static_cast<uint32_t>(t))));
+    per_thread[t] = CountThread(*st.Pin(model::ThreadIndex(static_cast<uint32_t>(t))));
   });
   std::map<int64_t, uint64_t> states, types;
   model::Time first = model::kNoEnd, last = 0;
@@ -317,6 +317,13 @@ const semantic::FunctionRegistry& TraceImpl::functions() const {
 namespace {
 
 // `call`: this process' part of a distributed open (options.distribution), or null.
+// Decoded threads a compact store keeps for later readers: by default a quarter of the memory
+// limit.
+uint64_t ResidentBudget(const LoadOptions& options) {
+  if (options.compact_resident >= 0) return static_cast<uint64_t>(options.compact_resident);
+  return base::EffectiveMemoryBudget(options.memory_limit) / 4;
+}
+
 Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const LoadOptions& options,
                                                  DistributedCall* call) {
   auto start = std::chrono::steady_clock::now();
@@ -327,6 +334,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
     if (options.strict && imported->prv.diagnostics.problems() > 0)
       return Status::Error("the trace has malformed or unbalanced records (--strict)", Location{path, 0, 0},
                            "run `parallax info` without --strict to see them");
+    if (options.compact) imported->prv.store.Compact(ResidentBudget(options), options.threads);
     auto t = std::make_unique<TraceImpl>(path, std::move(imported->prv));
     t->set_pcf(std::move(imported->pcf));
     if (imported->row) t->set_row(std::move(*imported->row));
@@ -346,6 +354,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
                                       [&](const std::string& text) { Notice(options, text); })
                  : ReadPrvCached(path, options, ro);
   if (!prv.ok()) return prv.status();
+  if (options.compact) prv->store.Compact(ResidentBudget(options), options.threads);
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));
   LoadCompanions(*t, path);
   t->set_functions(options.functions);

@@ -55,7 +55,7 @@ Result<Traffic> CommTrafficUnguarded(const Trace& trace, const TrafficRequest& r
   };
   const double width = static_cast<double>(out.to - out.from);
   for (uint32_t th = 0; th < st.threads(); ++th) {
-    const auto& sent = st.thread(model::ThreadIndex(th)).sent;
+    const auto& sent = st.Sent(model::ThreadIndex(th));
     auto first = std::partition_point(sent.begin(), sent.end(), [&](uint32_t id) { return c.log_send[id] < out.from; });
     const uint32_t task = h.processes.thread(model::ThreadIndex(th)).task.value;
     for (auto it = first; it != sent.end() && c.log_send[*it] < out.to; ++it) {

@@ -110,8 +110,8 @@ TraceRecords RecordsUnguarded(const Trace& trace) {
   TraceRecords out;
   size_t states = 0, events = 0;
   for (uint32_t t = 0; t < st.threads(); ++t) {
-    states += st.thread(model::ThreadIndex(t)).states.size();
-    events += st.thread(model::ThreadIndex(t)).events.size();
+    states += st.StateCount(model::ThreadIndex(t));
+    events += st.EventCount(model::ThreadIndex(t));
   }
   auto& s = out.states;
   auto& e = out.events;
@@ -119,7 +119,8 @@ TraceRecords RecordsUnguarded(const Trace& trace) {
   e.thread.reserve(events);
   for (uint32_t t = 0; t < st.threads(); ++t) {
     out.thread_names.push_back(semantic::ObjectName(impl.header(), model::Level::kThread, t));
-    const store::ThreadRecords& r = st.thread(model::ThreadIndex(t));
+    const auto pin = st.Pin(model::ThreadIndex(t));
+    const store::ThreadRecords& r = *pin;
     s.thread.insert(s.thread.end(), r.states.size(), t);
     s.begin.insert(s.begin.end(), r.states.begin.begin(), r.states.begin.end());
     s.end.insert(s.end.end(), r.states.end.begin(), r.states.end.end());

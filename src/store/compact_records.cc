@@ -360,6 +360,7 @@ Status DecodeEvents(std::span<const uint8_t> block, uint32_t records, EventColum
 namespace {
 template <typename Cols, typename Fn>
 Status DecodeAll(const CompactColumns& c, Cols* out, Fn decode) {
+  out->Reserve(out->size() + c.records());
   for (size_t b = 0; b < c.blocks.size(); ++b) {
     const BlockEntry& e = c.blocks[b];
     if (e.offset > c.bytes.size() || e.bytes > c.bytes.size() - e.offset)

@@ -169,7 +169,7 @@ size_t StateBlocks::MemoryBytes() const {
 std::vector<StateBlocks> BuildStateBlocks(const TraceStore& store, unsigned threads) {
   std::vector<StateBlocks> out(store.threads());
   base::ParallelFor(out.size(), threads == 0 ? base::DefaultThreads() : threads, [&](size_t t) {
-    out[t] = StateBlocks(store.thread(model::ThreadIndex(static_cast<uint32_t>(t))).states);
+    out[t] = StateBlocks(store.Pin(model::ThreadIndex(static_cast<uint32_t>(t)), RecordParts::kStates)->states);
   });
   return out;
 }
@@ -178,7 +178,7 @@ StateBlockCache::StateBlockCache(const TraceStore& store, std::vector<StateBlock
     : store_(store), entries_(std::make_unique<Entry[]>(store.threads())) {
   if (known.size() != store.threads()) return;
   for (size_t t = 0; t < known.size(); ++t) {
-    if (!known[t].Fits(store.thread(model::ThreadIndex(static_cast<uint32_t>(t))).states.size())) continue;
+    if (!known[t].Fits(store.StateCount(model::ThreadIndex(static_cast<uint32_t>(t))))) continue;
     entries_[t].blocks = std::move(known[t]);
     entries_[t].known = true;
   }
@@ -187,7 +187,7 @@ StateBlockCache::StateBlockCache(const TraceStore& store, std::vector<StateBlock
 const StateBlocks& StateBlockCache::Of(model::ThreadIndex t) const {
   Entry& e = entries_[t.value];
   if (e.known) return e.blocks;
-  std::call_once(e.once, [&] { e.blocks = StateBlocks(store_.thread(t).states); });
+  std::call_once(e.once, [&] { e.blocks = StateBlocks(store_.Pin(t, RecordParts::kStates)->states); });
   return e.blocks;
 }
 

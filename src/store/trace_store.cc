@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "src/base/parallel.h"
+#include "src/store/compact_threads.h"
 
 namespace parallax::store {
 
@@ -43,6 +44,13 @@ void StateColumns::Resize(size_t n) {
   cpu.resize(n);
 }
 
+void StateColumns::Reserve(size_t n) {
+  begin.reserve(n);
+  end.reserve(n);
+  state.reserve(n);
+  cpu.reserve(n);
+}
+
 void StateColumns::MoveRange(size_t first, size_t last, size_t to) {
   Move(begin, first, last, to);
   Move(end, first, last, to);
@@ -55,6 +63,13 @@ void StateColumns::Truncate(size_t n) {
   Shrink(end, n);
   Shrink(state, n);
   Shrink(cpu, n);
+}
+
+void EventColumns::Reserve(size_t n) {
+  time.reserve(n);
+  type.reserve(n);
+  value.reserve(n);
+  cpu.reserve(n);
 }
 
 void EventColumns::MoveRange(size_t first, size_t last, size_t to) {
@@ -109,12 +124,14 @@ size_t CpuView::MemoryBytes() const {
 }
 
 uint64_t TraceStore::state_records() const {
+  if (compact_) return compact_->state_records();
   uint64_t n = 0;
   for (const auto& t : threads_) n += t.states.size();
   return n;
 }
 
 uint64_t TraceStore::event_records() const {
+  if (compact_) return compact_->event_records();
   uint64_t n = 0;
   for (const auto& t : threads_) n += t.events.size();
   return n;
@@ -124,7 +141,63 @@ size_t TraceStore::MemoryBytes() const {
   size_t b = Bytes(threads_) + comms_.MemoryBytes() + cpu_view_.MemoryBytes();
   for (const auto& t : threads_)
     b += t.states.MemoryBytes() + t.events.MemoryBytes() + Bytes(t.sent) + Bytes(t.received);
+  if (compact_) b += compact_->CodedBytes() + compact_->ResidentBytes();
   return b;
+}
+
+const ThreadRecords& TraceStore::thread(model::ThreadIndex t) const {
+  return compact_ ? compact_->Kept(t.value) : threads_[t.value];
+}
+
+std::shared_ptr<const ThreadRecords> TraceStore::Pin(model::ThreadIndex t, RecordParts parts) const {
+  if (compact_) return compact_->Pin(t.value, parts);
+  return std::shared_ptr<const ThreadRecords>(std::shared_ptr<const void>(), &threads_[t.value]);
+}
+
+uint64_t TraceStore::StateCount(model::ThreadIndex t) const {
+  return compact_ ? compact_->coded(t.value).state_count : threads_[t.value].states.size();
+}
+
+uint64_t TraceStore::EventCount(model::ThreadIndex t) const {
+  return compact_ ? compact_->coded(t.value).event_count : threads_[t.value].events.size();
+}
+
+const Column<uint32_t>& TraceStore::Sent(model::ThreadIndex t) const {
+  return compact_ ? compact_->coded(t.value).sent : threads_[t.value].sent;
+}
+
+const Column<uint32_t>& TraceStore::Received(model::ThreadIndex t) const {
+  return compact_ ? compact_->coded(t.value).received : threads_[t.value].received;
+}
+
+void TraceStore::Compact(uint64_t resident_budget, unsigned worker_threads) {
+  if (compact_) return;
+  std::vector<CompactThreads::Thread> coded(threads_.size());
+  const unsigned workers = worker_threads == 0 ? base::DefaultThreads() : worker_threads;
+  base::ParallelFor(threads_.size(), workers, [&](size_t t) {
+    ThreadRecords& tr = threads_[t];
+    CompactThreads::Thread& c = coded[t];
+    c.states = compact::EncodeStates(tr.states);
+    c.events = compact::EncodeEvents(tr.events);
+    c.state_count = tr.states.size();
+    c.event_count = tr.events.size();
+    c.sent = std::move(tr.sent);
+    c.received = std::move(tr.received);
+    tr = ThreadRecords{};
+  });
+  compact_ = std::make_shared<const CompactThreads>(std::move(coded), resident_budget);
+}
+
+void TraceStore::Decompact() {
+  std::shared_ptr<const CompactThreads> c = std::move(compact_);
+  compact_.reset();
+  for (size_t t = 0; t < threads_.size(); ++t) {
+    std::shared_ptr<const ThreadRecords> r = c->Pin(t);
+    threads_[t].states = r->states;
+    threads_[t].events = r->events;
+    threads_[t].sent = c->coded(t).sent.ToVector();
+    threads_[t].received = c->coded(t).received.ToVector();
+  }
 }
 
 void BuildCommIndices(TraceStore& store, unsigned worker_threads) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "src/model/ids.h"
@@ -28,6 +29,7 @@ struct StateColumns {
   size_t size() const { return begin.size(); }
   size_t MemoryBytes() const;
   void Resize(size_t n);
+  void Reserve(size_t n);
   // Moves rows [first, last) down to start at `to` (to <= first); used to close gaps.
   void MoveRange(size_t first, size_t last, size_t to);
   // Keeps the first n rows and releases the rest of the memory.
@@ -44,6 +46,7 @@ struct EventColumns {
   size_t size() const { return time.size(); }
   size_t MemoryBytes() const;
   void Resize(size_t n);
+  void Reserve(size_t n);
   void MoveRange(size_t first, size_t last, size_t to);
   void Truncate(size_t n);
 };
@@ -92,14 +95,42 @@ struct CpuView {
   size_t MemoryBytes() const;
 };
 
+class CompactThreads;
+
+// Which parts of a thread's records a reader needs (TraceStore::Pin).
+enum class RecordParts : uint8_t { kStates = 1, kEvents = 2, kAll = 3 };
+
 class TraceStore {
  public:
   TraceStore() = default;
   explicit TraceStore(size_t threads) : threads_(threads) {}
 
   size_t threads() const { return threads_.size(); }
-  ThreadRecords& thread(model::ThreadIndex t) { return threads_[t.value]; }
-  const ThreadRecords& thread(model::ThreadIndex t) const { return threads_[t.value]; }
+  // A thread's records. In a compact store (Compact, below) the const one decodes the thread
+  // for good the first time (prefer Pin), and the mutable one turns the whole store back into
+  // plain columns first.
+  ThreadRecords& thread(model::ThreadIndex t) {
+    if (compact_) Decompact();
+    return threads_[t.value];
+  }
+  const ThreadRecords& thread(model::ThreadIndex t) const;
+  // A thread's records, held while the pointer is: in a compact store, the parts asked for are
+  // decoded (the others are empty) and kept within the resident budget; otherwise the store's
+  // own records (the pointer owns nothing). Must not outlive the store.
+  std::shared_ptr<const ThreadRecords> Pin(model::ThreadIndex t, RecordParts parts = RecordParts::kAll) const;
+  // Record counts of a thread, without decoding it.
+  uint64_t StateCount(model::ThreadIndex t) const;
+  uint64_t EventCount(model::ThreadIndex t) const;
+  // The communication indices of a thread, without decoding it.
+  const Column<uint32_t>& Sent(model::ThreadIndex t) const;
+  const Column<uint32_t>& Received(model::ThreadIndex t) const;
+
+  // Codes every thread's states and events in blocks (store/compact_records.h) and releases the
+  // plain columns; up to `resident_budget` bytes of decoded threads are kept for later pins.
+  void Compact(uint64_t resident_budget, unsigned worker_threads);
+  bool compact() const { return static_cast<bool>(compact_); }
+  // The compact threads (null for a plain store).
+  const CompactThreads* compact_threads() const { return compact_.get(); }
   CommTable& comms() { return comms_; }
   const CommTable& comms() const { return comms_; }
   CpuView& cpu_view() { return cpu_view_; }
@@ -115,7 +146,11 @@ class TraceStore {
   size_t MemoryBytes() const;
 
  private:
+  // Back to plain columns: every thread decoded into threads_.
+  void Decompact();
+
   std::vector<ThreadRecords> threads_;
+  std::shared_ptr<const CompactThreads> compact_;  // set for a compact store
   CommTable comms_;
   CpuView cpu_view_;
   Time end_time_ = 0;

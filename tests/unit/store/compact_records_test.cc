@@ -46,7 +46,6 @@ void ExpectSame(const EventColumns& a, const EventColumns& b) {
 EncodeOptions Plain(uint32_t block = kBlockRecords) {
   EncodeOptions o;
   o.block_records = block;
-  o.zstd = false;
   return o;
 }
 
@@ -176,7 +175,9 @@ TEST(CompactRecords, RealTracesTakeFewerThanEightBytesPerRecord) {
     for (uint32_t t = 0; t < trace->store.threads(); ++t) {
       const ThreadRecords& r = trace->store.thread(model::ThreadIndex(t));
       CompactColumns ps = EncodeStates(r.states, Plain()), pe = EncodeEvents(r.events, Plain());
-      CompactColumns zs = EncodeStates(r.states), ze = EncodeEvents(r.events);
+      EncodeOptions z;
+      z.zstd = true;
+      CompactColumns zs = EncodeStates(r.states, z), ze = EncodeEvents(r.events, z);
       records += r.states.size() + r.events.size();
       plain += ps.MemoryBytes() + pe.MemoryBytes();
       packed += zs.MemoryBytes() + ze.MemoryBytes();

@@ -1,0 +1,163 @@
+// A compact trace store (TraceStore::Compact, store/compact_threads.h): its threads read the
+// same through pins, thread() and the counts; decoded threads are dropped beyond the resident
+// budget once no pin holds them, never while one does; many readers at once agree.
+
+#include "src/store/compact_threads.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "src/io/prv/prv_reader.h"
+
+namespace parallax::store {
+namespace {
+
+using model::ThreadIndex;
+
+TraceStore Load(const char* name) {
+  auto t = io::ReadPrv(std::string(PARALLAX_TEST_DATA) + "/" + name, io::PrvReadOptions{});
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return std::move(t->store);
+}
+
+void ExpectSameThread(const ThreadRecords& a, const ThreadRecords& b) {
+  EXPECT_EQ(a.states.begin, b.states.begin);
+  EXPECT_EQ(a.states.end, b.states.end);
+  EXPECT_EQ(a.states.state, b.states.state);
+  EXPECT_EQ(a.states.cpu, b.states.cpu);
+  EXPECT_EQ(a.events.time, b.events.time);
+  EXPECT_EQ(a.events.type, b.events.type);
+  EXPECT_EQ(a.events.value, b.events.value);
+  EXPECT_EQ(a.events.cpu, b.events.cpu);
+  EXPECT_EQ(a.sent, b.sent);
+  EXPECT_EQ(a.received, b.received);
+}
+
+// Bytes of a thread's records decoded (22 per state and per event).
+uint64_t Decoded(const ThreadRecords& r) { return (r.states.size() + r.events.size()) * 22; }
+
+TEST(CompactThreads, EveryThreadReadsTheSameAsThePlainStore) {
+  const TraceStore plain = Load("epoch/epoch_4proc.prv.gz");
+  TraceStore c = plain;
+  c.Compact(UINT64_MAX, 2);
+  ASSERT_TRUE(c.compact());
+  EXPECT_EQ(c.threads(), plain.threads());
+  EXPECT_EQ(c.state_records(), plain.state_records());
+  EXPECT_EQ(c.event_records(), plain.event_records());
+  // Coded: fewer than 8 bytes per record (the plain store: 22 and more).
+  const double records = static_cast<double>(plain.state_records() + plain.event_records());
+  EXPECT_LT(static_cast<double>(c.compact_threads()->CodedBytes()) / records, 8.0);
+  EXPECT_GT(static_cast<double>(plain.MemoryBytes()) / records, 20.0);
+  for (uint32_t t = 0; t < plain.threads(); ++t) {
+    SCOPED_TRACE(t);
+    const ThreadIndex i(t);
+    EXPECT_EQ(c.StateCount(i), plain.thread(i).states.size());
+    EXPECT_EQ(c.EventCount(i), plain.thread(i).events.size());
+    EXPECT_EQ(c.Sent(i), plain.thread(i).sent);
+    EXPECT_EQ(c.Received(i), plain.thread(i).received);
+    ExpectSameThread(*c.Pin(i), plain.thread(i));
+    ExpectSameThread(static_cast<const TraceStore&>(c).thread(i), plain.thread(i));
+  }
+}
+
+TEST(CompactThreads, PinsHoldTheirThreadAndTheBudgetDropsTheRest) {
+  TraceStore s = Load("epoch/epoch_4proc.prv.gz");
+  const TraceStore plain = s;
+  s.Compact(/*resident_budget=*/0, 1);
+  const CompactThreads& c = *s.compact_threads();
+  EXPECT_EQ(c.ResidentBytes(), 0u);
+  {
+    auto p0 = s.Pin(ThreadIndex(0));
+    auto p0_again = s.Pin(ThreadIndex(0));
+    EXPECT_EQ(p0->states.begin.data(), p0_again->states.begin.data());  // one decoding, shared
+    EXPECT_EQ(p0->events.value.data(), p0_again->events.value.data());
+    auto p1 = s.Pin(ThreadIndex(1));
+    // Both are pinned: over the budget, but neither may go.
+    EXPECT_EQ(c.ResidentBytes(), Decoded(*p0) + Decoded(*p1));
+    p0.reset();
+    auto p2 = s.Pin(ThreadIndex(2));  // decoding thread 2 trims: 0 is unpinned now, 1 is not
+    ExpectSameThread(*p0_again, plain.thread(ThreadIndex(0)));  // still held by the other pin
+    ExpectSameThread(*p1, plain.thread(ThreadIndex(1)));
+    ExpectSameThread(*p2, plain.thread(ThreadIndex(2)));
+  }
+  auto p3 = s.Pin(ThreadIndex(3));  // every other pin is gone: only thread 3 stays
+  EXPECT_EQ(c.ResidentBytes(), Decoded(*p3));
+  EXPECT_FALSE(c.Resident(0));
+  EXPECT_TRUE(c.Resident(3));
+  p3.reset();
+  auto again = s.Pin(ThreadIndex(0));  // decoded anew, the same records
+  ExpectSameThread(*again, plain.thread(ThreadIndex(0)));
+}
+
+TEST(CompactThreads, ABudgetKeepsTheMostRecentlyPinned) {
+  TraceStore s = Load("epoch/epoch_4proc.prv.gz");
+  const uint64_t one = Decoded(s.thread(ThreadIndex(0)));
+  s.Compact(/*resident_budget=*/one * 2 + one / 2, 1);  // room for two threads of this size
+  const CompactThreads& c = *s.compact_threads();
+  s.Pin(ThreadIndex(0));
+  s.Pin(ThreadIndex(1));
+  EXPECT_TRUE(c.Resident(0));  // within the budget, kept after their pins went
+  EXPECT_TRUE(c.Resident(1));
+  s.Pin(ThreadIndex(0));  // 0 is now more recent than 1
+  s.Pin(ThreadIndex(2));  // over the budget: 1 goes
+  EXPECT_TRUE(c.Resident(0));
+  EXPECT_FALSE(c.Resident(1));
+  EXPECT_TRUE(c.Resident(2));
+  EXPECT_FALSE(c.Resident(3));
+}
+
+TEST(CompactThreads, APinDecodesOnlyThePartsItAsksFor) {
+  TraceStore s = Load("epoch/epoch_4proc.prv.gz");
+  const TraceStore plain = s;
+  s.Compact(UINT64_MAX, 1);
+  const CompactThreads& c = *s.compact_threads();
+  const ThreadRecords& want = plain.thread(ThreadIndex(1));
+  auto states = s.Pin(ThreadIndex(1), RecordParts::kStates);
+  EXPECT_EQ(states->states.begin, want.states.begin);
+  EXPECT_EQ(states->events.size(), 0u);
+  EXPECT_EQ(states->sent, want.sent);
+  EXPECT_EQ(c.ResidentBytes(), want.states.size() * 22);
+  auto events = s.Pin(ThreadIndex(1), RecordParts::kEvents);
+  EXPECT_EQ(events->states.size(), 0u);
+  EXPECT_EQ(events->events.value, want.events.value);
+  EXPECT_EQ(c.ResidentBytes(), Decoded(want));
+  auto all = s.Pin(ThreadIndex(1));  // both parts, already decoded: shared
+  EXPECT_EQ(all->states.begin.data(), states->states.begin.data());
+  EXPECT_EQ(all->events.time.data(), events->events.time.data());
+}
+
+TEST(CompactThreads, ManyReadersAtOnceAgree) {
+  TraceStore s = Load("epoch/epoch_4proc.prv.gz");
+  const TraceStore plain = s;
+  s.Compact(/*resident_budget=*/1, 2);  // decoded threads go as soon as they can
+  std::vector<std::thread> readers;
+  std::vector<int> mismatches(4, 0);
+  for (int r = 0; r < 4; ++r)
+    readers.emplace_back([&, r] {
+      for (int round = 0; round < 20; ++round) {
+        uint32_t t = static_cast<uint32_t>((round + r) % plain.threads());
+        auto p = s.Pin(ThreadIndex(t));
+        const ThreadRecords& want = plain.thread(ThreadIndex(t));
+        if (!(p->states.begin == want.states.begin) || !(p->events.value == want.events.value)) ++mismatches[r];
+      }
+    });
+  for (auto& th : readers) th.join();
+  for (int m : mismatches) EXPECT_EQ(m, 0);
+}
+
+TEST(CompactThreads, WritingThroughTheStoreMakesItPlainAgain) {
+  TraceStore s = Load("epoch/epoch_2proc.prv.gz");
+  const TraceStore plain = s;
+  s.Compact(UINT64_MAX, 1);
+  ThreadRecords& t0 = s.thread(ThreadIndex(0));  // mutable access
+  EXPECT_FALSE(s.compact());
+  ExpectSameThread(t0, plain.thread(ThreadIndex(0)));
+  ExpectSameThread(s.thread(ThreadIndex(1)), plain.thread(ThreadIndex(1)));
+  t0.states.state[0] = 99;  // an edit lands in the store
+  EXPECT_EQ(s.Pin(ThreadIndex(0))->states.state[0], 99u);
+}
+
+}  // namespace
+}  // namespace parallax::store
