@@ -357,6 +357,20 @@ Status DecodeEvents(std::span<const uint8_t> block, uint32_t records, EventColum
   return Status::Ok();
 }
 
+Status BlockDictionary(std::span<const uint8_t> block, uint32_t records, std::vector<uint32_t>* out) {
+  if (block.size() < kHeaderBytes) return BadBlock("shorter than its header");
+  uint32_t n;
+  std::memcpy(&n, block.data(), 4);
+  if (n != records) return BadBlock("holds " + std::to_string(n) + " records, its index says " + std::to_string(records));
+  Reader r{block.data() + kHeaderBytes, block.data() + block.size()};
+  uint64_t size = r.Varint();
+  if (!r.ok || size > records) return BadBlock("bad dictionary size");
+  out->clear();
+  for (uint64_t i = 0; i < size && r.ok; ++i) out->push_back(static_cast<uint32_t>(r.Varint()));
+  if (!r.ok) return BadBlock("the dictionary runs past the block");
+  return Status::Ok();
+}
+
 namespace {
 template <typename Cols, typename Fn>
 Status DecodeAll(const CompactColumns& c, Cols* out, Fn decode) {

@@ -75,6 +75,8 @@ CompactColumns EncodeEvents(const EventColumns& events, const EncodeOptions& opt
 // of `records` records (then `out` keeps what it had).
 Status DecodeStates(std::span<const uint8_t> block, uint32_t records, StateColumns* out);
 Status DecodeEvents(std::span<const uint8_t> block, uint32_t records, EventColumns* out);
+// The dictionary of a block (its distinct state values or event types), without decoding it.
+Status BlockDictionary(std::span<const uint8_t> block, uint32_t records, std::vector<uint32_t>* out);
 // Every block in turn.
 Status DecodeAllStates(const CompactColumns& c, StateColumns* out);
 Status DecodeAllEvents(const CompactColumns& c, EventColumns* out);

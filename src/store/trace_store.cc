@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "src/base/check.h"
 #include "src/base/parallel.h"
 #include "src/store/compact_threads.h"
 
@@ -290,14 +291,24 @@ std::vector<uint32_t> ScanEventTypes(const TraceStore& store, size_t first, size
   constexpr size_t kSlots = 1024;
   std::vector<uint32_t> seen(kSlots);
   std::vector<uint8_t> used(kSlots);
+  auto add = [&](uint32_t x) {
+    size_t h = (x * 2654435761u) >> 22;
+    if (used[h] && seen[h] == x) return;
+    types.insert(x);
+    seen[h] = x;
+    used[h] = 1;
+  };
+  std::vector<uint32_t> dict;
   for (size_t t = first; t < store.threads(); t += step) {
-    for (uint32_t x : store.thread(model::ThreadIndex(static_cast<uint32_t>(t))).events.type) {
-      size_t h = (x * 2654435761u) >> 22;
-      if (used[h] && seen[h] == x) continue;
-      types.insert(x);
-      seen[h] = x;
-      used[h] = 1;
+    if (const CompactThreads* c = store.compact_threads()) {  // the blocks' dictionaries
+      const compact::CompactColumns& ev = c->coded(t).events;
+      for (const compact::BlockEntry& b : ev.blocks) {
+        PARALLAX_CHECK(compact::BlockDictionary({ev.bytes.data() + b.offset, b.bytes}, b.records, &dict).ok());
+        for (uint32_t x : dict) add(x);
+      }
+      continue;
     }
+    for (uint32_t x : store.thread(model::ThreadIndex(static_cast<uint32_t>(t))).events.type) add(x);
   }
   return {types.begin(), types.end()};
 }

@@ -128,6 +128,17 @@ TEST(CompactThreads, APinDecodesOnlyThePartsItAsksFor) {
   EXPECT_EQ(all->events.time.data(), events->events.time.data());
 }
 
+TEST(CompactThreads, EventTypesComeFromTheBlocksDictionaries) {
+  TraceStore s = Load("omp/omp2.prv.gz");
+  const std::vector<uint32_t> want = ScanEventTypes(s);
+  ASSERT_GT(want.size(), 5u);
+  s.Compact(0, 1);
+  EXPECT_EQ(ScanEventTypes(s), want);
+  EXPECT_EQ(ScanEventTypes(s, 1, 2), ScanEventTypes(Load("omp/omp2.prv.gz"), 1, 2));
+  EXPECT_EQ(s.compact_threads()->ResidentBytes(), 0u);  // nothing was decoded
+  EXPECT_FALSE(s.compact_threads()->Resident(0));
+}
+
 TEST(CompactThreads, ManyReadersAtOnceAgree) {
   TraceStore s = Load("epoch/epoch_4proc.prv.gz");
   const TraceStore plain = s;
