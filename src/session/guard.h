@@ -12,6 +12,7 @@
 #include "include/parallax/status.h"
 #include "src/base/deadline.h"
 #include "src/base/request_memory.h"
+#include "src/store/compact_threads.h"
 
 namespace parallax::session {
 
@@ -34,6 +35,10 @@ auto Guarded(const std::string& file, F&& body) -> decltype(body()) {
   } catch (const base::DeadlineExceeded& e) {
     return Status::Limit(e.what(), Location{file, 0, 0},
                          "ask for a shorter time range, fewer objects or a simpler cfg");
+  } catch (const store::DamagedRecords& e) {
+    return Status::Error(e.what(), Location{file, 0, 0},
+                         "the trace cache holding them is damaged: remove it (parallax cache clear "
+                         "TRACE) and open the trace again");
   } catch (const std::exception& e) {
     return Status::Error(fmt::format("internal error: {}", e.what()), Location{file, 0, 0},
                          "please report this with the input that causes it");

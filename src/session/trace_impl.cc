@@ -277,6 +277,13 @@ void Notice(const LoadOptions& options, const std::string& text) {
   }
 }
 
+// Decoded threads a compact store keeps for later readers: by default a quarter of the memory
+// limit.
+uint64_t ResidentBudget(const LoadOptions& options) {
+  if (options.compact_resident >= 0) return static_cast<uint64_t>(options.compact_resident);
+  return base::EffectiveMemoryBudget(options.memory_limit) / 4;
+}
+
 // Reads the trace's cache when it is valid for the trace as it is now, else parses the trace
 // and writes the cache. A damaged or stale cache, or one that cannot be written, gives one
 // notice; the result is the same either way.
@@ -293,14 +300,19 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
     io::cache::DecodeOptions d;
     d.expect = &stamp.value();
     d.threads = options.threads;
+    d.resident_budget = ResidentBudget(options);
     auto cached = io::cache::ReadCache(cache_path, d);
     if (cached.ok() && !(options.strict && cached->diagnostics.problems() > 0)) return cached;
     if (!cached.ok())
       Notice(options, fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, cached.status().message()));
   }
-  // Parsed straight into the new cache: its columns are written in place, not copied.
+  // Parsed straight into the new cache: its columns are written in place, not copied (or, for
+  // compact records, coded from there).
   Status written;
-  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written);
+  io::cache::WriteOptions w;
+  w.compact = options.compact;
+  w.resident_budget = ResidentBudget(options);
+  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written, w);
   if (!prv.ok()) return prv;
   if (!written.ok())
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
@@ -317,13 +329,6 @@ const semantic::FunctionRegistry& TraceImpl::functions() const {
 namespace {
 
 // `call`: this process' part of a distributed open (options.distribution), or null.
-// Decoded threads a compact store keeps for later readers: by default a quarter of the memory
-// limit.
-uint64_t ResidentBudget(const LoadOptions& options) {
-  if (options.compact_resident >= 0) return static_cast<uint64_t>(options.compact_resident);
-  return base::EffectiveMemoryBudget(options.memory_limit) / 4;
-}
-
 Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const LoadOptions& options,
                                                  DistributedCall* call) {
   auto start = std::chrono::steady_clock::now();

@@ -1,6 +1,8 @@
 #include "src/store/compact_threads.h"
 
-#include "src/base/check.h"
+#include <fmt/format.h>
+
+#include <algorithm>
 
 namespace parallax::store {
 
@@ -14,26 +16,56 @@ Column<T> ViewOf(const Column<T>& c, const std::shared_ptr<const void>& keep) {
                          keep ? keep : std::shared_ptr<const void>(std::shared_ptr<void>(), &c));
 }
 
-// The blocks were coded by this process from records it had (TraceStore::Compact), so a block
-// that does not decode is a bug, not bad input.
-std::shared_ptr<const StateColumns> DecodeStates(const compact::CompactColumns& c) {
+// Blocks coded by this process decode; blocks read from a cache may not (a damaged cache whose
+// checksum was not verified, as when its seal is trusted).
+[[noreturn]] void Damaged(size_t t, const std::string& what) {
+  throw DamagedRecords(fmt::format("the records of thread {} are damaged: {}", t + 1, what));
+}
+bool CpusWithin(const Column<uint16_t>& cpu, uint32_t cpus) {
+  return std::all_of(cpu.begin(), cpu.end(), [cpus](uint16_t c) { return c <= cpus; });
+}
+std::shared_ptr<const StateColumns> DecodeStates(const compact::CompactColumns& c, size_t t, uint32_t cpus) {
   auto r = std::make_shared<StateColumns>();
-  PARALLAX_CHECK(compact::DecodeAllStates(c, r.get()).ok());
+  if (Status st = compact::DecodeAllStates(c, r.get()); !st.ok()) Damaged(t, st.message());
+  if (!CpusWithin(r->cpu, cpus)) Damaged(t, "a state names a cpu the trace does not have");
   return r;
 }
-std::shared_ptr<const EventColumns> DecodeEvents(const compact::CompactColumns& c) {
+std::shared_ptr<const EventColumns> DecodeEvents(const compact::CompactColumns& c, size_t t, uint32_t cpus) {
   auto r = std::make_shared<EventColumns>();
-  PARALLAX_CHECK(compact::DecodeAllEvents(c, r.get()).ok());
+  if (Status st = compact::DecodeAllEvents(c, r.get()); !st.ok()) Damaged(t, st.message());
+  if (!CpusWithin(r->cpu, cpus)) Damaged(t, "an event names a cpu the trace does not have");
   return r;
+}
+
+std::string CheckColumns(const compact::CompactColumns& c, uint64_t count) {
+  uint64_t records = 0;
+  for (const compact::BlockEntry& b : c.blocks) {
+    if (b.offset > c.bytes.size() || b.bytes > c.bytes.size() - b.offset) return "a block lies past its bytes";
+    if (b.records == 0 || b.records > compact::kMaxBlockRecords) return "a block has a bad record count";
+    records += b.records;
+  }
+  if (records != count) return fmt::format("its blocks hold {} records, not {}", records, count);
+  return {};
 }
 
 bool Has(RecordParts parts, RecordParts p) { return (static_cast<uint8_t>(parts) & static_cast<uint8_t>(p)) != 0; }
 
 }  // namespace
 
-CompactThreads::CompactThreads(std::vector<Thread> threads, uint64_t resident_budget)
+std::string CompactThreads::CheckLayout(const std::vector<Thread>& threads) {
+  for (size_t t = 0; t < threads.size(); ++t) {
+    std::string s = CheckColumns(threads[t].states, threads[t].state_count);
+    std::string e = CheckColumns(threads[t].events, threads[t].event_count);
+    if (!s.empty()) return fmt::format("thread {}'s states: {}", t + 1, s);
+    if (!e.empty()) return fmt::format("thread {}'s events: {}", t + 1, e);
+  }
+  return {};
+}
+
+CompactThreads::CompactThreads(std::vector<Thread> threads, uint64_t resident_budget, uint32_t cpus)
     : threads_(std::move(threads)),
       budget_(resident_budget),
+      cpus_(cpus),
       slots_(new Slot[threads_.size()]),
       kept_(new std::shared_ptr<const ThreadRecords>[threads_.size()]),
       keep_once_(new std::once_flag[threads_.size()]) {}
@@ -78,7 +110,7 @@ std::shared_ptr<const ThreadRecords> CompactThreads::Pin(size_t t, RecordParts p
     std::lock_guard<std::mutex> lock(s.m);
     if (Has(parts, RecordParts::kStates)) {
       if (!s.states) {
-        s.states = DecodeStates(threads_[t].states);
+        s.states = DecodeStates(threads_[t].states, t, cpus_);
         s.state_bytes = s.states->MemoryBytes();
         resident_ += s.state_bytes;
         added = true;
@@ -87,7 +119,7 @@ std::shared_ptr<const ThreadRecords> CompactThreads::Pin(size_t t, RecordParts p
     }
     if (Has(parts, RecordParts::kEvents)) {
       if (!s.events) {
-        s.events = DecodeEvents(threads_[t].events);
+        s.events = DecodeEvents(threads_[t].events, t, cpus_);
         s.event_bytes = s.events->MemoryBytes();
         resident_ += s.event_bytes;
         added = true;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "src/store/compact_records.h"
@@ -23,18 +24,33 @@
 
 namespace parallax::store {
 
+// Thrown by a pin (or thread()) whose blocks do not decode, or decode to a cpu the trace does
+// not have: blocks read from a damaged trace cache. The library's entry points turn it into an
+// error naming the cache (session/guard.h).
+class DamagedRecords : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One thread's coded records.
+struct CodedThread {
+  compact::CompactColumns states;
+  compact::CompactColumns events;
+  uint64_t state_count = 0;
+  uint64_t event_count = 0;
+  Column<uint32_t> sent;  // the thread's communication indices, as they were
+  Column<uint32_t> received;
+};
+
 class CompactThreads {
  public:
-  struct Thread {
-    compact::CompactColumns states;
-    compact::CompactColumns events;
-    uint64_t state_count = 0;
-    uint64_t event_count = 0;
-    Column<uint32_t> sent;  // the thread's communication indices, as they were
-    Column<uint32_t> received;
-  };
+  using Thread = CodedThread;
 
-  CompactThreads(std::vector<Thread> threads, uint64_t resident_budget);
+  // `cpus`: the largest cpu a record may name (the trace's cpu count).
+  CompactThreads(std::vector<Thread> threads, uint64_t resident_budget, uint32_t cpus = UINT16_MAX);
+  // Checks that every thread's blocks lie within its bytes and hold its record counts (not
+  // that they decode: that is checked when they are). An error names the first bad thread.
+  static std::string CheckLayout(const std::vector<Thread>& threads);
 
   size_t threads() const { return threads_.size(); }
   const Thread& coded(size_t t) const { return threads_[t]; }
@@ -68,6 +84,7 @@ class CompactThreads {
 
   std::vector<Thread> threads_;
   uint64_t budget_;
+  uint32_t cpus_;
   std::unique_ptr<Slot[]> slots_;
   std::unique_ptr<std::shared_ptr<const ThreadRecords>[]> kept_;
   std::unique_ptr<std::once_flag[]> keep_once_;

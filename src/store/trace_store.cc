@@ -1,5 +1,7 @@
 #include "src/store/trace_store.h"
 
+#include <fmt/format.h>
+
 #include <set>
 
 #include <algorithm>
@@ -189,6 +191,16 @@ void TraceStore::Compact(uint64_t resident_budget, unsigned worker_threads) {
   compact_ = std::make_shared<const CompactThreads>(std::move(coded), resident_budget);
 }
 
+void TraceStore::AdoptCompact(std::vector<CodedThread> coded, uint64_t resident_budget, uint32_t cpus) {
+  PARALLAX_CHECK(coded.size() == threads_.size());
+  for (size_t t = 0; t < threads_.size(); ++t) {
+    coded[t].sent = std::move(threads_[t].sent);
+    coded[t].received = std::move(threads_[t].received);
+    threads_[t] = ThreadRecords{};
+  }
+  compact_ = std::make_shared<const CompactThreads>(std::move(coded), resident_budget, cpus);
+}
+
 void TraceStore::Decompact() {
   std::shared_ptr<const CompactThreads> c = std::move(compact_);
   compact_.reset();
@@ -303,7 +315,8 @@ std::vector<uint32_t> ScanEventTypes(const TraceStore& store, size_t first, size
     if (const CompactThreads* c = store.compact_threads()) {  // the blocks' dictionaries
       const compact::CompactColumns& ev = c->coded(t).events;
       for (const compact::BlockEntry& b : ev.blocks) {
-        PARALLAX_CHECK(compact::BlockDictionary({ev.bytes.data() + b.offset, b.bytes}, b.records, &dict).ok());
+        if (Status st = compact::BlockDictionary({ev.bytes.data() + b.offset, b.bytes}, b.records, &dict); !st.ok())
+          throw DamagedRecords(fmt::format("the event types of thread {} are damaged: {}", t + 1, st.message()));
         for (uint32_t x : dict) add(x);
       }
       continue;

@@ -96,6 +96,7 @@ struct CpuView {
 };
 
 class CompactThreads;
+struct CodedThread;
 
 // Which parts of a thread's records a reader needs (TraceStore::Pin).
 enum class RecordParts : uint8_t { kStates = 1, kEvents = 2, kAll = 3 };
@@ -128,6 +129,9 @@ class TraceStore {
   // Codes every thread's states and events in blocks (store/compact_records.h) and releases the
   // plain columns; up to `resident_budget` bytes of decoded threads are kept for later pins.
   void Compact(uint64_t resident_budget, unsigned worker_threads);
+  // Takes threads already coded (a trace cache's), with one entry per thread; the store's
+  // communication indices move into them. `cpus`: the largest cpu a record may name.
+  void AdoptCompact(std::vector<CodedThread> coded, uint64_t resident_budget, uint32_t cpus);
   bool compact() const { return static_cast<bool>(compact_); }
   // The compact threads (null for a plain store).
   const CompactThreads* compact_threads() const { return compact_.get(); }

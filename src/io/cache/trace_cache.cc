@@ -27,6 +27,7 @@
 #include "src/base/parallel.h"
 #include "src/io/prv/prv_header_parser.h"
 #include "src/io/prv/prv_writer.h"
+#include "src/store/compact_threads.h"
 
 namespace parallax::io::cache {
 
@@ -37,7 +38,15 @@ constexpr size_t kHeaderBytes = 56;
 constexpr size_t kStampWindow = 64 * 1024;
 constexpr size_t kReleaseBytes = 1 << 20;
 
-enum Section : uint32_t { kMeta = 1, kThreads = 2, kComms = 3, kCpuView = 4, kCommIndex = 5, kStateBlocks = 6 };
+enum Section : uint32_t {
+  kMeta = 1,
+  kThreads = 2,
+  kComms = 3,
+  kCpuView = 4,
+  kCommIndex = 5,
+  kStateBlocks = 6,
+  kCompactThreads = 7,  // in the place of kThreads, in a cache of compact records
+};
 
 // The thread section (format 4) starts with a directory: the thread count, then for every
 // thread and each of its 8 columns (state begin, end, state, cpu; event time, type, value, cpu)
@@ -193,6 +202,8 @@ struct EncodeInput {
   const PrvTrace& trace;
   const std::vector<uint32_t>& event_types;
   const std::vector<store::StateBlocks>& state_blocks;  // one per thread
+  // Set for a cache of compact records: every thread's coded records.
+  const std::vector<const store::CodedThread*>* coded = nullptr;
 };
 
 void EncodeMeta(const EncodeInput& in, Sink& s) {
@@ -262,13 +273,26 @@ void EncodeThreads(const EncodeInput& in, Sink& s) {
   }
 }
 
+// Compact thread records: the thread count, then per thread its state and event counts and
+// the block index and bytes of its states, then of its events.
+void EncodeCompactThreads(const EncodeInput& in, Sink& s) {
+  s.U64(in.coded->size());
+  for (const store::CodedThread* c : *in.coded) {
+    s.U64(c->state_count);
+    s.U64(c->event_count);
+    s.Array(c->states.blocks);
+    s.Array(c->states.bytes);
+    s.Array(c->events.blocks);
+    s.Array(c->events.bytes);
+  }
+}
+
 void EncodeCommIndex(const EncodeInput& in, Sink& s) {
   const store::TraceStore& st = in.trace.store;
   s.U64(st.threads());
   for (size_t i = 0; i < st.threads(); ++i) {
-    const auto& tr = st.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
-    s.Array(tr.sent);
-    s.Array(tr.received);
+    s.Array(st.Sent(model::ThreadIndex(static_cast<uint32_t>(i))));
+    s.Array(st.Received(model::ThreadIndex(static_cast<uint32_t>(i))));
   }
 }
 
@@ -315,6 +339,12 @@ constexpr std::pair<Section, Encoder> kSections[] = {{kThreads, EncodeThreads},
 // Where the thread section's body starts in the file: after the header and its section header.
 constexpr size_t kThreadsBodyAt = kHeaderBytes + 16;
 
+// Section k of a cache written from `in`: the thread records are compact when it has them.
+std::pair<Section, Encoder> SectionFor(size_t k, const EncodeInput& in) {
+  if (k == 0 && in.coded != nullptr) return {kCompactThreads, EncodeCompactThreads};
+  return kSections[k];
+}
+
 void PutHeader(std::FILE* f, uint64_t payload, uint64_t hash, const SourceStamp& stamp) {
   char h[kHeaderBytes] = {};
   std::memcpy(h, kMagic.data(), 8);
@@ -338,6 +368,7 @@ class Reader {
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   unsigned threads = 0;  // workers for the value checks (DecodeOptions::threads)
+  uint64_t resident_budget = UINT64_MAX;  // of a compact store (DecodeOptions::resident_budget)
   size_t remaining() const { return bytes_.size() - pos_; }
   void Fail(const std::string& what) {
     if (error_.empty()) error_ = fmt::format("{} at byte {}", what, base_ + pos_);
@@ -545,6 +576,25 @@ void DecodeThreads(Reader& r, PrvTrace& t) {
     return r.Fail(fmt::format("thread {} names a cpu the header does not have", it - bad.begin() + 1));
 }
 
+// Compact thread records (EncodeCompactThreads): their layout is checked here, their values
+// when a thread is first decoded (a damaged block is then an error, store::DamagedRecords).
+void DecodeCompactThreads(Reader& r, PrvTrace& t) {
+  store::TraceStore& st = t.store;
+  if (r.U64() != st.threads()) return r.Fail("the thread count differs from the header's");
+  std::vector<store::CodedThread> coded(st.threads());
+  for (store::CodedThread& c : coded) {
+    c.state_count = r.Count(UINT32_MAX, "state");
+    c.event_count = r.Count(UINT32_MAX, "event");
+    r.Array(c.states.blocks);
+    r.Array(c.states.bytes);
+    r.Array(c.events.blocks);
+    r.Array(c.events.bytes);
+    if (!r.ok()) return;
+  }
+  if (std::string bad = store::CompactThreads::CheckLayout(coded); !bad.empty()) return r.Fail(bad);
+  st.AdoptCompact(std::move(coded), r.resident_budget, t.header.resources.cpus());
+}
+
 void DecodeCommIndex(Reader& r, PrvTrace& t) {
   store::TraceStore& st = t.store;
   if (r.U64() != st.threads()) return r.Fail("the thread count differs from the header's");
@@ -579,11 +629,11 @@ void DecodeComms(Reader& r, PrvTrace& t) {
       return r.Fail(fmt::format("communication {} names a thread the header does not have", i + 1));
   if (!CpusInRange(c.sender_cpu, cpus) || !CpusInRange(c.receiver_cpu, cpus))
     return r.Fail("a communication names a cpu the header does not have");
+  const store::TraceStore& st = t.store;  // read only: a compact store stays compact
   for (size_t i = 0; i < threads; ++i) {
-    const auto& tr = t.store.thread(model::ThreadIndex(static_cast<uint32_t>(i)));
-    for (uint32_t id : tr.sent)
+    for (uint32_t id : st.Sent(model::ThreadIndex(static_cast<uint32_t>(i))))
       if (id >= n || c.sender[id] != i) return r.Fail(fmt::format("thread {} has a bad send index", i + 1));
-    for (uint32_t id : tr.received)
+    for (uint32_t id : st.Received(model::ThreadIndex(static_cast<uint32_t>(i))))
       if (id >= n || c.receiver[id] != i)
         return r.Fail(fmt::format("thread {} has a bad receive index", i + 1));
   }
@@ -598,8 +648,9 @@ void DecodeRuns(Reader& r, PrvTrace& t, std::vector<std::vector<store::CpuRun>>&
     if (!r.ok()) return;
     for (const auto& run : list) {
       if (run.thread >= t.store.threads()) return r.Fail("a cpu run names a thread the header does not have");
-      const auto& tr = t.store.thread(model::ThreadIndex(run.thread));
-      size_t size = states ? tr.states.size() : tr.events.size();
+      const store::TraceStore& st = t.store;  // read only: a compact store stays compact
+      const model::ThreadIndex th(run.thread);
+      uint64_t size = states ? st.StateCount(th) : st.EventCount(th);
       if (run.first >= run.last || run.last > size) return r.Fail("a cpu run is out of range");
     }
   }
@@ -622,7 +673,7 @@ void DecodeStateBlocks(Reader& r, PrvTrace& t) {
     r.Array(large);
     if (!r.ok()) return;
     store::StateBlocks b(std::move(small), std::move(large));
-    if (!b.Fits(t.store.thread(model::ThreadIndex(static_cast<uint32_t>(i))).states.size()))
+    if (!b.Fits(static_cast<const store::TraceStore&>(t.store).StateCount(model::ThreadIndex(static_cast<uint32_t>(i)))))
       return r.Fail(fmt::format("the state blocks of thread {} do not fit its states", i + 1));
     t.state_blocks.push_back(std::move(b));
   }
@@ -926,8 +977,13 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
       in_place = in_place && Within(col, *mapping);
       col.Freeze();
     });
-  if (!in_place) {
-    tmp.Discard();
+  if (!in_place || options.compact) {
+    tmp.Discard();  // its pages stay, mapped by the columns
+    if (options.compact) {  // the store and the cache both take the records coded
+      if (prv->state_blocks.size() != st.threads())
+        prv->state_blocks = store::BuildStateBlocks(prv->store, read_options.threads);
+      st.Compact(options.resident_budget, read_options.threads);
+    }
     *written = WriteCache(prv.value(), stamp, cache_path, options);
     return prv;
   }
@@ -1032,9 +1088,27 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
   const std::vector<store::StateBlocks> built =
       trace.state_blocks.size() == trace.store.threads() ? std::vector<store::StateBlocks>{}
                                                          : store::BuildStateBlocks(trace.store, 0);
-  const EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned,
-                          built.empty() ? trace.state_blocks : built};
-  for (const auto& [tag, encode] : kSections) {
+  // Compact records: the store's own when it is compact, else coded here.
+  std::vector<store::CodedThread> coded_here;
+  std::vector<const store::CodedThread*> coded;
+  if (const store::CompactThreads* c = trace.store.compact_threads()) {
+    for (size_t t = 0; t < c->threads(); ++t) coded.push_back(&c->coded(t));
+  } else if (options.compact) {
+    coded_here.resize(trace.store.threads());
+    base::ParallelFor(coded_here.size(), base::DefaultThreads(), [&](size_t t) {
+      const store::ThreadRecords& r = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
+      coded_here[t].states = store::compact::EncodeStates(r.states);
+      coded_here[t].events = store::compact::EncodeEvents(r.events);
+      coded_here[t].state_count = r.states.size();
+      coded_here[t].event_count = r.events.size();
+    });
+    for (const store::CodedThread& c : coded_here) coded.push_back(&c);
+  }
+  EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned,
+                    built.empty() ? trace.state_blocks : built};
+  if (!coded.empty() || trace.store.compact() || options.compact) input.coded = &coded;
+  for (size_t k = 0; k < std::size(kSections); ++k) {
+    const auto [tag, encode] = SectionFor(k, input);
     CountingSink count;
     encode(input, count);
     sink.U64(static_cast<uint64_t>(tag));
@@ -1109,23 +1183,26 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
   // The sections in file order (kSections), each once; then decoded in the order their checks
   // need (the meta section sizes the store, the indices are checked against the table).
   Reader outer(payload, kHeaderBytes);
+  bool compact = false;  // the thread section holds compact records
   std::string_view bodies[std::size(kSections)];
   size_t body_at[std::size(kSections)] = {};
   for (size_t k = 0; k < std::size(kSections); ++k) {
     size_t at = outer.pos();
     uint64_t got = outer.U64();
     uint64_t len = outer.U64();
-    if (outer.ok() && got != kSections[k].first)
+    if (k == 0 && got == kCompactThreads) compact = true;
+    else if (outer.ok() && got != kSections[k].first)
       outer.Fail(fmt::format("expected section {}, found {}", static_cast<uint32_t>(kSections[k].first), got));
     bodies[k] = outer.Take(outer.ok() && len <= outer.remaining() ? static_cast<size_t>(len) : SIZE_MAX);
     body_at[k] = kHeaderBytes + at + 16;
     if (!outer.ok()) return Invalid(path, outer.error());
   }
   if (outer.remaining() != 0) return Invalid(path, "unexpected bytes after the last section");
+  // The send/receive indices before the thread records: compact records take them over.
   using Decoder = void (*)(Reader&, PrvTrace&);
   const std::pair<Section, Decoder> order[] = {{kMeta, DecodeMeta},
-                                               {kThreads, DecodeThreads},
                                                {kCommIndex, DecodeCommIndex},
+                                               {kThreads, compact ? DecodeCompactThreads : DecodeThreads},
                                                {kComms, DecodeComms},
                                                {kCpuView, DecodeCpuView},
                                                {kStateBlocks, DecodeStateBlocks}};
@@ -1134,6 +1211,7 @@ Result<PrvTrace> DecodeCache(std::string_view bytes, const std::string& path, co
     while (kSections[k].first != tag) ++k;
     Reader r(bodies[k], body_at[k], options.keep ? nullptr : &options.release, &options.keep);
     r.threads = options.threads;
+    r.resident_budget = options.resident_budget;
     decode(r, t);
     if (r.ok() && r.remaining() != 0) r.Fail("unexpected bytes at the end of a section");
     if (!r.ok()) return Invalid(path, r.error());

@@ -9,9 +9,11 @@
 //                 source size u64, source mtime (ns) i64,
 //                 source head/tail hash u64
 //   payload       sections: tag u32, pad u32, length u64, then `length` bytes (padded to 8):
-//                 the thread columns (a directory of offsets and lengths, then the columns),
-//                 meta, the send/receive indices, the communication table, the cpu view,
-//                 the state summaries by blocks
+//                 the thread records, either plain columns (a directory of offsets and
+//                 lengths, then the columns) or compact ones (per thread its record counts,
+//                 block index and block bytes: store/compact_records.h), then meta, the
+//                 send/receive indices, the communication table, the cpu view, the state
+//                 summaries by blocks
 // A cache whose magic, version, byte order, length, checksum or source stamp does not match is
 // never used: the caller rebuilds it. The .pcf/.row are not cached (they are small and may be
 // edited on their own); they are read again on every open.
@@ -31,8 +33,9 @@ namespace parallax::io::cache {
 
 // 2: XXH3-64 checksum, columns mapped in place; 3: the event types in the meta section;
 // 4: the thread columns first, placed by a directory (written in place while parsing);
-// 5: the state summaries of every thread (store/state_blocks.h) in a section of their own
-inline constexpr uint32_t kFormatVersion = 5;
+// 5: the state summaries of every thread (store/state_blocks.h) in a section of their own;
+// 6: the thread records may be compact (coded in blocks) instead of plain columns
+inline constexpr uint32_t kFormatVersion = 6;
 inline constexpr std::string_view kMagic = "PXCACHE\n";
 
 // What identifies the source a cache was built from.
@@ -56,6 +59,12 @@ std::string CachePathFor(const std::string& trace_path, const std::string& cache
 struct WriteOptions {
   // Tests: fail as a full disk would after this many bytes were written.
   uint64_t fail_after_bytes = UINT64_MAX;
+  // Write the thread records compact (store/compact_records.h; about 5 bytes per record
+  // instead of 22). A trace whose store is compact is always written so. ParsePrvIntoCache
+  // then also makes the returned trace's store compact, keeping up to `resident_budget` bytes
+  // of decoded threads (TraceStore::Compact).
+  bool compact = false;
+  uint64_t resident_budget = UINT64_MAX;
 };
 
 // Writes the cache of `trace` to `path` through a temporary name and a rename, so a reader
@@ -103,6 +112,9 @@ struct DecodeOptions {
   // ReadCache: trust the cache's seal (SealPathFor) instead of hashing the payload, when the
   // seal names the file as it is now; after a full check, seal it.
   bool use_seal = true;
+  // A cache with compact thread records gives a compact store keeping up to this many bytes of
+  // decoded threads (TraceStore::Compact).
+  uint64_t resident_budget = UINT64_MAX;
 };
 
 // The seal of a cache: CACHE.ok, one line naming the cache file as it was (device, inode, size,

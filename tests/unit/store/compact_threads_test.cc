@@ -139,6 +139,51 @@ TEST(CompactThreads, EventTypesComeFromTheBlocksDictionaries) {
   EXPECT_FALSE(s.compact_threads()->Resident(0));
 }
 
+// Coded records from a damaged cache: a block that does not decode, or decodes to a cpu the
+// trace does not have, is an error when a reader first pins it, naming the thread.
+TEST(CompactThreads, DamagedBlocksThrowWhenRead) {
+  TraceStore s = Load("epoch/epoch_2proc.prv.gz");
+  std::vector<CodedThread> coded(s.threads());
+  for (uint32_t t = 0; t < s.threads(); ++t) {
+    const ThreadRecords& r = s.thread(ThreadIndex(t));
+    coded[t].states = compact::EncodeStates(r.states);
+    coded[t].events = compact::EncodeEvents(r.events);
+    coded[t].state_count = r.states.size();
+    coded[t].event_count = r.events.size();
+  }
+  EXPECT_EQ(CompactThreads::CheckLayout(coded), "");
+  std::vector<uint8_t> bytes = coded[1].events.bytes.ToVector();
+  bytes[coded[1].events.blocks[0].offset + 8] = 9;  // the first block's coding
+  coded[1].events.bytes = Column<uint8_t>(bytes);
+  TraceStore damaged = s;
+  damaged.AdoptCompact(coded, UINT64_MAX, /*cpus=*/64);
+  EXPECT_NO_THROW(damaged.Pin(ThreadIndex(1), RecordParts::kStates));
+  try {
+    damaged.Pin(ThreadIndex(1), RecordParts::kEvents);
+    ADD_FAILURE() << "no exception";
+  } catch (const DamagedRecords& e) {
+    EXPECT_NE(std::string(e.what()).find("thread 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown coding 9"), std::string::npos) << e.what();
+  }
+  // The same blocks with a cpu count below the cpus they name.
+  TraceStore few_cpus = s;
+  std::vector<CodedThread> again(s.threads());
+  for (uint32_t t = 0; t < s.threads(); ++t) {
+    again[t].states = coded[t].states;
+    again[t].state_count = coded[t].state_count;
+  }
+  few_cpus.AdoptCompact(again, UINT64_MAX, /*cpus=*/0);
+  EXPECT_THROW(few_cpus.Pin(ThreadIndex(0), RecordParts::kStates), DamagedRecords);
+  // A layout whose blocks do not add up to the thread's records is found before any decoding.
+  coded[0].state_count += 1;
+  EXPECT_NE(CompactThreads::CheckLayout(coded).find("thread 1's states"), std::string::npos);
+  coded[0].state_count -= 1;
+  std::vector<compact::BlockEntry> entries = coded[0].events.blocks.ToVector();
+  entries[0].bytes += 1000000;
+  coded[0].events.blocks = Column<compact::BlockEntry>(entries);
+  EXPECT_NE(CompactThreads::CheckLayout(coded).find("past its bytes"), std::string::npos);
+}
+
 TEST(CompactThreads, ManyReadersAtOnceAgree) {
   TraceStore s = Load("epoch/epoch_4proc.prv.gz");
   const TraceStore plain = s;

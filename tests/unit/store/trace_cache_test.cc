@@ -73,11 +73,13 @@ class TraceCacheTest : public ::testing::Test {
   }
 
   // Opens `path` with the cache on; the notices go to notices_.
-  std::unique_ptr<session::TraceImpl> Open(const fs::path& path, bool cache = true, const std::string& cache_dir = "") {
+  std::unique_ptr<session::TraceImpl> Open(const fs::path& path, bool cache = true, const std::string& cache_dir = "",
+                                           bool compact = false) {
     LoadOptions o;
     o.threads = 2;
     o.use_cache = cache;
     o.cache_dir = cache_dir;
+    o.compact = compact;
     o.notice = [this](const std::string& n) { notices_.push_back(n); };
     auto t = session::OpenTrace(path.string(), o);
     EXPECT_TRUE(t.ok()) << t.status().ToString();
@@ -577,17 +579,22 @@ TEST_F(DamagedCacheTest, ThePreviousFormatVersion) {
 }
 
 // Caches of format 2 (before the event types were recorded), 3 (the thread columns after the
-// meta section, so not writable while parsing) and 4 (no state summaries) are rebuilt too.
+// meta section, so not writable while parsing), 4 (no state summaries) and 5 are rebuilt too.
 TEST_F(DamagedCacheTest, FormatVersionTwo) {
-  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 5");
+  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 6");
 }
 
 TEST_F(DamagedCacheTest, FormatVersionThree) {
-  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 5");
+  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 6");
 }
 
 TEST_F(DamagedCacheTest, FormatVersionFour) {
-  Check([](std::string& b) { b[8] = 4; }, "format version 4, this Parallax reads version 5");
+  Check([](std::string& b) { b[8] = 4; }, "format version 4, this Parallax reads version 6");
+}
+
+// Format 5 had no compact records.
+TEST_F(DamagedCacheTest, FormatVersionFive) {
+  Check([](std::string& b) { b[8] = 5; }, "format version 5, this Parallax reads version 6");
 }
 
 TEST_F(DamagedCacheTest, CorruptedByte) {
@@ -749,6 +756,51 @@ TEST_F(TraceCacheTest, StrictOpenOfACachedTraceWithProblemsStillFails) {
   EXPECT_FALSE(t.ok());
 }
 
+// A cache of compact records (format 6): the first open codes the parsed columns into it and
+// makes the store compact, a reopen maps the blocks; both give what a parse gives, and the
+// cache is a fraction of the plain one.
+TEST_F(TraceCacheTest, ACompactCacheGivesTheSameResults) {
+  fs::path trace = WriteTrace(kTrace);
+  const std::string parsed = Fingerprint(*Open(trace, false));
+  auto first = Open(trace, true, "", /*compact=*/true);
+  EXPECT_TRUE(first->store().compact());
+  EXPECT_EQ(parsed, Fingerprint(*first));
+  auto cached = ReadTheCache(trace);
+  ASSERT_TRUE(cached.ok()) << cached.status().ToString();
+  EXPECT_TRUE(cached->store.compact());
+  // Reopened without asking for compact records: the cache's are used as they are.
+  auto reopened = Open(trace);
+  EXPECT_TRUE(reopened->store().compact());
+  EXPECT_EQ(parsed, Fingerprint(*reopened));
+  EXPECT_TRUE(notices_.empty());
+
+  // A real trace: the same events and states, and a cache under a third of the plain one's size.
+  for (const char* f : {"omp2.prv.gz", "omp2.pcf", "omp2.row"})
+    fs::copy(fs::path(PARALLAX_TEST_DATA) / "omp" / f, dir_ / f);
+  const fs::path omp = dir_ / "omp2.prv.gz";
+  const std::string omp_parsed = Fingerprint(*Open(omp, false));
+  Open(omp, true, (dir_ / "plain").string());
+  Open(omp, true, (dir_ / "compact").string(), true);
+  const uint64_t plain_bytes = fs::file_size(io::cache::CachePathFor(omp.string(), (dir_ / "plain").string()));
+  const uint64_t compact_bytes = fs::file_size(io::cache::CachePathFor(omp.string(), (dir_ / "compact").string()));
+  EXPECT_LT(compact_bytes * 3, plain_bytes) << compact_bytes << " " << plain_bytes;
+  auto omp_reopened = Open(omp, true, (dir_ / "compact").string());
+  EXPECT_TRUE(omp_reopened->store().compact());
+  EXPECT_EQ(omp_parsed, Fingerprint(*omp_reopened));
+  EXPECT_TRUE(notices_.empty());
+}
+
+TEST_F(TraceCacheTest, DecoderRejectsEveryTruncationOfACompactCache) {
+  fs::path trace = WriteTrace(kTrace);
+  Open(trace, true, "", true);
+  std::string bytes = Slurp(dir_ / "t.prv.pxc");
+  io::cache::DecodeOptions d;
+  d.verify_checksum = false;
+  ASSERT_TRUE(io::cache::DecodeCache(bytes, "c", d).ok());
+  for (size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_FALSE(io::cache::DecodeCache(std::string_view(bytes).substr(0, n), "c", d).ok()) << n;
+}
+
 TEST_F(TraceCacheTest, DecoderRejectsEveryTruncation) {
   fs::path trace = WriteTrace(kTrace);
   Open(trace);
@@ -766,19 +818,23 @@ TEST_F(TraceCacheTest, DecoderRejectsEveryTruncation) {
 namespace parallax {
 namespace {
 
-// The fuzz seed (a cache of a 3-state, 3-event, 1-communication trace with one bad line) decodes
-// with its checksum verified.
+// The fuzz seeds (caches of a 3-state, 3-event, 1-communication trace with one bad line, with
+// plain and with compact records) decode with their checksum verified.
 TEST(TraceCacheCorpus, SeedDecodes) {
+  for (const char* name : {"small.pxc", "small_compact.pxc"}) {
+  SCOPED_TRACE(name);
   std::filesystem::path seed =
-      std::filesystem::path(PARALLAX_TEST_DATA).parent_path() / "fuzz/corpus/cache/small.pxc";
+      std::filesystem::path(PARALLAX_TEST_DATA).parent_path() / "fuzz/corpus/cache" / name;
   std::ifstream in(seed, std::ios::binary);
   std::string bytes{std::istreambuf_iterator<char>(in), {}};
   auto t = io::cache::DecodeCache(bytes, seed.string(), io::cache::DecodeOptions{});
   ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->store.compact(), std::string(name) == "small_compact.pxc");
   EXPECT_EQ(t->store.state_records(), 3u);
   EXPECT_EQ(t->store.event_records(), 3u);
   EXPECT_EQ(t->store.comms().rows(), 1u);
   EXPECT_EQ(t->diagnostics.count(io::DiagKind::kSyntax) + t->diagnostics.count(io::DiagKind::kUnknownRecordType), 1u);
+  }
 }
 
 }  // namespace
