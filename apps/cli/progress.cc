@@ -78,6 +78,21 @@ bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out) {
   return true;
 }
 
+bool ApplyMemoryLimitEnvironment(LoadOptions& opts) {
+  if (const char* limit = std::getenv("PARALLAX_MEMORY_LIMIT")) {
+    auto bytes = ParseByteSize(limit);
+    if (!bytes) {
+      std::fprintf(
+          stderr,
+          "parallax: error: PARALLAX_MEMORY_LIMIT='%s' is not a size\n  hint: e.g. 8G or 512M\n",
+          limit);
+      return false;
+    }
+    opts.memory_limit = *bytes;
+  }
+  return true;
+}
+
 void ApplyCacheEnvironment(LoadOptions& opts) {
   opts.use_cache = true;
   if (const char* mode = std::getenv("PARALLAX_CACHE")) {
@@ -108,17 +123,7 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
   opts.strict = strict;
   opts.threads = threads;
   ApplyCacheEnvironment(opts);
-  if (const char* limit = std::getenv("PARALLAX_MEMORY_LIMIT")) {
-    auto bytes = ParseByteSize(limit);
-    if (!bytes) {
-      std::fprintf(
-          stderr,
-          "parallax: error: PARALLAX_MEMORY_LIMIT='%s' is not a size\n  hint: e.g. 8G or 512M\n",
-          limit);
-      return leave();
-    }
-    opts.memory_limit = *bytes;
-  }
+  if (!ApplyMemoryLimitEnvironment(opts)) return leave();
   ProgressBar bar("loading");
   opts.progress = [&](uint64_t d, uint64_t t) { bar.Update(d, t); };
   auto trace = Trace::Open(path, opts);

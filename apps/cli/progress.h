@@ -44,6 +44,9 @@ bool LoadFunctionsOrReport(std::shared_ptr<const FunctionRegistry>* out);
 // --no-cache, --cache-dir and --compact set (apps/cli/main.cc); PARALLAX_COMPACT_RESIDENT sets
 // LoadOptions::compact_resident (the tests run every golden script with 0).
 void ApplyCacheEnvironment(LoadOptions& opts);
+// Sets opts.memory_limit from PARALLAX_MEMORY_LIMIT (which --memory-limit sets); false, with
+// the error printed, when it is not a size.
+bool ApplyMemoryLimitEnvironment(LoadOptions& opts);
 
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.
 // `dist`: every process of a distributed run loads it together (LoadOptions::distribution).

@@ -85,6 +85,8 @@ int Run(ServeArgs& a) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   if (!LoadFunctionsOrReport(&a.options.functions)) return 1;
+  ApplyCacheEnvironment(a.options.load);  // the trace cache and compact records, as for every command
+  if (!ApplyMemoryLimitEnvironment(a.options.load)) return 1;
   std::string error;
   auto srv = server::Server::Create(a.options, &error);
   if (!srv) {

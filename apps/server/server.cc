@@ -204,7 +204,7 @@ const char* ContentType(std::string_view path) {
 class ServerImpl final : public Server {
  public:
   ServerImpl(ServerOptions options, RootDir root)
-      : options_(std::move(options)), root_(std::move(root)), cache_(options_.functions),
+      : options_(std::move(options)), root_(std::move(root)), cache_(options_.functions, options_.load),
         http_(Limits(options_)) {}
 
   bool Bind(std::string* error) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "include/parallax/functions.h"
+#include "include/parallax/trace.h"
 
 namespace parallax::server {
 
@@ -39,6 +40,9 @@ struct ServerOptions {
   // The semantic functions of the loaded plug-ins (null: the built-in ones): traces are opened
   // with them and /api/functions lists them.
   std::shared_ptr<const FunctionRegistry> functions;
+  // How traces are opened: the trace cache, compact records, the memory limit (`parallax
+  // serve` takes them from the global options); its functions and progress are set per load.
+  LoadOptions load;
 };
 
 // 32 hex digits from /dev/urandom.

@@ -13,7 +13,7 @@ std::shared_ptr<TraceCache::Entry> TraceCache::Find(const std::string& path, boo
 }
 
 Result<std::unique_ptr<Trace>> TraceCache::Load(const std::string& path, Entry* e) const {
-  LoadOptions options;
+  LoadOptions options = load_;
   options.functions = functions_;
   options.progress = [e](uint64_t done, uint64_t total) {
     e->done = done;

@@ -25,9 +25,9 @@ struct LoadProgress {
 
 class TraceCache {
  public:
-  // Traces are opened with these functions (null: the built-in ones).
-  explicit TraceCache(std::shared_ptr<const FunctionRegistry> functions = nullptr)
-      : functions_(std::move(functions)) {}
+  // Traces are opened with `load` and these functions (null: the built-in ones).
+  explicit TraceCache(std::shared_ptr<const FunctionRegistry> functions = nullptr, LoadOptions load = {})
+      : functions_(std::move(functions)), load_(std::move(load)) {}
 
   // The trace at `canonical_path`, loading it on first use. A load that throws fails like any
   // other (its message says so); a failed load is retried by the next Get.
@@ -49,6 +49,7 @@ class TraceCache {
   std::shared_ptr<Entry> Find(const std::string& path, bool create) const;
 
   std::shared_ptr<const FunctionRegistry> functions_;
+  LoadOptions load_;
   mutable std::mutex mutex_;  // guards entries_ (the map, not the traces)
   mutable std::map<std::string, std::shared_ptr<Entry>> entries_;
 };

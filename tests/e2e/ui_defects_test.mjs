@@ -186,18 +186,21 @@ const steps = [
     await page.locator('#cfg-details button.open-cfg').click();
     const analyzer = page.locator('#windows > section.analyzer').first();
     await analyzer.locator('table.analyzer td').first().waitFor();
-    // The table can be drawn again while the frames arrive: wait until its row headers are laid
-    // out (a loaded machine once measured them between two draws, with no boxes at all).
-    await page.waitForFunction(() => {
-      const ths = [...document.querySelectorAll('#windows > section.analyzer table.analyzer th.label')].filter((th) => th.textContent);
-      return ths.length > 2 && ths.every((th) => th.getClientRects().length > 0);
+    // The table can be drawn again while the frames arrive (a loaded machine measured its row
+    // headers between two draws, with no boxes at all): measure them in one go, again until
+    // every header has its text laid out, so a redraw between the wait and the measure cannot
+    // show.
+    const measured = await page.waitForFunction(() => {
+      const ths = [...document.querySelectorAll('#windows > section.analyzer table.analyzer th.label')];
+      const headers = ths.map((th) => {
+        const r = document.createRange();
+        r.selectNodeContents(th);
+        return { text: th.textContent, title: th.title, lines: new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size };
+      });
+      const rows = headers.filter((h) => h.text);
+      return rows.length > 2 && rows.every((h) => h.lines > 0) ? headers : null;
     }, null, { timeout: 10000, polling: 50 });
-    // Lines of text in each row header: the distinct tops of its text's boxes.
-    const headers = await analyzer.locator('table.analyzer th.label').evaluateAll((ths) => ths.map((th) => {
-      const r = document.createRange();
-      r.selectNodeContents(th);
-      return { text: th.textContent, title: th.title, lines: new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size };
-    }));
+    const headers = await measured.jsonValue();
     const rows = headers.filter((h) => h.text);
     check(rows.length > 2, 'the analyzer has no row headers');
     const wrapped = rows.filter((h) => h.lines !== 1);

@@ -1,0 +1,51 @@
+// The server opens traces as the commands do (ServerOptions::load): with the trace cache on, its
+// first load writes the cache (here with compact records, and no decoded thread kept after its
+// reader), and timelines and analyses are served from the compact store. That they equal the
+// plain store's is the golden scripts' part (golden_compact.*).
+
+#include "tests/unit/server/server_fixture.h"
+
+namespace parallax::server {
+namespace {
+
+class ServerTraceCacheTest : public ServerFixture {
+ protected:
+  static fs::path CacheDir() { return fs::temp_directory_path() / ("parallax_server_cache_dir_" + std::to_string(getpid())); }
+  static void SetUpTestSuite() {
+    fs::remove_all(CacheDir());
+    StartServer("trace_cache", [](ServerOptions& o) {
+      o.load.use_cache = true;
+      o.load.cache_dir = CacheDir().string();
+      o.load.compact = true;
+      o.load.compact_resident = 0;  // every read decodes its thread again
+    });
+  }
+  static void TearDownTestSuite() {
+    StopServer();
+    fs::remove_all(CacheDir());
+  }
+};
+
+TEST_F(ServerTraceCacheTest, TheFirstLoadWritesACompactCacheAndServesTheSame) {
+  const std::string trace = std::string("trace=") + kTrace;
+  json info = Json(Get(std::string("/api/open?path=") + kTrace));
+  size_t caches = 0;
+  for (const auto& e : fs::directory_iterator(CacheDir()))
+    if (e.path().extension() == ".pxc") ++caches;
+  EXPECT_EQ(caches, 1u);
+  // Compact records: a few bytes per record instead of 22.
+  EXPECT_LT(info["store_bytes"].get<double>() / info["records"].get<double>(), 8.0);
+
+  auto plain = Trace::Open((Root() / kTrace).string(), LoadOptions{});
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_EQ(info["records"].get<uint64_t>(), plain.value()->Info().records);
+  auto timeline = Get("/api/timeline?" + trace + "&cfg=" + kViewCfg + "&width=300&format=json");
+  ASSERT_TRUE(timeline);
+  EXPECT_EQ(timeline->status, 200) << timeline->body;
+  auto analysis = Get("/api/analyze?" + trace + "&cfg=" + kAnalysisCfg);
+  ASSERT_TRUE(analysis);
+  EXPECT_EQ(analysis->status, 200) << analysis->body;
+}
+
+}  // namespace
+}  // namespace parallax::server
