@@ -223,74 +223,74 @@ std::vector<uint8_t>& Room(std::vector<uint8_t>& streams, size_t records) {
 
 }  // namespace
 
-CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options) {
-  CompactColumns c;
+namespace {
+
+// Time differences (the first to 0) and cpu differences of records [a, b).
+void PutTimes(Writer& w, const Column<model::Time>& t, size_t a, size_t b) {
+  model::Time prev = 0;
+  for (size_t i = a; i < b; ++i) {
+    w.Varint(ZigZag(Diff(t[i], prev)));
+    prev = t[i];
+  }
+}
+void PutCpus(Writer& w, const Column<uint16_t>& cpu, size_t a, size_t b) {
+  uint16_t prev = 0;
+  for (size_t i = a; i < b; ++i) {
+    w.Varint(ZigZag(Diff(cpu[i], prev)));
+    prev = cpu[i];
+  }
+}
+
+// Cuts n records into blocks: `code(a, b, writer, dictionary)` writes the streams of records
+// [a, b) and returns the block's first and last time.
+template <typename Code>
+CompactColumns EncodeBlocks(size_t n, const EncodeOptions& options, Code code) {
   std::vector<uint8_t> bytes, streams;
   std::vector<BlockEntry> blocks;
   Dictionary dict;
-  const size_t n = s.size(), step = BlockSize(options);
+  const size_t step = BlockSize(options);
   for (size_t a = 0; a < n; a += step) {
     const size_t b = std::min(n, a + step);
     const uint32_t k = static_cast<uint32_t>(b - a);
     Writer w{Room(streams, k).data()};
-    model::Time prev = 0, last = s.end[a];
-    for (size_t i = a; i < b; ++i) {
-      w.Varint(ZigZag(Diff(s.begin[i], prev)));
-      prev = s.begin[i];
-    }
-    for (size_t i = a; i < b; ++i) {
-      model::Time e = s.end[i];
-      last = e == model::kNoEnd || last == model::kNoEnd ? model::kNoEnd : std::max(last, e);
-      w.Varint(ZigZag(Diff(e, i + 1 < b ? s.begin[i + 1] : s.begin[i])));
-    }
     dict.Clear();
-    for (size_t i = a; i < b; ++i) w.Varint(dict.IndexOf(s.state[i]));
-    uint16_t prev_cpu = 0;
-    for (size_t i = a; i < b; ++i) {
-      w.Varint(ZigZag(Diff(s.cpu[i], prev_cpu)));
-      prev_cpu = s.cpu[i];
-    }
+    const auto [first, last] = code(a, b, w, dict);
     streams.resize(static_cast<size_t>(w.p - streams.data()));
     size_t start = bytes.size();
     FinishBlock(k, dict.values(), streams, options, bytes);
-    AddBlock(bytes, blocks, start, k, s.begin[a], last);
+    AddBlock(bytes, blocks, start, k, first, last);
   }
+  CompactColumns c;
   c.bytes = Column<uint8_t>(std::move(bytes));
   c.blocks = Column<BlockEntry>(std::move(blocks));
   return c;
 }
 
-CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options) {
-  CompactColumns c;
-  std::vector<uint8_t> bytes, streams;
-  std::vector<BlockEntry> blocks;
-  Dictionary dict;
-  const size_t n = ev.size(), step = BlockSize(options);
-  for (size_t a = 0; a < n; a += step) {
-    const size_t b = std::min(n, a + step);
-    const uint32_t k = static_cast<uint32_t>(b - a);
-    Writer w{Room(streams, k).data()};
-    model::Time prev = 0;
+}  // namespace
+
+CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options) {
+  return EncodeBlocks(s.size(), options, [&](size_t a, size_t b, Writer& w, Dictionary& dict) {
+    PutTimes(w, s.begin, a, b);
+    model::Time last = s.end[a];
     for (size_t i = a; i < b; ++i) {
-      w.Varint(ZigZag(Diff(ev.time[i], prev)));
-      prev = ev.time[i];
+      model::Time e = s.end[i];
+      last = e == model::kNoEnd || last == model::kNoEnd ? model::kNoEnd : std::max(last, e);
+      w.Varint(ZigZag(Diff(e, i + 1 < b ? s.begin[i + 1] : s.begin[i])));
     }
-    dict.Clear();
+    for (size_t i = a; i < b; ++i) w.Varint(dict.IndexOf(s.state[i]));
+    PutCpus(w, s.cpu, a, b);
+    return std::pair<model::Time, model::Time>{s.begin[a], last};
+  });
+}
+
+CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options) {
+  return EncodeBlocks(ev.size(), options, [&](size_t a, size_t b, Writer& w, Dictionary& dict) {
+    PutTimes(w, ev.time, a, b);
     for (size_t i = a; i < b; ++i) w.Varint(dict.IndexOf(ev.type[i]));
     for (size_t i = a; i < b; ++i) w.Varint(ZigZag(static_cast<uint64_t>(ev.value[i])));
-    uint16_t prev_cpu = 0;
-    for (size_t i = a; i < b; ++i) {
-      w.Varint(ZigZag(Diff(ev.cpu[i], prev_cpu)));
-      prev_cpu = ev.cpu[i];
-    }
-    streams.resize(static_cast<size_t>(w.p - streams.data()));
-    size_t start = bytes.size();
-    FinishBlock(k, dict.values(), streams, options, bytes);
-    AddBlock(bytes, blocks, start, k, ev.time[a], ev.time[b - 1]);
-  }
-  c.bytes = Column<uint8_t>(std::move(bytes));
-  c.blocks = Column<BlockEntry>(std::move(blocks));
-  return c;
+    PutCpus(w, ev.cpu, a, b);
+    return std::pair<model::Time, model::Time>{ev.time[a], ev.time[b - 1]};
+  });
 }
 
 Status DecodeStates(std::span<const uint8_t> block, uint32_t records, StateColumns* out) {

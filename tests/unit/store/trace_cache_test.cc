@@ -790,26 +790,20 @@ TEST_F(TraceCacheTest, ACompactCacheGivesTheSameResults) {
   EXPECT_TRUE(notices_.empty());
 }
 
-TEST_F(TraceCacheTest, DecoderRejectsEveryTruncationOfACompactCache) {
-  fs::path trace = WriteTrace(kTrace);
-  Open(trace, true, "", true);
-  std::string bytes = Slurp(dir_ / "t.prv.pxc");
-  io::cache::DecodeOptions d;
-  d.verify_checksum = false;
-  ASSERT_TRUE(io::cache::DecodeCache(bytes, "c", d).ok());
-  for (size_t n = 0; n < bytes.size(); ++n)
-    EXPECT_FALSE(io::cache::DecodeCache(std::string_view(bytes).substr(0, n), "c", d).ok()) << n;
-}
-
 TEST_F(TraceCacheTest, DecoderRejectsEveryTruncation) {
-  fs::path trace = WriteTrace(kTrace);
-  Open(trace);
-  std::string bytes = Slurp(dir_ / "t.prv.pxc");
-  io::cache::DecodeOptions d;
-  d.verify_checksum = false;
-  ASSERT_TRUE(io::cache::DecodeCache(bytes, "c", d).ok());
-  for (size_t n = 0; n < bytes.size(); ++n)
-    EXPECT_FALSE(io::cache::DecodeCache(std::string_view(bytes).substr(0, n), "c", d).ok()) << n;
+  for (bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "compact records" : "plain columns");
+    fs::path trace = WriteTrace(kTrace, compact ? "c.prv" : "t.prv");
+    Open(trace, true, "", compact);
+    std::string bytes = Slurp(trace.string() + ".pxc");
+    io::cache::DecodeOptions d;
+    d.verify_checksum = false;
+    auto whole = io::cache::DecodeCache(bytes, "c", d);
+    ASSERT_TRUE(whole.ok());
+    EXPECT_EQ(whole->store.compact(), compact);
+    for (size_t n = 0; n < bytes.size(); ++n)
+      EXPECT_FALSE(io::cache::DecodeCache(std::string_view(bytes).substr(0, n), "c", d).ok()) << n;
+  }
 }
 
 }  // namespace
