@@ -227,11 +227,15 @@ Registry AddFunction(const Registry& base, const std::string& name, const std::s
 }
 
 std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned threads,
-                              std::function<void(uint64_t, uint64_t)> progress, const Registry& functions) {
+                              std::function<void(uint64_t, uint64_t)> progress, const Registry& functions,
+                              bool cache, const std::string& cache_dir, bool compact) {
   LoadOptions options;
   options.functions = functions;
   options.strict = strict;
   options.threads = threads;
+  options.use_cache = cache;
+  options.cache_dir = cache_dir;
+  options.compact = compact;
   // An exception raised by the callback (KeyboardInterrupt included) stops the load, and is
   // raised again here as it was, not as an internal error of the load.
   std::unique_ptr<py::error_already_set> raised;  // touched under the GIL only
@@ -518,7 +522,8 @@ PYBIND11_MODULE(_parallax, m) {
   });
   py::class_<PyTrace, std::shared_ptr<PyTrace>>(m, "Trace");
   m.def("open", &Open, py::arg("path"), py::arg("strict") = false, py::arg("threads") = 0u,
-        py::arg("progress") = nullptr, py::arg("functions") = nullptr);
+        py::arg("progress") = nullptr, py::arg("functions") = nullptr, py::arg("cache") = false,
+        py::arg("cache_dir") = "", py::arg("compact") = false);
   m.def("info", &Info);
   m.def("window", &Window, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("function") = "",

@@ -324,13 +324,19 @@ def register_function(name, kind, fn, params=(), info="same as below", doc="",
                                         bool(stateful))
 
 
-def open(path, strict=False, threads=0, progress=None):  # noqa: A001 - the module's verb
+def open(path, strict=False, threads=0, progress=None, cache=False, cache_dir=None,  # noqa: A001
+         compact=False):
     """Loads a .prv/.prv.gz trace with its .pcf and .row. `progress`: a callable(done, total)
     or True for a tqdm bar (when tqdm is installed). The GIL is released while loading. Cfgs
-    may name the functions of load_plugin() and register_function() called before."""
+    may name the functions of load_plugin() and register_function() called before.
+    `cache`: read the trace's cache (TRACE.pxc, or in `cache_dir`) when it is valid, else write
+    it, as the parallax commands do; `compact`: hold the records coded in blocks, about 5 bytes
+    each instead of 22 (docs/scale.md, "Compact records")."""
     path = _os.fspath(path)
     return Trace(_parallax.open(path, strict=strict, threads=threads,
-                                progress=_progress_callback(progress), functions=_registry()),
+                                progress=_progress_callback(progress), functions=_registry(),
+                                cache=cache, cache_dir=_os.fspath(cache_dir) if cache_dir else "",
+                                compact=compact),
                  path)
 
 

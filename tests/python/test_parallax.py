@@ -232,3 +232,17 @@ def test_pop_of_a_portion_equals_the_command_line():
     assert "#Runtime (us);4000000.00" in cli.splitlines()
     with pytest.raises(parallax.Error, match="after the trace end"):
         parallax.pop([trace], to=10**12)
+
+
+def test_a_cached_compact_open_gives_the_same_windows(tmp_path, epoch2):
+    # The first open writes a cache of compact records in cache_dir, the second reads it.
+    cfg = os.path.join(CFG, "bsc/mpi/views/MPI_call.cfg")
+    want = epoch2.window(cfg=cfg)
+    for _ in range(2):
+        t = parallax.open(EPOCH2, cache=True, cache_dir=tmp_path, compact=True)
+        info = t.info()  # before any thread is decoded
+        assert info["store_bytes"] / info["records"] < 8
+        got = t.window(cfg=cfg)
+        for name in ("begin", "end", "value"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".pxc"] != []
