@@ -31,9 +31,11 @@ void PrintInfo(const CacheInfo& c) {
   }
   if (c.exists) out += fmt::format("version      {}\n", c.version);
   out += fmt::format("size         {} bytes (trace {} bytes)\n", c.file_bytes, c.trace_bytes);
-  if (c.usable)
+  if (c.usable) {
     out += fmt::format("records      {} ({:.1f} bytes per record)\n", c.records,
                        c.records ? static_cast<double>(c.file_bytes) / static_cast<double>(c.records) : 0.0);
+    out += fmt::format("layout       {}\n", c.compact ? "compact records (coded in blocks)" : "plain columns");
+  }
   std::fputs(out.c_str(), stdout);
 }
 

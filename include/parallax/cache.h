@@ -18,6 +18,7 @@ struct CacheInfo {
   uint64_t file_bytes = 0;   // size of the cache file
   uint64_t trace_bytes = 0;  // size of the trace file
   uint64_t records = 0;      // states + event pairs + communications (when usable)
+  bool compact = false;      // the records are coded in blocks (`--compact`), not plain columns
 };
 
 // Describes the cache of `trace_path` (cache_dir as LoadOptions::cache_dir).

@@ -46,6 +46,7 @@ Result<CacheInfo> InspectCache(const std::string& trace_path, const std::string&
   }
   info.usable = true;
   info.records = trace->store.state_records() + trace->store.event_records() + trace->store.comms().rows();
+  info.compact = trace->store.compact();
   return info;
 }
 

@@ -768,6 +768,11 @@ TEST_F(TraceCacheTest, ACompactCacheGivesTheSameResults) {
   auto cached = ReadTheCache(trace);
   ASSERT_TRUE(cached.ok()) << cached.status().ToString();
   EXPECT_TRUE(cached->store.compact());
+  auto info = InspectCache(trace.string(), "");
+  ASSERT_TRUE(info.ok());
+  EXPECT_TRUE(info->usable);
+  EXPECT_TRUE(info->compact);
+  EXPECT_EQ(info->records, 9u);
   // Reopened without asking for compact records: the cache's are used as they are.
   auto reopened = Open(trace);
   EXPECT_TRUE(reopened->store().compact());
