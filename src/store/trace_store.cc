@@ -202,15 +202,18 @@ void TraceStore::AdoptCompact(std::vector<CodedThread> coded, uint64_t resident_
 }
 
 void TraceStore::Decompact() {
-  std::shared_ptr<const CompactThreads> c = std::move(compact_);
-  compact_.reset();
+  // Every thread decoded before the store changes: a damaged block (DamagedRecords) leaves it
+  // compact as it was.
+  std::vector<ThreadRecords> plain(threads_.size());
   for (size_t t = 0; t < threads_.size(); ++t) {
-    std::shared_ptr<const ThreadRecords> r = c->Pin(t);
-    threads_[t].states = r->states;
-    threads_[t].events = r->events;
-    threads_[t].sent = c->coded(t).sent.ToVector();
-    threads_[t].received = c->coded(t).received.ToVector();
+    std::shared_ptr<const ThreadRecords> r = compact_->Pin(t);
+    plain[t].states = r->states;  // views that hold the decoded columns; copied on a write
+    plain[t].events = r->events;
+    plain[t].sent = compact_->coded(t).sent.ToVector();
+    plain[t].received = compact_->coded(t).received.ToVector();
   }
+  threads_ = std::move(plain);
+  compact_.reset();
 }
 
 void BuildCommIndices(TraceStore& store, unsigned worker_threads) {
