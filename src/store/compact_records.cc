@@ -293,6 +293,33 @@ CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options
   });
 }
 
+namespace {
+
+// The inverses of PutTimes and PutCpus, and a stream of dictionary indices: false when an index
+// is past the dictionary (the values from there on are 0).
+void GetTimes(Reader& r, model::Time* t, uint32_t n) {
+  model::Time prev = 0;
+  for (uint32_t i = 0; i < n; ++i) prev = t[i] = Add(prev, r.Varint());
+}
+void GetCpus(Reader& r, uint16_t* cpu, uint32_t n) {
+  uint64_t c = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    c += UnZigZag(r.Varint());
+    cpu[i] = static_cast<uint16_t>(c);
+  }
+}
+bool GetIndices(Reader& r, const std::vector<uint64_t>& dict, uint32_t* out, uint32_t n) {
+  bool in_dict = true;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t k = r.Varint();
+    in_dict &= k < dict.size();
+    out[i] = in_dict ? static_cast<uint32_t>(dict[k]) : 0;
+  }
+  return in_dict;
+}
+
+}  // namespace
+
 Status DecodeStates(std::span<const uint8_t> block, uint32_t records, StateColumns* out) {
   std::vector<uint8_t> scratch;
   OpenBlock o;
@@ -304,20 +331,10 @@ Status DecodeStates(std::span<const uint8_t> block, uint32_t records, StateColum
   uint32_t* state = out->state.data() + at;
   uint16_t* cpu = out->cpu.data() + at;
   Reader& r = o.streams;
-  model::Time prev = 0;
-  for (uint32_t i = 0; i < records; ++i) prev = begin[i] = Add(prev, r.Varint());
+  GetTimes(r, begin, records);
   for (uint32_t i = 0; i < records; ++i) end[i] = Add(i + 1 < records ? begin[i + 1] : begin[i], r.Varint());
-  bool in_dict = true;
-  for (uint32_t i = 0; i < records; ++i) {
-    uint64_t k = r.Varint();
-    in_dict &= k < o.dict.size();
-    state[i] = in_dict ? static_cast<uint32_t>(o.dict[k]) : 0;
-  }
-  uint64_t c = 0;
-  for (uint32_t i = 0; i < records; ++i) {
-    c += UnZigZag(r.Varint());
-    cpu[i] = static_cast<uint16_t>(c);
-  }
+  const bool in_dict = GetIndices(r, o.dict, state, records);
+  GetCpus(r, cpu, records);
   if (!r.ok || r.p != r.end || !in_dict) {
     out->Resize(at);
     return BadBlock(!in_dict ? "a state value outside its dictionary" : "its streams do not match its records");
@@ -336,20 +353,10 @@ Status DecodeEvents(std::span<const uint8_t> block, uint32_t records, EventColum
   int64_t* value = out->value.data() + at;
   uint16_t* cpu = out->cpu.data() + at;
   Reader& r = o.streams;
-  model::Time prev = 0;
-  for (uint32_t i = 0; i < records; ++i) prev = time[i] = Add(prev, r.Varint());
-  bool in_dict = true;
-  for (uint32_t i = 0; i < records; ++i) {
-    uint64_t k = r.Varint();
-    in_dict &= k < o.dict.size();
-    type[i] = in_dict ? static_cast<uint32_t>(o.dict[k]) : 0;
-  }
+  GetTimes(r, time, records);
+  const bool in_dict = GetIndices(r, o.dict, type, records);
   for (uint32_t i = 0; i < records; ++i) value[i] = static_cast<int64_t>(UnZigZag(r.Varint()));
-  uint64_t c = 0;
-  for (uint32_t i = 0; i < records; ++i) {
-    c += UnZigZag(r.Varint());
-    cpu[i] = static_cast<uint16_t>(c);
-  }
+  GetCpus(r, cpu, records);
   if (!r.ok || r.p != r.end || !in_dict) {
     out->Resize(at);
     return BadBlock(!in_dict ? "an event type outside its dictionary" : "its streams do not match its records");
