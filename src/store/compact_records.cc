@@ -146,7 +146,7 @@ int64_t Add(int64_t base, uint64_t z) { return static_cast<int64_t>(static_cast<
 
 // The checked header of a block and its streams (decompressed into `scratch` when needed).
 struct OpenBlock {
-  std::vector<uint64_t> dict;
+  std::vector<uint32_t> dict;
   Reader streams{nullptr, nullptr};
 };
 
@@ -155,21 +155,38 @@ Status BadBlock(const std::string& what) {
                        "the trace cache holding it is damaged; clear it (parallax cache clear) and open the trace again");
 }
 
-Status Open(std::span<const uint8_t> block, uint32_t records, std::vector<uint8_t>& scratch, OpenBlock* o) {
+// A block's header fields and dictionary, checked against the `records` its index gives;
+// `rest` is then left at its streams.
+struct BlockHead {
+  uint32_t stream_bytes = 0;
+  uint8_t coding = 0;
+};
+Status ReadHead(std::span<const uint8_t> block, uint32_t records, BlockHead* head, std::vector<uint32_t>* dict,
+                Reader* rest) {
   if (block.size() < kHeaderBytes) return BadBlock("shorter than its header");
-  uint32_t n, stream_bytes;
+  uint32_t n;
   std::memcpy(&n, block.data(), 4);
-  std::memcpy(&stream_bytes, block.data() + 4, 4);
-  uint8_t coding = block[8];
+  std::memcpy(&head->stream_bytes, block.data() + 4, 4);
+  head->coding = block[8];
   if (n != records) return BadBlock("holds " + std::to_string(n) + " records, its index says " + std::to_string(records));
-  if (stream_bytes > static_cast<uint64_t>(records) * kColumns * kMaxVarint)
+  if (head->stream_bytes > static_cast<uint64_t>(records) * kColumns * kMaxVarint)
     return BadBlock("its streams are longer than its records can be");
   Reader r{block.data() + kHeaderBytes, block.data() + block.size()};
   uint64_t dict_size = r.Varint();
   if (!r.ok || dict_size > records) return BadBlock("bad dictionary size");
-  o->dict.resize(dict_size);
-  for (uint64_t& d : o->dict) d = r.Varint();
+  dict->resize(dict_size);
+  for (uint32_t& d : *dict) d = static_cast<uint32_t>(r.Varint());
   if (!r.ok) return BadBlock("the dictionary runs past the block");
+  *rest = r;
+  return Status::Ok();
+}
+
+Status Open(std::span<const uint8_t> block, uint32_t records, std::vector<uint8_t>& scratch, OpenBlock* o) {
+  BlockHead head;
+  Reader r{nullptr, nullptr};
+  if (Status st = ReadHead(block, records, &head, &o->dict, &r); !st.ok()) return st;
+  const uint32_t stream_bytes = head.stream_bytes;
+  const uint8_t coding = head.coding;
   size_t left = static_cast<size_t>(r.end - r.p);
   if (coding == kPlain) {
     if (left != stream_bytes) return BadBlock("its streams do not fill the block");
@@ -186,6 +203,10 @@ Status Open(std::span<const uint8_t> block, uint32_t records, std::vector<uint8_
 }
 
 }  // namespace
+
+bool CompactColumns::Holds(const BlockEntry& b) const {
+  return b.offset <= bytes.size() && b.bytes <= bytes.size() - b.offset;
+}
 
 uint64_t CompactColumns::records() const {
   uint64_t n = 0;
@@ -220,10 +241,6 @@ std::vector<uint8_t>& Room(std::vector<uint8_t>& streams, size_t records) {
   streams.resize(records * kColumns * kMaxVarint);
   return streams;
 }
-
-}  // namespace
-
-namespace {
 
 // Time differences (the first to 0) and cpu differences of records [a, b).
 void PutTimes(Writer& w, const Column<model::Time>& t, size_t a, size_t b) {
@@ -308,12 +325,12 @@ void GetCpus(Reader& r, uint16_t* cpu, uint32_t n) {
     cpu[i] = static_cast<uint16_t>(c);
   }
 }
-bool GetIndices(Reader& r, const std::vector<uint64_t>& dict, uint32_t* out, uint32_t n) {
+bool GetIndices(Reader& r, const std::vector<uint32_t>& dict, uint32_t* out, uint32_t n) {
   bool in_dict = true;
   for (uint32_t i = 0; i < n; ++i) {
     uint64_t k = r.Varint();
     in_dict &= k < dict.size();
-    out[i] = in_dict ? static_cast<uint32_t>(dict[k]) : 0;
+    out[i] = in_dict ? dict[k] : 0;
   }
   return in_dict;
 }
@@ -365,17 +382,9 @@ Status DecodeEvents(std::span<const uint8_t> block, uint32_t records, EventColum
 }
 
 Status BlockDictionary(std::span<const uint8_t> block, uint32_t records, std::vector<uint32_t>* out) {
-  if (block.size() < kHeaderBytes) return BadBlock("shorter than its header");
-  uint32_t n;
-  std::memcpy(&n, block.data(), 4);
-  if (n != records) return BadBlock("holds " + std::to_string(n) + " records, its index says " + std::to_string(records));
-  Reader r{block.data() + kHeaderBytes, block.data() + block.size()};
-  uint64_t size = r.Varint();
-  if (!r.ok || size > records) return BadBlock("bad dictionary size");
-  out->clear();
-  for (uint64_t i = 0; i < size && r.ok; ++i) out->push_back(static_cast<uint32_t>(r.Varint()));
-  if (!r.ok) return BadBlock("the dictionary runs past the block");
-  return Status::Ok();
+  BlockHead head;
+  Reader rest{nullptr, nullptr};
+  return ReadHead(block, records, &head, out, &rest);
 }
 
 namespace {
@@ -384,7 +393,7 @@ Status DecodeAll(const CompactColumns& c, Cols* out, Fn decode) {
   out->Reserve(out->size() + c.records());
   for (size_t b = 0; b < c.blocks.size(); ++b) {
     const BlockEntry& e = c.blocks[b];
-    if (e.offset > c.bytes.size() || e.bytes > c.bytes.size() - e.offset)
+    if (!c.Holds(e))
       return BadBlock("block " + std::to_string(b) + " lies past the end of the bytes");
     if (Status st = decode(std::span<const uint8_t>(c.bytes.data() + e.offset, e.bytes), e.records, out); !st.ok())
       return st;

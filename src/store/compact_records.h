@@ -54,6 +54,8 @@ struct CompactColumns {
   Column<uint8_t> bytes;
 
   uint64_t records() const;
+  // Whether block entry `b` lies within the bytes.
+  bool Holds(const BlockEntry& b) const;
   size_t MemoryBytes() const { return blocks.size() * sizeof(BlockEntry) + bytes.size(); }
   // The blocks [first, last) holding the records that can matter for times [from, to): for
   // states, those that overlap it; for events, those with a time in it.

@@ -40,7 +40,7 @@ std::shared_ptr<const EventColumns> DecodeEvents(const compact::CompactColumns& 
 std::string CheckColumns(const compact::CompactColumns& c, uint64_t count) {
   uint64_t records = 0;
   for (const compact::BlockEntry& b : c.blocks) {
-    if (b.offset > c.bytes.size() || b.bytes > c.bytes.size() - b.offset) return "a block lies past its bytes";
+    if (!c.Holds(b)) return "a block lies past its bytes";
     if (b.records == 0 || b.records > compact::kMaxBlockRecords) return "a block has a bad record count";
     records += b.records;
   }
@@ -51,6 +51,15 @@ std::string CheckColumns(const compact::CompactColumns& c, uint64_t count) {
 bool Has(RecordParts parts, RecordParts p) { return (static_cast<uint8_t>(parts) & static_cast<uint8_t>(p)) != 0; }
 
 }  // namespace
+
+CodedThread CodeThread(const ThreadRecords& r, const compact::EncodeOptions& options) {
+  CodedThread c;
+  c.states = compact::EncodeStates(r.states, options);
+  c.events = compact::EncodeEvents(r.events, options);
+  c.state_count = r.states.size();
+  c.event_count = r.events.size();
+  return c;
+}
 
 std::string CompactThreads::CheckLayout(const std::vector<Thread>& threads) {
   for (size_t t = 0; t < threads.size(); ++t) {

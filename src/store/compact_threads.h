@@ -42,6 +42,9 @@ struct CodedThread {
   Column<uint32_t> received;
 };
 
+// A thread's states and events coded (its communication indices are left out).
+CodedThread CodeThread(const ThreadRecords& records, const compact::EncodeOptions& options = {});
+
 class CompactThreads {
  public:
   using Thread = CodedThread;

@@ -175,20 +175,14 @@ const Column<uint32_t>& TraceStore::Received(model::ThreadIndex t) const {
 
 void TraceStore::Compact(uint64_t resident_budget, unsigned worker_threads) {
   if (compact_) return;
-  std::vector<CompactThreads::Thread> coded(threads_.size());
+  std::vector<CodedThread> coded(threads_.size());
   const unsigned workers = worker_threads == 0 ? base::DefaultThreads() : worker_threads;
   base::ParallelFor(threads_.size(), workers, [&](size_t t) {
-    ThreadRecords& tr = threads_[t];
-    CompactThreads::Thread& c = coded[t];
-    c.states = compact::EncodeStates(tr.states);
-    c.events = compact::EncodeEvents(tr.events);
-    c.state_count = tr.states.size();
-    c.event_count = tr.events.size();
-    c.sent = std::move(tr.sent);
-    c.received = std::move(tr.received);
-    tr = ThreadRecords{};
+    coded[t] = CodeThread(threads_[t]);
+    threads_[t].states = StateColumns{};  // released as soon as coded
+    threads_[t].events = EventColumns{};
   });
-  compact_ = std::make_shared<const CompactThreads>(std::move(coded), resident_budget);
+  AdoptCompact(std::move(coded), resident_budget, UINT16_MAX);  // every cpu a record can name
 }
 
 void TraceStore::AdoptCompact(std::vector<CodedThread> coded, uint64_t resident_budget, uint32_t cpus) {

@@ -1096,17 +1096,13 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
   } else if (options.compact) {
     coded_here.resize(trace.store.threads());
     base::ParallelFor(coded_here.size(), base::DefaultThreads(), [&](size_t t) {
-      const store::ThreadRecords& r = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
-      coded_here[t].states = store::compact::EncodeStates(r.states);
-      coded_here[t].events = store::compact::EncodeEvents(r.events);
-      coded_here[t].state_count = r.states.size();
-      coded_here[t].event_count = r.events.size();
+      coded_here[t] = store::CodeThread(trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t))));
     });
     for (const store::CodedThread& c : coded_here) coded.push_back(&c);
   }
   EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned,
                     built.empty() ? trace.state_blocks : built};
-  if (!coded.empty() || trace.store.compact() || options.compact) input.coded = &coded;
+  if (trace.store.compact() || options.compact) input.coded = &coded;
   for (size_t k = 0; k < std::size(kSections); ++k) {
     const auto [tag, encode] = SectionFor(k, input);
     CountingSink count;
