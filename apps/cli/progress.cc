@@ -93,20 +93,26 @@ bool ApplyMemoryLimitEnvironment(LoadOptions& opts) {
   return true;
 }
 
+namespace {
+
+// The value of environment variable `name` in lower case; empty when it is not set.
+std::string LowerEnv(const char* name) {
+  const char* v = std::getenv(name);
+  std::string m = v != nullptr ? v : "";
+  for (auto& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return m;
+}
+
+}  // namespace
+
 void ApplyCacheEnvironment(LoadOptions& opts) {
   opts.use_cache = true;
-  if (const char* mode = std::getenv("PARALLAX_CACHE")) {
-    std::string m(mode);
-    for (auto& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (m == "off" || m == "0" || m == "no" || m == "false") opts.use_cache = false;
-  }
+  if (const std::string m = LowerEnv("PARALLAX_CACHE"); m == "off" || m == "0" || m == "no" || m == "false")
+    opts.use_cache = false;
   if (const char* dir = std::getenv("PARALLAX_CACHE_DIR"); dir != nullptr && dir[0] != '\0')
     opts.cache_dir = dir;
-  if (const char* mode = std::getenv("PARALLAX_COMPACT")) {
-    std::string m(mode);
-    for (auto& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (const std::string m = LowerEnv("PARALLAX_COMPACT"); !m.empty())
     opts.compact = m == "on" || m == "1" || m == "yes" || m == "true";
-  }
   if (const char* resident = std::getenv("PARALLAX_COMPACT_RESIDENT"); resident != nullptr && resident[0] != '\0')
     opts.compact_resident = std::strtoll(resident, nullptr, 10);
 }
