@@ -1143,6 +1143,10 @@ int main(int argc, char** argv) {
   app.add_option("--cpus-per-node", config.cpus_per_node, "CPUs per node")
       ->check(CLI::Range(1, 4096));
   app.add_option("--seed", config.seed, "PRNG seed");
+  bool stream = false;
+  app.add_flag("--stream", stream,
+               "write NAME.prv in one go, with no scratch copy of the body, so it may be a pipe "
+               "(mkfifo): the trace is generated twice, the first time to learn its end time");
   bool no_huge = false;
   app.add_flag("--no-huge-values", no_huge,
                "never write lock addresses above INT64_MAX (type 60000032)");
@@ -1165,26 +1169,35 @@ int main(int argc, char** argv) {
   if (!parent.empty()) std::filesystem::create_directories(parent);
 
   const auto start = std::chrono::steady_clock::now();
+  const std::string prv_path = out + ".prv";
   // The header holds the end time, known only at the end: the body goes to a scratch file
-  // first and is then appended after the header.
+  // first and is then appended after the header; or, streamed, a first run of the generator
+  // finds the end time and a second one writes the body after the header.
   const std::string body_path = out + ".prv.body.tmp";
-  std::FILE* body = std::fopen(body_path.c_str(), "w+b");
+  std::FILE* body = std::fopen(stream ? "/dev/null" : body_path.c_str(), "w+b");
   if (body == nullptr) {
     std::perror(("parallax-gen: " + body_path).c_str());
     return 1;
   }
-  Generator gen(config, body);
-  const uint64_t header_estimate = Header(config, gen, 1ULL << 40).size();
-  gen.Run(header_estimate);
-  const std::string header = Header(config, gen, gen.end_time());
+  Generator first(config, body);
+  const uint64_t header_estimate = Header(config, first, 1ULL << 40).size();
+  first.Run(header_estimate);
+  const std::string header = Header(config, first, first.end_time());
 
-  const std::string prv_path = out + ".prv";
   std::FILE* prv = std::fopen(prv_path.c_str(), "wb");
-  bool ok = prv != nullptr && std::fwrite(header.data(), 1, header.size(), prv) == header.size() &&
-            AppendFile(body, prv);
+  bool ok = prv != nullptr && std::fwrite(header.data(), 1, header.size(), prv) == header.size();
+  std::optional<Generator> second;
+  if (stream) {
+    second.emplace(config, prv);
+    if (ok) second->Run(header_estimate);
+    ok = ok && second->end_time() == first.end_time();
+  } else {
+    ok = ok && AppendFile(body, prv);
+  }
   if (prv != nullptr) ok = std::fclose(prv) == 0 && ok;
   std::fclose(body);
-  std::remove(body_path.c_str());
+  if (!stream) std::remove(body_path.c_str());
+  Generator& gen = stream ? *second : first;
   ok = ok && WriteText(out + ".pcf", Pcf()) && WriteText(out + ".row", Row(config, gen));
   if (!ok) {
     std::perror(("parallax-gen: writing " + out).c_str());
@@ -1193,7 +1206,7 @@ int main(int argc, char** argv) {
 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const uint64_t bytes = std::filesystem::file_size(prv_path);
+  const uint64_t bytes = std::filesystem::is_regular_file(prv_path) ? std::filesystem::file_size(prv_path) : 0;
   const Stats& s = gen.stats();
   fmt::print(
       stderr,

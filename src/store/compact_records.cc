@@ -208,6 +208,12 @@ bool CompactColumns::Holds(const BlockEntry& b) const {
   return b.offset <= bytes.size() && b.bytes <= bytes.size() - b.offset;
 }
 
+size_t CompactColumns::MemoryBytes() const {
+  size_t n = blocks.size() * sizeof(BlockEntry);
+  for (const BlockEntry& b : blocks) n += b.bytes;
+  return n;
+}
+
 uint64_t CompactColumns::records() const {
   uint64_t n = 0;
   for (const BlockEntry& b : blocks) n += b.records;
@@ -286,7 +292,15 @@ CompactColumns EncodeBlocks(size_t n, const EncodeOptions& options, Code code) {
 }  // namespace
 
 CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options) {
-  return EncodeBlocks(s.size(), options, [&](size_t a, size_t b, Writer& w, Dictionary& dict) {
+  return EncodeStates(s, s.size(), options);
+}
+
+CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options) {
+  return EncodeEvents(ev, ev.size(), options);
+}
+
+CompactColumns EncodeStates(const StateColumns& s, size_t count, const EncodeOptions& options) {
+  return EncodeBlocks(std::min(count, s.size()), options, [&](size_t a, size_t b, Writer& w, Dictionary& dict) {
     PutTimes(w, s.begin, a, b);
     model::Time last = s.end[a];
     for (size_t i = a; i < b; ++i) {
@@ -300,8 +314,8 @@ CompactColumns EncodeStates(const StateColumns& s, const EncodeOptions& options)
   });
 }
 
-CompactColumns EncodeEvents(const EventColumns& ev, const EncodeOptions& options) {
-  return EncodeBlocks(ev.size(), options, [&](size_t a, size_t b, Writer& w, Dictionary& dict) {
+CompactColumns EncodeEvents(const EventColumns& ev, size_t count, const EncodeOptions& options) {
+  return EncodeBlocks(std::min(count, ev.size()), options, [&](size_t a, size_t b, Writer& w, Dictionary& dict) {
     PutTimes(w, ev.time, a, b);
     for (size_t i = a; i < b; ++i) w.Varint(dict.IndexOf(ev.type[i]));
     for (size_t i = a; i < b; ++i) w.Varint(ZigZag(static_cast<uint64_t>(ev.value[i])));

@@ -56,7 +56,9 @@ struct CompactColumns {
   uint64_t records() const;
   // Whether block entry `b` lies within the bytes.
   bool Holds(const BlockEntry& b) const;
-  size_t MemoryBytes() const { return blocks.size() * sizeof(BlockEntry) + bytes.size(); }
+  // Bytes of the index and of the blocks (not of all `bytes`: the threads of a trace cache share
+  // one array of every thread's blocks).
+  size_t MemoryBytes() const;
   // The blocks [first, last) holding the records that can matter for times [from, to): for
   // states, those that overlap it; for events, those with a time in it.
   std::pair<size_t, size_t> BlocksFor(model::Time from, model::Time to, bool states) const;
@@ -72,6 +74,9 @@ struct EncodeOptions {
 
 CompactColumns EncodeStates(const StateColumns& states, const EncodeOptions& options = {});
 CompactColumns EncodeEvents(const EventColumns& events, const EncodeOptions& options = {});
+// The first `count` records only (the blocks do not depend on the records after them).
+CompactColumns EncodeStates(const StateColumns& states, size_t count, const EncodeOptions& options);
+CompactColumns EncodeEvents(const EventColumns& events, size_t count, const EncodeOptions& options);
 
 // Appends the records of block `block` to `out`; an error when its bytes are not a valid block
 // of `records` records (then `out` keeps what it had).

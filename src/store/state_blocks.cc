@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "src/base/check.h"
 #include "src/base/parallel.h"
 
 namespace parallax::store {
@@ -61,10 +62,13 @@ bool StateBlocks::Dense(const StateColumns& s, size_t k) {
   return end != model::kNoEnd && end > s.begin[k] && (k + 1 == s.size() || end == s.begin[k + 1]);
 }
 
-StateBlocks::StateBlocks(const StateColumns& s) {
-  const size_t n = s.size();
-  small_.reserve(SmallBlocks(n));
-  large_.reserve(LargeBlocks(n));
+StateBlocks::StateBlocks(const StateColumns& s) { Append(s, s.size()); }
+
+void StateBlocks::Append(const StateColumns& s, size_t count) {
+  PARALLAX_CHECK(small_.size() % (kLarge / kSmall) == 0 && small_.size() / (kLarge / kSmall) == large_.size());
+  const size_t n = std::min(count, s.size());
+  small_.reserve(small_.size() + SmallBlocks(n));
+  large_.reserve(large_.size() + LargeBlocks(n));
   StateSummary large;
   bool large_dense = true;
   for (size_t first = 0; first < n; first += kSmall) {

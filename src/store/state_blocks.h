@@ -57,6 +57,11 @@ class StateBlocks {
   // Blocks made elsewhere (a trace cache): `small` and `large` must have SmallBlocks(n) and
   // LargeBlocks(n) entries for the n states they summarise (see Fits).
   StateBlocks(Column<Block> small, Column<Block> large) : small_(std::move(small)), large_(std::move(large)) {}
+  // Adds the summaries of states [0, count) of `s`, which follow the states summarised so far
+  // (a whole number of large blocks of them): a thread's states summarised as they arrive
+  // (store/compact_builder.h). Whether the last of them is dense is decided by s.begin[count]
+  // when `s` has it, so it must be the next state of the thread.
+  void Append(const StateColumns& s, size_t count);
 
   static size_t SmallBlocks(size_t states) { return (states + kSmall - 1) / kSmall; }
   static size_t LargeBlocks(size_t states) { return (states + kLarge - 1) / kLarge; }

@@ -15,6 +15,8 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <optional>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -27,6 +29,7 @@
 #include "src/base/parallel.h"
 #include "src/io/prv/prv_header_parser.h"
 #include "src/io/prv/prv_writer.h"
+#include "src/store/compact_builder.h"
 #include "src/store/compact_threads.h"
 
 namespace parallax::io::cache {
@@ -117,9 +120,11 @@ class BlockHasher {
       if (in_block_ == kHashBlock) Close();
     }
   }
-  uint64_t Digest() {
+  uint64_t Digest() { return CombineBlockHashes(Blocks()); }
+  // The hash of every block.
+  const std::vector<uint64_t>& Blocks() {
     if (in_block_ > 0) Close();
-    return CombineBlockHashes(blocks_);
+    return blocks_;
   }
 
  private:
@@ -185,6 +190,7 @@ class FileSink : public Sink {
   bool failed() const { return failed_; }
   int error() const { return error_; }
   uint64_t hash() { return hash_.Digest(); }
+  const std::vector<uint64_t>& block_hashes() { return hash_.Blocks(); }
   uint64_t written() const { return written_; }
 
  private:
@@ -273,17 +279,40 @@ void EncodeThreads(const EncodeInput& in, Sink& s) {
   }
 }
 
-// Compact thread records: the thread count, then per thread its state and event counts and
-// the block index and bytes of its states, then of its events.
+// Compact thread records: the thread count; the bytes of every thread's blocks, in one array;
+// then per thread its state and event counts and the block indices of its states and of its
+// events, whose offsets are into that array.
 void EncodeCompactThreads(const EncodeInput& in, Sink& s) {
+  // The distinct arrays the threads' blocks are in (each thread's own when they were coded in
+  // memory, one for all when they come from a cache), each once, in order of first use.
+  std::map<const uint8_t*, uint64_t> base_of;
+  std::vector<const store::Column<uint8_t>*> arrays;
+  std::vector<uint64_t> base;  // per thread, of its states' and of its events' array
+  uint64_t total = 0;
+  for (const store::CodedThread* c : *in.coded)
+    for (const store::compact::CompactColumns* part : {&c->states, &c->events}) {
+      auto [it, fresh] = base_of.try_emplace(part->bytes.data(), total);
+      if (fresh) {
+        arrays.push_back(&part->bytes);
+        total += part->bytes.size();
+      }
+      base.push_back(it->second);
+    }
   s.U64(in.coded->size());
+  s.U64(total);
+  for (const store::Column<uint8_t>* a : arrays) s.Put(a->data(), a->size());
+  s.Zeros(Pad8(total));
+  std::vector<store::compact::BlockEntry> moved;
+  size_t k = 0;
   for (const store::CodedThread* c : *in.coded) {
     s.U64(c->state_count);
     s.U64(c->event_count);
-    s.Array(c->states.blocks);
-    s.Array(c->states.bytes);
-    s.Array(c->events.blocks);
-    s.Array(c->events.bytes);
+    for (const store::compact::CompactColumns* part : {&c->states, &c->events}) {
+      moved.assign(part->blocks.begin(), part->blocks.end());
+      for (store::compact::BlockEntry& b : moved) b.offset += base[k];
+      ++k;
+      s.Array(moved);
+    }
   }
 }
 
@@ -581,15 +610,22 @@ void DecodeThreads(Reader& r, PrvTrace& t) {
 void DecodeCompactThreads(Reader& r, PrvTrace& t) {
   store::TraceStore& st = t.store;
   if (r.U64() != st.threads()) return r.Fail("the thread count differs from the header's");
+  store::Column<uint8_t> bytes;
+  r.Array(bytes);
+  if (!r.ok()) return;
+  if (!bytes.is_view()) {  // copied (a cache decoded from memory): one copy, which every thread views
+    auto owner = std::make_shared<const store::Column<uint8_t>>(std::move(bytes));
+    bytes = store::Column<uint8_t>::View(owner->data(), owner->size(), owner);
+  }
   std::vector<store::CodedThread> coded(st.threads());
   for (store::CodedThread& c : coded) {
     c.state_count = r.Count(UINT32_MAX, "state");
     c.event_count = r.Count(UINT32_MAX, "event");
     r.Array(c.states.blocks);
-    r.Array(c.states.bytes);
     r.Array(c.events.blocks);
-    r.Array(c.events.bytes);
     if (!r.ok()) return;
+    c.states.bytes = bytes;
+    c.events.bytes = bytes;
   }
   if (std::string bad = store::CompactThreads::CheckLayout(coded); !bad.empty()) return r.Fail(bad);
   st.AdoptCompact(std::move(coded), r.resident_budget, t.header.resources.cpus());
@@ -898,6 +934,144 @@ struct TempFile {
   ~TempFile() { Discard(); }
 };
 
+// The one-pass parse into a cache of compact records (WriteOptions::compact): the reader hands
+// over the records a segment at a time (PrvReadOptions::segments), a store::CompactBuilder codes
+// them, and their blocks are written to the file in that order, so that the trace's records
+// are never in memory, plain or coded, as a whole. The compact thread section comes first; its
+// lengths are known at the end only, and are then written into their place.
+// Nothing when the trace must be parsed in two passes instead: a thread's records out of time
+// order across segments, or a cache file that cannot be written (the two-pass parse then
+// reports it as usual).
+std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_path, const SourceStamp& stamp,
+                                                      const std::string& cache_path,
+                                                      const PrvReadOptions& read_options, Status* written,
+                                                      const WriteOptions& options) {
+  TempFile tmp;
+  tmp.path = fmt::format("{}.tmp.{}", cache_path, ::getpid());
+  tmp.fd = ::open(tmp.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (tmp.fd < 0) {
+    tmp.path.clear();  // not ours
+    return std::nullopt;
+  }
+  int fd2 = ::dup(tmp.fd);
+  std::FILE* f = fd2 >= 0 ? ::fdopen(fd2, "r+b") : nullptr;
+  if (f == nullptr) {
+    if (fd2 >= 0) ::close(fd2);
+    return std::nullopt;
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(f, std::fclose);
+  // Payload offsets: the section's tag and length, the thread count, the length of the blocks'
+  // bytes (the last three written at the end), then the bytes.
+  constexpr uint64_t kLengthsAt = 8, kBytesAt = 32;
+  char header[kHeaderBytes] = {};
+  if (std::fwrite(header, 1, kHeaderBytes, f) != kHeaderBytes) return std::nullopt;
+  FileSink sink(f, options.fail_after_bytes);
+  sink.U64(kCompactThreads);
+  sink.Zeros(8);
+  sink.Zeros(8);
+  sink.Zeros(8);
+  std::unique_ptr<store::CompactBuilder> builder;
+  auto make_builder = [&](size_t threads, uint32_t cpus) {
+    builder = std::make_unique<store::CompactBuilder>(
+        threads, cpus,
+        [&sink, &cache_path](std::span<const uint8_t> bytes) -> Result<uint64_t> {
+          const uint64_t at = sink.written() - kBytesAt;
+          sink.Put(bytes.data(), bytes.size());
+          if (sink.failed()) return CannotWrite(cache_path, sink.error());
+          return at;
+        },
+        store::compact::EncodeOptions{}, read_options.threads);
+  };
+  PrvReadOptions ro = read_options;
+  ro.segments = [&](const model::TraceHeader& h, store::TraceStore& segment) -> Status {
+    if (!builder) make_builder(segment.threads(), h.resources.cpus());
+    return builder->Add(segment);
+  };
+  auto prv = ReadPrv(trace_path, ro);
+  if (!prv.ok()) {
+    if (builder && (builder->unsorted() || sink.failed())) return std::nullopt;
+    return prv;  // as the two-pass parse would report it
+  }
+  PrvTrace& t = prv.value();
+  if (!builder) make_builder(t.store.threads(), t.header.resources.cpus());
+  auto built = builder->Finish();
+  builder.reset();
+  if (!built.ok()) return std::nullopt;
+  const uint64_t bytes = sink.written() - kBytesAt;
+  sink.Zeros(Pad8(bytes));
+  for (const store::CodedThread& c : built->threads) {
+    sink.U64(c.state_count);
+    sink.U64(c.event_count);
+    sink.Array(c.states.blocks);
+    sink.Array(c.events.blocks);
+  }
+  const uint64_t threads_end = sink.written();
+  if (sink.failed() || std::fflush(f) != 0) return std::nullopt;
+
+  // The store's blocks view the file (the kernel's reclaimable page cache).
+  const size_t mapped = static_cast<size_t>(kHeaderBytes + kBytesAt + bytes);
+  void* p = ::mmap(nullptr, mapped, PROT_READ, MAP_SHARED, tmp.fd, 0);
+  if (p == MAP_FAILED) return std::nullopt;
+  auto mapping = std::make_shared<FileMapping>(p, mapped);
+  const auto view = store::Column<uint8_t>::View(static_cast<const uint8_t*>(p) + kHeaderBytes + kBytesAt,
+                                                 static_cast<size_t>(bytes), mapping);
+  for (store::CodedThread& c : built->threads) {
+    c.states.bytes = view;
+    c.events.bytes = view;
+  }
+  t.store.AdoptCompact(std::move(built->threads), options.resident_budget, t.header.resources.cpus());
+  t.store.cpu_view() = std::move(built->cpu_view);
+  t.state_blocks = std::move(built->state_blocks);
+  t.event_types = store::ScanEventTypes(t.store);
+  t.event_types_known = true;
+
+  // The other sections; then the lengths, and the checksum's first block again.
+  const EncodeInput input{t, t.event_types, t.state_blocks};
+  for (size_t k = 1; k < std::size(kSections); ++k) {
+    CountingSink count;
+    kSections[k].second(input, count);
+    sink.U64(static_cast<uint64_t>(kSections[k].first));
+    sink.U64(count.bytes);
+    kSections[k].second(input, sink);
+  }
+  const uint64_t payload = sink.written();
+  bool ok = !sink.failed() && std::fflush(f) == 0 && !std::ferror(f);
+  int error = sink.failed() ? sink.error() : (ok ? 0 : errno);
+  uint64_t hash = 0;
+  if (ok) {
+    const uint64_t lengths[3] = {threads_end - 16, t.store.threads(), bytes};
+    ok = ::pwrite(tmp.fd, lengths, sizeof lengths, static_cast<off_t>(kHeaderBytes + kLengthsAt)) ==
+         static_cast<ssize_t>(sizeof lengths);
+    std::vector<uint64_t> blocks = sink.block_hashes();
+    std::string first(std::min<uint64_t>(payload, kHashBlock), '\0');
+    ok = ok && !blocks.empty() &&
+         ::pread(tmp.fd, first.data(), first.size(), kHeaderBytes) == static_cast<ssize_t>(first.size());
+    if (ok) {
+      blocks[0] = XXH3_64bits(first.data(), first.size());
+      hash = CombineBlockHashes(blocks);
+      ok = std::fseek(f, 0, SEEK_SET) == 0;
+      if (ok) PutHeader(f, payload, hash, stamp);
+      ok = ok && std::fflush(f) == 0 && !std::ferror(f);
+    }
+    if (!ok) error = errno ? errno : EIO;
+  }
+  if (std::fclose(file.release()) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  if (ok && std::rename(tmp.path.c_str(), cache_path.c_str()) != 0) {
+    ok = false;
+    error = errno;
+  }
+  if (!ok) {  // the trace is loaded all the same: its blocks are the unlinked file's pages
+    *written = CannotWrite(cache_path, error);
+    return prv;
+  }
+  tmp.keep = true;
+  SealNewCache(cache_path, hash);
+  return prv;
+}
+
 }  // namespace
 
 Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceStamp& stamp,
@@ -909,6 +1083,9 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
   std::remove(SealPathFor(cache_path).c_str());  // the cache it sealed is being replaced
   fs::path target(cache_path);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  if (options.compact)
+    if (auto one_pass = ParseIntoCompactCache(trace_path, stamp, cache_path, read_options, written, options))
+      return std::move(*one_pass);
   TempFile tmp;
   tmp.path = fmt::format("{}.tmp.{}", cache_path, ::getpid());
   tmp.fd = ::open(tmp.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -1098,7 +1275,7 @@ Status WriteCache(const PrvTrace& trace, const SourceStamp& stamp, const std::st
     base::ParallelFor(coded_here.size(), base::DefaultThreads(), [&](size_t t) {
       coded_here[t] = store::CodeThread(trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t))));
     });
-    for (const store::CodedThread& c : coded_here) coded.push_back(&c);
+    for (const store::CodedThread& ct : coded_here) coded.push_back(&ct);
   }
   EncodeInput input{trace, trace.event_types_known ? trace.event_types : scanned,
                     built.empty() ? trace.state_blocks : built};

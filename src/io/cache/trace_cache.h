@@ -34,8 +34,9 @@ namespace parallax::io::cache {
 // 2: XXH3-64 checksum, columns mapped in place; 3: the event types in the meta section;
 // 4: the thread columns first, placed by a directory (written in place while parsing);
 // 5: the state summaries of every thread (store/state_blocks.h) in a section of their own;
-// 6: the thread records may be compact (coded in blocks) instead of plain columns
-inline constexpr uint32_t kFormatVersion = 6;
+// 6: the thread records may be compact (coded in blocks) instead of plain columns;
+// 7: compact thread records keep every thread's blocks in one array (written as they are coded)
+inline constexpr uint32_t kFormatVersion = 7;
 inline constexpr std::string_view kMagic = "PXCACHE\n";
 
 // What identifies the source a cache was built from.
@@ -62,7 +63,9 @@ struct WriteOptions {
   // Write the thread records compact (store/compact_records.h; about 5 bytes per record
   // instead of 22). A trace whose store is compact is always written so. ParsePrvIntoCache
   // then also makes the returned trace's store compact, keeping up to `resident_budget` bytes
-  // of decoded threads (TraceStore::Compact).
+  // of decoded threads (TraceStore::Compact); it parses in one pass, coding each thread's
+  // records as they come and writing the blocks straight to the file, unless a thread's records
+  // are out of time order from one part of the file to the next.
   bool compact = false;
   uint64_t resident_budget = UINT64_MAX;
 };

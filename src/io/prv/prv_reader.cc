@@ -144,11 +144,11 @@ void SortThread(store::ThreadRecords& tr) {
   }
 }
 
+// Appends the chunks' communications to the table.
 void AppendComms(const std::vector<ChunkResult>& chunks, store::CommTable& table) {
-  size_t n = 0;
+  size_t i = table.rows(), n = i;
   for (const auto& c : chunks) n += c.comms.size();
   table.Resize(n);
-  size_t i = 0;
   for (const auto& c : chunks) {
     for (const ChunkComm& m : c.comms) {
       table.sender[i] = m.sender;
@@ -197,6 +197,61 @@ bool FinishColumns(std::vector<ChunkResult>& chunks, size_t t, bool states, Colu
   if (write != cols.size()) cols.Truncate(write);
   return unsorted;
 }
+
+// What the parsed chunks add up to, in file order: their lines, diagnostics, communications
+// and the finishing of every thread's columns (holes closed, sorted when needed).
+class BodyTotals {
+ public:
+  explicit BodyTotals(const PrvTrace& trace)
+      : lines_(1 + trace.header.communicators.size()), end_(trace.header.end_time) {}
+
+  // The chunks parsed into `store` (the trace's, or a segment's), which follow the ones added
+  // before them.
+  void Add(std::vector<ChunkResult>& chunks, PrvTrace& trace, store::TraceStore& store, unsigned workers) {
+    const size_t nthreads = store.threads();
+    std::vector<uint64_t> line_offset(chunks.size());
+    for (size_t k = 0; k < chunks.size(); ++k) {
+      line_offset[k] = lines_;
+      lines_ += chunks[k].lines;
+    }
+    std::vector<std::unique_ptr<Diagnostics>> boundary(nthreads);
+    base::ParallelFor(nthreads, workers, [&](size_t t) {
+      auto& tr = store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
+      bool unsorted = FinishColumns(chunks, t, true, tr.states, tr.states.begin, line_offset, boundary[t]);
+      unsorted = FinishColumns(chunks, t, false, tr.events, tr.events.time, line_offset, boundary[t]) || unsorted;
+      if (unsorted) SortThread(tr);
+    });
+    AppendComms(chunks, trace.store.comms());
+    for (size_t k = 0; k < chunks.size(); ++k) {
+      const ChunkResult& c = chunks[k];
+      trace.diagnostics.Merge(c.diags, line_offset[k]);
+      trace.body_lines += c.lines;
+      trace.event_lines += c.event_lines;
+      trace.global_comm_lines += c.global_comms;
+      dash_ += c.open_end_dash;
+      number_ += c.open_end_number;
+      end_ = std::max(end_, c.max_time);
+      for (uint32_t t : c.unsigned_types)
+        if (std::find(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end(), t) ==
+            trace.unsigned_value_types.end())
+          trace.unsigned_value_types.push_back(t);
+    }
+    trace.chunks += chunks.size();
+    for (const auto& d : boundary)
+      if (d) trace.diagnostics.Merge(*d, 0);
+  }
+
+  void Finish(PrvTrace& trace) const {
+    trace.open_end_as_number = number_ > 0 && dash_ == 0;
+    std::sort(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end());
+    trace.store.set_end_time(end_);
+  }
+
+ private:
+  uint64_t lines_;
+  Time end_;
+  uint64_t dash_ = 0, number_ = 0;
+};
 
 // The first problem in file order (what --strict reports): the earliest example of any
 // warning or error kind; a problem of the whole input (no line, such as a truncated .gz) comes
@@ -397,43 +452,78 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
     next += batch.size();
   }
 
-  std::vector<uint64_t> line_offset(chunks.size());
-  uint64_t lines = 1 + trace.header.communicators.size();
-  for (size_t k = 0; k < chunks.size(); ++k) {
-    line_offset[k] = lines;
-    lines += chunks[k].lines;
-  }
-  std::vector<std::unique_ptr<Diagnostics>> boundary(nthreads);
-  base::ParallelFor(nthreads, workers, [&](size_t t) {
-    auto& tr = trace.store.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
-    bool unsorted = FinishColumns(chunks, t, true, tr.states, tr.states.begin, line_offset, boundary[t]);
-    unsorted = FinishColumns(chunks, t, false, tr.events, tr.events.time, line_offset, boundary[t]) || unsorted;
-    if (unsorted) SortThread(tr);
-  });
-  AppendComms(chunks, trace.store.comms());
-  Time end = trace.header.end_time;
-  uint64_t dash = 0, number = 0;
-  for (size_t k = 0; k < chunks.size(); ++k) {
-    const ChunkResult& c = chunks[k];
-    trace.diagnostics.Merge(c.diags, line_offset[k]);
-    trace.body_lines += c.lines;
-    trace.event_lines += c.event_lines;
-    trace.global_comm_lines += c.global_comms;
-    dash += c.open_end_dash;
-    number += c.open_end_number;
-    end = std::max(end, c.max_time);
-    for (uint32_t t : c.unsigned_types)
-      if (std::find(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end(), t) ==
-          trace.unsigned_value_types.end())
-        trace.unsigned_value_types.push_back(t);
-  }
-  trace.open_end_as_number = number > 0 && dash == 0;
-  trace.chunks = chunks.size();
-  for (const auto& d : boundary)
-    if (d) trace.diagnostics.Merge(*d, 0);
-  std::sort(trace.unsigned_value_types.begin(), trace.unsigned_value_types.end());
+  BodyTotals totals(trace);
+  totals.Add(chunks, trace, trace.store, workers);
+  totals.Finish(trace);
   chunks.clear();
-  trace.store.set_end_time(end);
+  trace.text_buffer_bytes = feed.buffer_bytes();
+  return Status::Ok();
+}
+
+// Parses the body in one pass, a segment of a chunk per worker at a time, each segment into a
+// store of its own that is handed to options.segments (PrvReadOptions) and then dropped.
+Status ParseSegments(BodyFeed& feed, PrvTrace& trace, const std::string& file, const PrvReadOptions& options) {
+  const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
+  const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
+  const size_t nthreads = trace.header.processes.threads();
+  std::vector<Piece> batch;
+  std::atomic<uint64_t> done{0};
+  auto poll = [&] {
+    if (options.progress) {
+      auto [d, t] = feed.Progress(done.load(), 0);  // (d, t) of a first pass of two: one pass is 2d
+      options.progress(std::min(2 * d, t), t);
+    }
+  };
+  trace.store = store::TraceStore(nthreads);
+  BodyTotals totals(trace);
+  Status s = feed.Restart();
+  if (!s.ok()) return s;
+  for (;;) {
+    s = feed.NextBatch(batch);
+    if (!s.ok()) return s;
+    if (batch.empty()) break;
+    for (size_t g = 0; g < batch.size(); g += workers) {
+      const size_t n = std::min<size_t>(workers, batch.size() - g);
+      std::vector<ChunkResult> chunks(n);
+      base::ParallelFor(n, workers, [&](size_t k) { CountChunk(trace.header, batch[g + k].text, chunks[k]); }, poll);
+      uint64_t need = trace.store.comms().MemoryBytes() + feed.buffer_bytes();
+      for (const ChunkResult& c : chunks) need += ChunkBytes(c, nthreads);
+      if (need > budget) return BudgetError(need, budget, false, file);
+      store::TraceStore segment(nthreads);
+      for (ChunkResult& c : chunks) {
+        c.state_begin.resize(nthreads);
+        c.event_begin.resize(nthreads);
+      }
+      base::ParallelFor(nthreads, workers, [&](size_t t) {
+        uint64_t ns = 0, ne = 0;
+        for (ChunkResult& c : chunks) {
+          c.state_begin[t] = ns;
+          c.event_begin[t] = ne;
+          ns += c.state_count[t];
+          ne += c.event_count[t];
+        }
+        auto& tr = segment.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
+        tr.states.Resize(ns);
+        tr.events.Resize(ne);
+      });
+      base::ParallelFor(
+          n, workers,
+          [&](size_t k) {
+            ChunkResult& c = chunks[k];
+            c.state_cursor = c.state_begin;
+            c.event_cursor = c.event_begin;
+            ParseChunk(trace.header, batch[g + k].text, feed.exhausted() && g + k + 1 == batch.size(), segment, c);
+            feed.Release(batch[g + k]);
+            done += batch[g + k].text.size();
+          },
+          poll);
+      totals.Add(chunks, trace, segment, workers);
+      trace.segment_records += segment.state_records() + segment.event_records();
+      s = options.segments(trace.header, segment);
+      if (!s.ok()) return s;
+    }
+  }
+  totals.Finish(trace);
   trace.text_buffer_bytes = feed.buffer_bytes();
   return Status::Ok();
 }
@@ -445,7 +535,7 @@ Status FinishTrace(PrvTrace& trace, const std::string& file, const PrvReadOption
     Status s = StrictCheck(trace.diagnostics, file);
     if (!s.ok()) return s;
   }
-  if (trace.store.state_records() + trace.store.event_records() + trace.store.comms().rows() == 0)
+  if (trace.store.state_records() + trace.store.event_records() + trace.segment_records + trace.store.comms().rows() == 0)
     return EmptyBodyError(trace.diagnostics, file);
   store::BuildCommIndices(trace.store, workers);
   store::BuildCpuView(trace.store, trace.header.resources.cpus(), workers);
@@ -491,7 +581,7 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
     chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
   GzipFeed feed(z, body_begin, ChunkFloor(chunk, trace.header.processes.threads()), workers,
                 max_line);
-  Status s = ParseBody(feed, trace, file, options);
+  Status s = options.segments ? ParseSegments(feed, trace, file, options) : ParseBody(feed, trace, file, options);
   if (!s.ok()) return s;
   trace.file_bytes = feed.inflated_bytes();
   if (z.truncated())
@@ -525,7 +615,7 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
   if (chunk == 0) chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, 64 << 20);
   MemoryFeed feed(text, body.value(), ChunkFloor(chunk, trace.header.processes.threads()),
                   options.release_input);
-  Status s = ParseBody(feed, trace, file, options);
+  Status s = options.segments ? ParseSegments(feed, trace, file, options) : ParseBody(feed, trace, file, options);
   if (!s.ok()) return s;
   s = FinishTrace(trace, file, options);
   if (!s.ok()) return s;

@@ -48,6 +48,11 @@ struct PrvReadOptions {
   std::function<Status(const std::vector<uint64_t>& states, const std::vector<uint64_t>& events,
                        store::TraceStore& store)>
       place_columns;
+  // When set, the body is parsed in one pass, a segment of a few chunks at a time, and each
+  // segment's records (every thread's sorted by time) are handed to it in file order instead
+  // of being kept: the store ends with the communications only. The one-pass parse into a
+  // cache of compact records uses it (store/compact_builder.h). An error stops the load.
+  std::function<Status(const model::TraceHeader& header, store::TraceStore& segment)> segments;
 };
 
 struct PrvTrace {
@@ -67,6 +72,8 @@ struct PrvTrace {
   uint64_t text_buffer_bytes = 0;
   // Chunks the body was parsed in (each keeps a few counters per thread while loading).
   uint64_t chunks = 0;
+  // State and event records handed to PrvReadOptions::segments.
+  uint64_t segment_records = 0;
   // The distinct event types of the store, sorted, when known without a scan (a trace cache
   // records them); otherwise whoever needs them scans the store (store::ScanEventTypes).
   std::vector<uint32_t> event_types;

@@ -581,20 +581,25 @@ TEST_F(DamagedCacheTest, ThePreviousFormatVersion) {
 // Caches of format 2 (before the event types were recorded), 3 (the thread columns after the
 // meta section, so not writable while parsing), 4 (no state summaries) and 5 are rebuilt too.
 TEST_F(DamagedCacheTest, FormatVersionTwo) {
-  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 6");
+  Check([](std::string& b) { b[8] = 2; }, "format version 2, this Parallax reads version 7");
 }
 
 TEST_F(DamagedCacheTest, FormatVersionThree) {
-  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 6");
+  Check([](std::string& b) { b[8] = 3; }, "format version 3, this Parallax reads version 7");
 }
 
 TEST_F(DamagedCacheTest, FormatVersionFour) {
-  Check([](std::string& b) { b[8] = 4; }, "format version 4, this Parallax reads version 6");
+  Check([](std::string& b) { b[8] = 4; }, "format version 4, this Parallax reads version 7");
 }
 
 // Format 5 had no compact records.
 TEST_F(DamagedCacheTest, FormatVersionFive) {
-  Check([](std::string& b) { b[8] = 5; }, "format version 5, this Parallax reads version 6");
+  Check([](std::string& b) { b[8] = 5; }, "format version 5, this Parallax reads version 7");
+}
+
+// Format 6 kept each thread's compact blocks in arrays of their own.
+TEST_F(DamagedCacheTest, FormatVersionSix) {
+  Check([](std::string& b) { b[8] = 6; }, "format version 6, this Parallax reads version 7");
 }
 
 TEST_F(DamagedCacheTest, CorruptedByte) {
@@ -793,6 +798,133 @@ TEST_F(TraceCacheTest, ACompactCacheGivesTheSameResults) {
   EXPECT_TRUE(omp_reopened->store().compact());
   EXPECT_EQ(omp_parsed, Fingerprint(*omp_reopened));
   EXPECT_TRUE(notices_.empty());
+}
+
+// A trace of three threads long enough for several blocks each and many segments of a small
+// chunk size: thread 2 runs on cpu 4 for a while, and with `back_in_time` thread 1's last
+// record begins before all the others.
+std::string LongTrace(bool back_in_time) {
+  std::string s = "#Paraver (01/01/2024 at 00:00):10000000_ns:1(4):1:1(3:1)\n";
+  for (int k = 0; k < 20000; ++k)
+    for (int t = 1; t <= 3; ++t) {
+      const int cpu = t == 2 && k > 5000 && k < 9000 ? 4 : t;
+      const int begin = 100 * k + (t == 3 && k % 7 == 0 ? 3 : 0);  // thread 3: gaps
+      s += fmt::format("1:{}:1:1:{}:{}:{}:{}\n", cpu, t, begin, 100 * k + 100, (k + t) % 5);
+      if ((k + t) % 2 == 0) s += fmt::format("2:{}:1:1:{}:{}:5000000{}:{}\n", cpu, t, begin + 10, 1 + k % 3, k);
+    }
+  s += "3:1:1:1:1:10:10:2:1:1:2:50:50:64:1\n";
+  if (back_in_time) s += "1:1:1:1:1:0:5:2\n";
+  return s;
+}
+
+// With compact records the first open parses in one pass, a segment at a time; the store and
+// its cache are what the two-pass parse gives, wherever the segments cut the threads. A thread
+// whose records go back in time across segments is parsed in two passes instead, with the same
+// result.
+TEST_F(TraceCacheTest, TheOnePassCompactParseGivesWhatTheTwoPassParseGives) {
+  for (bool back : {false, true}) {
+    SCOPED_TRACE(back ? "a record back in time" : "records in order");
+    const fs::path trace = WriteTrace(LongTrace(back), back ? "b.prv" : "l.prv");
+    io::PrvReadOptions ro;
+    ro.threads = 2;
+    ro.chunk_bytes = 64 << 10;
+    auto plain = io::ReadPrv(trace.string(), ro);
+    ASSERT_TRUE(plain.ok());
+    const std::vector<store::StateBlocks> summaries = store::BuildStateBlocks(plain->store, 2);
+    auto stamp = io::cache::StampOf(trace.string());
+    ASSERT_TRUE(stamp.ok());
+    Status written;
+    io::cache::WriteOptions w;
+    w.compact = true;
+    auto one = io::cache::ParsePrvIntoCache(trace.string(), *stamp, trace.string() + ".pxc", ro, &written, w);
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    EXPECT_TRUE(written.ok()) << written.ToString();
+    EXPECT_EQ(one->segment_records, back ? 0u : plain->store.state_records() + plain->store.event_records());
+    auto cached = ReadTheCache(trace);
+    ASSERT_TRUE(cached.ok()) << cached.status().ToString();
+    for (const io::PrvTrace* t : {&one.value(), &cached.value()}) {
+      SCOPED_TRACE(t == &one.value() ? "parsed" : "reopened");
+      const store::TraceStore& st = t->store;
+      ASSERT_TRUE(st.compact());
+      ASSERT_EQ(st.threads(), 3u);
+      for (uint32_t i = 0; i < st.threads(); ++i) {
+        const model::ThreadIndex th(i);
+        const store::ThreadRecords& want = plain->store.thread(th);
+        auto got = st.Pin(th);
+        EXPECT_EQ(got->states.begin, want.states.begin);
+        EXPECT_EQ(got->states.end, want.states.end);
+        EXPECT_EQ(got->states.state, want.states.state);
+        EXPECT_EQ(got->states.cpu, want.states.cpu);
+        EXPECT_EQ(got->events.time, want.events.time);
+        EXPECT_EQ(got->events.type, want.events.type);
+        EXPECT_EQ(got->events.value, want.events.value);
+        EXPECT_EQ(got->events.cpu, want.events.cpu);
+        EXPECT_EQ(st.Sent(th), want.sent);
+        EXPECT_EQ(st.Received(th), want.received);
+        ASSERT_EQ(t->state_blocks.size(), 3u);
+        EXPECT_EQ(t->state_blocks[i].small().ToVector().size(), summaries[i].small().size());
+        EXPECT_EQ(0, std::memcmp(t->state_blocks[i].small().data(), summaries[i].small().data(),
+                                 summaries[i].small().size() * sizeof(store::StateBlocks::Block)));
+        EXPECT_EQ(0, std::memcmp(t->state_blocks[i].large().data(), summaries[i].large().data(),
+                                 summaries[i].large().size() * sizeof(store::StateBlocks::Block)));
+      }
+      const store::CpuView& a = st.cpu_view();
+      const store::CpuView& b = plain->store.cpu_view();
+      ASSERT_EQ(a.state_runs.size(), 4u);
+      for (size_t c = 0; c < 4; ++c) {
+        ASSERT_EQ(a.state_runs[c].size(), b.state_runs[c].size()) << c;
+        ASSERT_EQ(a.event_runs[c].size(), b.event_runs[c].size()) << c;
+        for (size_t r = 0; r < a.state_runs[c].size(); ++r) {
+          EXPECT_EQ(a.state_runs[c][r].thread, b.state_runs[c][r].thread);
+          EXPECT_EQ(a.state_runs[c][r].first, b.state_runs[c][r].first);
+          EXPECT_EQ(a.state_runs[c][r].last, b.state_runs[c][r].last);
+        }
+        for (size_t r = 0; r < a.event_runs[c].size(); ++r) {
+          EXPECT_EQ(a.event_runs[c][r].first, b.event_runs[c][r].first);
+          EXPECT_EQ(a.event_runs[c][r].last, b.event_runs[c][r].last);
+        }
+      }
+      EXPECT_EQ(t->event_types, store::ScanEventTypes(plain->store));
+      EXPECT_EQ(st.comms().rows(), 1u);
+      EXPECT_EQ(st.end_time(), plain->store.end_time());
+      EXPECT_EQ(t->body_lines, plain->body_lines);
+      EXPECT_EQ(t->event_lines, plain->event_lines);
+      EXPECT_EQ(t->diagnostics.count(io::DiagKind::kOutOfOrder), back ? 1u : 0u);
+      EXPECT_GT(t->chunks, 10u);
+    }
+  }
+}
+
+// The one-pass parse meets a full disk while writing the blocks, or after them: the trace
+// loads all the same, the failure is reported, and no file is left.
+TEST_F(TraceCacheTest, AFullDiskWhileParsingIntoACompactCacheLeavesNothing) {
+  const fs::path trace = WriteTrace(LongTrace(false));
+  io::PrvReadOptions ro;
+  ro.threads = 2;
+  ro.chunk_bytes = 64 << 10;
+  auto plain = io::ReadPrv(trace.string(), ro);
+  ASSERT_TRUE(plain.ok());
+  auto stamp = io::cache::StampOf(trace.string());
+  ASSERT_TRUE(stamp.ok());
+  const fs::path cache = dir_ / "c.pxc";
+  io::cache::WriteOptions w;
+  w.compact = true;
+  Status written;
+  ASSERT_TRUE(io::cache::ParsePrvIntoCache(trace.string(), *stamp, cache.string(), ro, &written, w).ok());
+  ASSERT_TRUE(written.ok());
+  const uint64_t payload = fs::file_size(cache) - 56;
+  fs::remove(cache);
+  fs::remove(io::cache::SealPathFor(cache.string()));
+  for (uint64_t fail_after : {uint64_t{10}, payload / 3, payload - 100}) {
+    SCOPED_TRACE(fail_after);
+    w.fail_after_bytes = fail_after;
+    auto t = io::cache::ParsePrvIntoCache(trace.string(), *stamp, cache.string(), ro, &written, w);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_FALSE(written.ok());
+    EXPECT_NE(written.message().find("No space left on device"), std::string::npos) << written.ToString();
+    EXPECT_EQ(StoreText(t->store), StoreText(plain->store));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1) << "only t.prv";
+  }
 }
 
 TEST_F(TraceCacheTest, DecoderRejectsEveryTruncation) {
