@@ -27,7 +27,7 @@ int Run(int argc, char** argv) {
   std::string memory_limit;
   app.add_option("--memory-limit", memory_limit,
                  "most memory a trace load may use (e.g. 8G, 512M; default: 3/4 of the physical "
-                 "memory or of ulimit -v); also PARALLAX_MEMORY_LIMIT");
+                 "memory, of ulimit -v or of the job's cgroup); also PARALLAX_MEMORY_LIMIT");
   // Plug-ins (docs/plugins.md): appended to PARALLAX_PLUGINS, which every command reads
   // (apps/cli/progress.cc); all are loaded once here so that a bad one stops any command.
   std::vector<std::string> plugins;

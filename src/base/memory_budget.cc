@@ -1,5 +1,7 @@
 #include "src/base/memory_budget.h"
 
+#include "src/base/cgroup_memory.h"
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -17,6 +19,7 @@ uint64_t DefaultMemoryBudget() {
   struct rlimit lim {};
   if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
     physical = std::min<uint64_t>(physical, lim.rlim_cur);
+  physical = std::min(physical, CgroupMemoryLimit());
   if (physical == UINT64_MAX) return UINT64_MAX;
   return physical / 4 * 3;
 }

@@ -8,7 +8,7 @@
 namespace parallax::base {
 
 // The default budget: 3/4 of the physical memory, or of the address-space limit (`ulimit -v`)
-// when that is smaller.
+// or of the memory limit of the process' cgroup (a batch job's, cgroup_memory.h) when smaller.
 uint64_t DefaultMemoryBudget();
 
 // `budget`, or the default when it is 0.

@@ -328,7 +328,7 @@ Status BudgetError(uint64_t need, uint64_t budget, bool whole, const std::string
                   base::FormatBytes(budget)),
       Location{file, 0, 0},
       "raise the memory limit if the machine has the memory (the default is 3/4 of the physical "
-      "memory or of `ulimit -v`), or cut the trace to a time range or a subset of threads first");
+      "memory, of `ulimit -v` or of the job's cgroup), or cut the trace to a time range or a subset of threads first");
 }
 
 // Every chunk keeps a few counters per thread of the trace: a chunk is made at least as large as
@@ -612,7 +612,10 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
   if (!body.ok()) return body.status();
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   size_t chunk = options.chunk_bytes;
-  if (chunk == 0) chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, 64 << 20);
+  if (chunk == 0) {  // a segment of the one-pass parse holds a chunk per worker: smaller ones bound its memory
+    const size_t most = options.segments ? (16 << 20) : (64 << 20);
+    chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, most);
+  }
   MemoryFeed feed(text, body.value(), ChunkFloor(chunk, trace.header.processes.threads()),
                   options.release_input);
   Status s = options.segments ? ParseSegments(feed, trace, file, options) : ParseBody(feed, trace, file, options);
