@@ -3,11 +3,13 @@
 # cgroup whose limit is below the trace's size, and prints each run's wall and CPU time, peak
 # RSS and the cgroup's peak usage (bench/README.md, "Larger than memory").
 #
-#   bash bench/memory_limit.sh [BUILD_DIR] SIZE LIMIT [DIR]
+#   bash bench/memory_limit.sh [BUILD_DIR] SIZE|TRACE LIMIT [DIR]
 #   bash bench/memory_limit.sh build 8G 4G /work/big      # an 8 GiB trace in 4 GiB
+#   PARALLAX_COMPACT=on bash bench/memory_limit.sh build /work/huge/big.prv.gz 12G
 #
-# SIZE is parallax-gen's --size (the .prv is written once to DIR and kept for later runs; its
-# cache, TRACE.pxc, is removed first so the first run parses). LIMIT is the cgroup's memory
+# SIZE is parallax-gen's --size (the .prv is written once to DIR and kept for later runs), or
+# TRACE an existing trace (.prv or .prv.gz); its cache, TRACE.pxc, is removed first so the first
+# run parses. The environment goes through (PARALLAX_COMPACT=on: a cache of compact records). LIMIT is the cgroup's memory
 # limit (bytes, or with K/M/G). Needs a writable memory cgroup (root, or a delegated cgroup
 # v2 subtree); the page cache is dropped before the first run when /proc/sys/vm/drop_caches
 # is writable. Nothing here is a test: it prints numbers.
@@ -15,7 +17,7 @@ set -euo pipefail
 
 build=build
 if [[ $# -ge 3 && -d "$1" ]]; then build=$1; shift; fi
-[[ $# -ge 2 ]] || { echo "usage: bash bench/memory_limit.sh [BUILD_DIR] SIZE LIMIT [DIR]" >&2; exit 2; }
+[[ $# -ge 2 ]] || { echo "usage: bash bench/memory_limit.sh [BUILD_DIR] SIZE|TRACE LIMIT [DIR]" >&2; exit 2; }
 size=$1 limit=$2 dir=${3:-/tmp/parallax-memory-limit}
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$build" && pwd)
@@ -49,6 +51,7 @@ trap 'rmdir "$cg" 2>/dev/null || true' EXIT
 
 mkdir -p "$dir"
 trace=$dir/big_$size.prv
+if [[ -f $size ]]; then dir=$(cd "$(dirname "$size")" && pwd); trace=$dir/$(basename "$size"); fi
 if [[ ! -f $trace ]]; then
   echo "generating $trace ($size)"
   "$build/bin/parallax-gen" --size "$size" --out "$dir/big_$size" > /dev/null

@@ -41,7 +41,8 @@ int Run(int argc, char** argv) {
   bool compact = false;
   app.add_flag("--compact", compact,
                "hold the records coded in blocks (about 5 bytes each instead of 22) and decode each "
-               "thread as it is read; also PARALLAX_COMPACT=on");
+               "thread as it is read; also PARALLAX_COMPACT=on. A trace whose plain cache would "
+               "exceed half the memory limit is cached so anyway");
   app.add_option("--cache-dir", cache_dir,
                  "keep trace caches in DIR instead of next to the trace; also PARALLAX_CACHE_DIR");
   app.fallthrough();

@@ -927,6 +927,29 @@ TEST_F(TraceCacheTest, AFullDiskWhileParsingIntoACompactCacheLeavesNothing) {
   }
 }
 
+// A trace whose cache of plain columns would take more than half the memory budget is cached
+// with compact records even when they were not asked for.
+TEST_F(TraceCacheTest, ATraceTooLargeForAPlainCacheIsCachedCompact) {
+  const fs::path trace = WriteTrace(LongTrace(false));
+  const uint64_t text = fs::file_size(trace);
+  for (uint64_t limit : {uint64_t{0}, text * 2}) {
+    SCOPED_TRACE(limit);
+    fs::remove(trace.string() + ".pxc");
+    LoadOptions o;
+    o.threads = 2;
+    o.use_cache = true;
+    o.memory_limit = limit;
+    o.notice = [this](const std::string& n) { notices_.push_back(n); };
+    auto t = session::OpenTrace(trace.string(), o);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_EQ(t.value()->store().compact(), limit != 0);
+    auto info = InspectCache(trace.string(), "");
+    ASSERT_TRUE(info.ok());
+    EXPECT_EQ(info->compact, limit != 0);
+  }
+  EXPECT_TRUE(notices_.empty());
+}
+
 TEST_F(TraceCacheTest, DecoderRejectsEveryTruncation) {
   for (bool compact : {false, true}) {
     SCOPED_TRACE(compact ? "compact records" : "plain columns");
