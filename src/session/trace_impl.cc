@@ -13,6 +13,7 @@
 #include "src/base/input_buffer.h"
 #include "src/base/memory_budget.h"
 #include "src/io/cache/trace_cache.h"
+#include "src/io/prv/prv_compact_reader.h"
 #include "src/base/parallel.h"
 #include "src/io/ksr/ksr_reader.h"
 #include "src/io/pcf/pcf_reader.h"
@@ -284,13 +285,19 @@ uint64_t ResidentBudget(const LoadOptions& options) {
   return base::EffectiveMemoryBudget(options.memory_limit) / 4;
 }
 
-// Whether a cache of plain columns would take more than half the memory budget (about 1.3
-// bytes per byte of text, a .prv.gz inflating about 8 times): it would not stay in the page
-// cache, so the trace is cached with compact records (a quarter of the size) even when they
-// were not asked for.
+// Whether the plain columns of a trace would take more than half the memory budget (about 1.3
+// bytes per byte of text, a .prv.gz inflating about 8 times): its cache would not stay in the
+// page cache, and without a cache they might not fit at all, so it is loaded with compact
+// records (a quarter of the size) even when they were not asked for.
 bool PlainCacheTooLarge(const std::string& path, uint64_t file_bytes, const LoadOptions& options) {
   const double text = static_cast<double>(file_bytes) * (base::EndsWith(path, ".gz") ? 8 : 1);
   return text * 1.3 > static_cast<double>(base::EffectiveMemoryBudget(options.memory_limit)) / 2;
+}
+
+uint64_t FileBytes(const std::string& path) {
+  std::error_code ec;
+  const uint64_t n = std::filesystem::file_size(path, ec);
+  return ec ? 0 : n;
 }
 
 // Reads the trace's cache when it is valid for the trace as it is now, else parses the trace
@@ -362,7 +369,10 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
   ro.memory_budget = options.memory_limit;
-  auto prv = !options.use_cache ? io::ReadPrv(path, ro)
+  auto prv = !options.use_cache
+                 ? (options.compact || PlainCacheTooLarge(path, FileBytes(path), options)
+                        ? io::ReadPrvCompact(path, ro, ResidentBudget(options))
+                        : io::ReadPrv(path, ro))
              : call != nullptr
                  ? ReadPrvDistributed(path, options.cache_dir, ro, *call,
                                       [&](const std::string& text) { Notice(options, text); })

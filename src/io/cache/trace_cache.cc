@@ -27,6 +27,7 @@
 
 #include "src/base/input_buffer.h"
 #include "src/base/parallel.h"
+#include "src/io/prv/prv_compact_reader.h"
 #include "src/io/prv/prv_header_parser.h"
 #include "src/io/prv/prv_writer.h"
 #include "src/store/compact_builder.h"
@@ -1015,15 +1016,7 @@ std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_p
   auto mapping = std::make_shared<FileMapping>(p, mapped);
   const auto view = store::Column<uint8_t>::View(static_cast<const uint8_t*>(p) + kHeaderBytes + kBytesAt,
                                                  static_cast<size_t>(bytes), mapping);
-  for (store::CodedThread& c : built->threads) {
-    c.states.bytes = view;
-    c.events.bytes = view;
-  }
-  t.store.AdoptCompact(std::move(built->threads), options.resident_budget, t.header.resources.cpus());
-  t.store.cpu_view() = std::move(built->cpu_view);
-  t.state_blocks = std::move(built->state_blocks);
-  t.event_types = store::ScanEventTypes(t.store);
-  t.event_types_known = true;
+  AdoptBuiltThreads(t, std::move(built.value()), view, options.resident_budget);
 
   // The other sections; then the lengths, and the checksum's first block again.
   const EncodeInput input{t, t.event_types, t.state_blocks};

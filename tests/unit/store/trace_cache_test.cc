@@ -27,6 +27,7 @@
 
 #include "include/parallax/cache.h"
 #include "src/io/cache/trace_cache.h"
+#include "src/io/prv/prv_compact_reader.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
@@ -817,6 +818,59 @@ std::string LongTrace(bool back_in_time) {
   return s;
 }
 
+// `t` holds what `plain` holds, in a compact store, with the state summaries and event types
+// made on the way.
+void ExpectSameAsPlain(const io::PrvTrace& plain, const io::PrvTrace& t, bool back) {
+  const std::vector<store::StateBlocks> summaries = store::BuildStateBlocks(plain.store, 2);
+  const store::TraceStore& st = t.store;
+  ASSERT_TRUE(st.compact());
+  ASSERT_EQ(st.threads(), 3u);
+  for (uint32_t i = 0; i < st.threads(); ++i) {
+    const model::ThreadIndex th(i);
+    const store::ThreadRecords& want = plain.store.thread(th);
+    auto got = st.Pin(th);
+    EXPECT_EQ(got->states.begin, want.states.begin);
+    EXPECT_EQ(got->states.end, want.states.end);
+    EXPECT_EQ(got->states.state, want.states.state);
+    EXPECT_EQ(got->states.cpu, want.states.cpu);
+    EXPECT_EQ(got->events.time, want.events.time);
+    EXPECT_EQ(got->events.type, want.events.type);
+    EXPECT_EQ(got->events.value, want.events.value);
+    EXPECT_EQ(got->events.cpu, want.events.cpu);
+    EXPECT_EQ(st.Sent(th), want.sent);
+    EXPECT_EQ(st.Received(th), want.received);
+    ASSERT_EQ(t.state_blocks.size(), 3u);
+    EXPECT_EQ(t.state_blocks[i].small().ToVector().size(), summaries[i].small().size());
+    EXPECT_EQ(0, std::memcmp(t.state_blocks[i].small().data(), summaries[i].small().data(),
+                             summaries[i].small().size() * sizeof(store::StateBlocks::Block)));
+    EXPECT_EQ(0, std::memcmp(t.state_blocks[i].large().data(), summaries[i].large().data(),
+                             summaries[i].large().size() * sizeof(store::StateBlocks::Block)));
+  }
+  const store::CpuView& a = st.cpu_view();
+  const store::CpuView& b = plain.store.cpu_view();
+  ASSERT_EQ(a.state_runs.size(), 4u);
+  for (size_t c = 0; c < 4; ++c) {
+    ASSERT_EQ(a.state_runs[c].size(), b.state_runs[c].size()) << c;
+    ASSERT_EQ(a.event_runs[c].size(), b.event_runs[c].size()) << c;
+    for (size_t r = 0; r < a.state_runs[c].size(); ++r) {
+      EXPECT_EQ(a.state_runs[c][r].thread, b.state_runs[c][r].thread);
+      EXPECT_EQ(a.state_runs[c][r].first, b.state_runs[c][r].first);
+      EXPECT_EQ(a.state_runs[c][r].last, b.state_runs[c][r].last);
+    }
+    for (size_t r = 0; r < a.event_runs[c].size(); ++r) {
+      EXPECT_EQ(a.event_runs[c][r].first, b.event_runs[c][r].first);
+      EXPECT_EQ(a.event_runs[c][r].last, b.event_runs[c][r].last);
+    }
+  }
+  EXPECT_EQ(t.event_types, store::ScanEventTypes(plain.store));
+  EXPECT_EQ(st.comms().rows(), 1u);
+  EXPECT_EQ(st.end_time(), plain.store.end_time());
+  EXPECT_EQ(t.body_lines, plain.body_lines);
+  EXPECT_EQ(t.event_lines, plain.event_lines);
+  EXPECT_EQ(t.diagnostics.count(io::DiagKind::kOutOfOrder), back ? 1u : 0u);
+  EXPECT_GT(t.chunks, 10u);
+}
+
 // With compact records the first open parses in one pass, a segment at a time; the store and
 // its cache are what the two-pass parse gives, wherever the segments cut the threads. A thread
 // whose records go back in time across segments is parsed in two passes instead, with the same
@@ -830,7 +884,6 @@ TEST_F(TraceCacheTest, TheOnePassCompactParseGivesWhatTheTwoPassParseGives) {
     ro.chunk_bytes = 64 << 10;
     auto plain = io::ReadPrv(trace.string(), ro);
     ASSERT_TRUE(plain.ok());
-    const std::vector<store::StateBlocks> summaries = store::BuildStateBlocks(plain->store, 2);
     auto stamp = io::cache::StampOf(trace.string());
     ASSERT_TRUE(stamp.ok());
     Status written;
@@ -844,55 +897,34 @@ TEST_F(TraceCacheTest, TheOnePassCompactParseGivesWhatTheTwoPassParseGives) {
     ASSERT_TRUE(cached.ok()) << cached.status().ToString();
     for (const io::PrvTrace* t : {&one.value(), &cached.value()}) {
       SCOPED_TRACE(t == &one.value() ? "parsed" : "reopened");
-      const store::TraceStore& st = t->store;
-      ASSERT_TRUE(st.compact());
-      ASSERT_EQ(st.threads(), 3u);
-      for (uint32_t i = 0; i < st.threads(); ++i) {
-        const model::ThreadIndex th(i);
-        const store::ThreadRecords& want = plain->store.thread(th);
-        auto got = st.Pin(th);
-        EXPECT_EQ(got->states.begin, want.states.begin);
-        EXPECT_EQ(got->states.end, want.states.end);
-        EXPECT_EQ(got->states.state, want.states.state);
-        EXPECT_EQ(got->states.cpu, want.states.cpu);
-        EXPECT_EQ(got->events.time, want.events.time);
-        EXPECT_EQ(got->events.type, want.events.type);
-        EXPECT_EQ(got->events.value, want.events.value);
-        EXPECT_EQ(got->events.cpu, want.events.cpu);
-        EXPECT_EQ(st.Sent(th), want.sent);
-        EXPECT_EQ(st.Received(th), want.received);
-        ASSERT_EQ(t->state_blocks.size(), 3u);
-        EXPECT_EQ(t->state_blocks[i].small().ToVector().size(), summaries[i].small().size());
-        EXPECT_EQ(0, std::memcmp(t->state_blocks[i].small().data(), summaries[i].small().data(),
-                                 summaries[i].small().size() * sizeof(store::StateBlocks::Block)));
-        EXPECT_EQ(0, std::memcmp(t->state_blocks[i].large().data(), summaries[i].large().data(),
-                                 summaries[i].large().size() * sizeof(store::StateBlocks::Block)));
-      }
-      const store::CpuView& a = st.cpu_view();
-      const store::CpuView& b = plain->store.cpu_view();
-      ASSERT_EQ(a.state_runs.size(), 4u);
-      for (size_t c = 0; c < 4; ++c) {
-        ASSERT_EQ(a.state_runs[c].size(), b.state_runs[c].size()) << c;
-        ASSERT_EQ(a.event_runs[c].size(), b.event_runs[c].size()) << c;
-        for (size_t r = 0; r < a.state_runs[c].size(); ++r) {
-          EXPECT_EQ(a.state_runs[c][r].thread, b.state_runs[c][r].thread);
-          EXPECT_EQ(a.state_runs[c][r].first, b.state_runs[c][r].first);
-          EXPECT_EQ(a.state_runs[c][r].last, b.state_runs[c][r].last);
-        }
-        for (size_t r = 0; r < a.event_runs[c].size(); ++r) {
-          EXPECT_EQ(a.event_runs[c][r].first, b.event_runs[c][r].first);
-          EXPECT_EQ(a.event_runs[c][r].last, b.event_runs[c][r].last);
-        }
-      }
-      EXPECT_EQ(t->event_types, store::ScanEventTypes(plain->store));
-      EXPECT_EQ(st.comms().rows(), 1u);
-      EXPECT_EQ(st.end_time(), plain->store.end_time());
-      EXPECT_EQ(t->body_lines, plain->body_lines);
-      EXPECT_EQ(t->event_lines, plain->event_lines);
-      EXPECT_EQ(t->diagnostics.count(io::DiagKind::kOutOfOrder), back ? 1u : 0u);
-      EXPECT_GT(t->chunks, 10u);
+      ExpectSameAsPlain(*plain, *t, back);
     }
   }
+}
+
+// Without a cache, a compact load keeps the blocks in memory; it gives what the two-pass parse
+// gives, and refuses a trace whose coded records exceed half the memory budget.
+TEST_F(TraceCacheTest, AOnePassCompactLoadWithoutACacheGivesWhatTheTwoPassParseGives) {
+  for (bool back : {false, true}) {
+    SCOPED_TRACE(back ? "a record back in time" : "records in order");
+    const fs::path trace = WriteTrace(LongTrace(back), back ? "b.prv" : "l.prv");
+    io::PrvReadOptions ro;
+    ro.threads = 2;
+    ro.chunk_bytes = 64 << 10;
+    auto plain = io::ReadPrv(trace.string(), ro);
+    ASSERT_TRUE(plain.ok());
+    auto compact = io::ReadPrvCompact(trace.string(), ro, 0);
+    ASSERT_TRUE(compact.ok()) << compact.status().ToString();
+    EXPECT_EQ(compact->segment_records, back ? 0u : plain->store.state_records() + plain->store.event_records());
+    ExpectSameAsPlain(*plain, *compact, back);
+    ro.memory_budget = 800 << 10;
+    auto refused = io::ReadPrvCompact(trace.string(), ro, 0);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.status().message().find(back ? "its records need about" : "coded records need more than 400.0 KiB"),
+              std::string::npos)
+        << refused.status().ToString();
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 2) << "no file written";
 }
 
 // The one-pass parse meets a full disk while writing the blocks, or after them: the trace
