@@ -209,8 +209,9 @@ bool CompactColumns::Holds(const BlockEntry& b) const {
 }
 
 size_t CompactColumns::MemoryBytes() const {
-  size_t n = blocks.size() * sizeof(BlockEntry);
-  for (const BlockEntry& b : blocks) n += b.bytes;
+  size_t n = blocks.capacity() * sizeof(BlockEntry);
+  if (!bytes.is_view())
+    for (const BlockEntry& b : blocks) n += b.bytes;
   return n;
 }
 

@@ -56,8 +56,8 @@ struct CompactColumns {
   uint64_t records() const;
   // Whether block entry `b` lies within the bytes.
   bool Holds(const BlockEntry& b) const;
-  // Bytes of the index and of the blocks (not of all `bytes`: the threads of a trace cache share
-  // one array of every thread's blocks).
+  // Heap bytes of the index and of the blocks: none for a view of blocks held elsewhere (a
+  // mapped trace cache, or the array every thread's blocks share in a one-pass load).
   size_t MemoryBytes() const;
   // The blocks [first, last) holding the records that can matter for times [from, to): for
   // states, those that overlap it; for events, those with a time in it.

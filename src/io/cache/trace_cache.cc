@@ -935,6 +935,23 @@ struct TempFile {
   ~TempFile() { Discard(); }
 };
 
+// Closes `f`, the temporary file of a cache written so far without an error when `ok` (else
+// `error` says what failed), and renames it into place and seals it; or says why it could not.
+Status PlaceCache(std::FILE* f, bool ok, int error, TempFile& tmp, const std::string& cache_path, uint64_t hash) {
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  if (ok && std::rename(tmp.path.c_str(), cache_path.c_str()) != 0) {
+    ok = false;
+    error = errno;
+  }
+  if (!ok) return CannotWrite(cache_path, error);
+  tmp.keep = true;
+  SealNewCache(cache_path, hash);
+  return Status::Ok();
+}
+
 // The one-pass parse into a cache of compact records (WriteOptions::compact): the reader hands
 // over the records a segment at a time (PrvReadOptions::segments), a store::CompactBuilder codes
 // them, and their blocks are written to the file in that order, so that the trace's records
@@ -1048,20 +1065,9 @@ std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_p
     }
     if (!ok) error = errno ? errno : EIO;
   }
-  if (std::fclose(file.release()) != 0 && ok) {
-    ok = false;
-    error = errno;
-  }
-  if (ok && std::rename(tmp.path.c_str(), cache_path.c_str()) != 0) {
-    ok = false;
-    error = errno;
-  }
-  if (!ok) {  // the trace is loaded all the same: its blocks are the unlinked file's pages
-    *written = CannotWrite(cache_path, error);
-    return prv;
-  }
-  tmp.keep = true;
-  SealNewCache(cache_path, hash);
+  // The trace is loaded either way: when the cache is not written, its blocks are the unlinked
+  // file's pages.
+  *written = PlaceCache(file.release(), ok, error, tmp, cache_path, hash);
   return prv;
 }
 
@@ -1222,20 +1228,9 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
     }
     if (!ok) error = errno ? errno : EIO;
   }
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    error = errno;
-  }
-  if (ok && std::rename(tmp.path.c_str(), cache_path.c_str()) != 0) {
-    ok = false;
-    error = errno;
-  }
-  if (!ok) {  // the trace is loaded all the same: its columns are the unlinked file's pages
-    *written = CannotWrite(cache_path, error);
-    return prv;
-  }
-  tmp.keep = true;
-  SealNewCache(cache_path, hash);
+  // The trace is loaded either way: when the cache is not written, its columns are the
+  // unlinked file's pages.
+  *written = PlaceCache(f, ok, error, tmp, cache_path, hash);
   return prv;
 }
 

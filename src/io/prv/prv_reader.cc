@@ -339,6 +339,27 @@ size_t ChunkFloor(size_t chunk, size_t nthreads) {
   return nthreads > kManyThreads ? std::max(chunk, nthreads * 8 * sizeof(uint64_t)) : chunk;
 }
 
+// Where each chunk's records of each thread begin among the thread's records (the counts of
+// the chunks before it), and each thread's total.
+void SetChunkBegins(std::vector<ChunkResult>& chunks, size_t nthreads, unsigned workers,
+                    std::vector<uint64_t>& state_total, std::vector<uint64_t>& event_total) {
+  for (auto& c : chunks) {
+    c.state_begin.resize(nthreads);
+    c.event_begin.resize(nthreads);
+  }
+  base::ParallelFor(nthreads, workers, [&](size_t t) {
+    uint64_t ns = 0, ne = 0;
+    for (auto& c : chunks) {
+      c.state_begin[t] = ns;
+      c.event_begin[t] = ne;
+      ns += c.state_count[t];
+      ne += c.event_count[t];
+    }
+    state_total[t] = ns;
+    event_total[t] = ne;
+  });
+}
+
 // Parses the body delivered by `feed` into `trace` (whose header is set), in two passes.
 Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
                  const PrvReadOptions& options) {
@@ -385,22 +406,8 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
 
   // Every thread's columns are sized once; chunk k writes from offset sum(counts of chunks < k).
   trace.store = store::TraceStore(nthreads);
-  for (auto& c : chunks) {
-    c.state_begin.resize(nthreads);
-    c.event_begin.resize(nthreads);
-  }
   std::vector<uint64_t> state_total(nthreads), event_total(nthreads);
-  base::ParallelFor(nthreads, workers, [&](size_t t) {
-    uint64_t ns = 0, ne = 0;
-    for (auto& c : chunks) {
-      c.state_begin[t] = ns;
-      c.event_begin[t] = ne;
-      ns += c.state_count[t];
-      ne += c.event_count[t];
-    }
-    state_total[t] = ns;
-    event_total[t] = ne;
-  });
+  SetChunkBegins(chunks, nthreads, workers, state_total, event_total);
   bool placed = false;
   if (options.place_columns) {
     placed = options.place_columns(state_total, event_total, trace.store).ok();
@@ -490,21 +497,12 @@ Status ParseSegments(BodyFeed& feed, PrvTrace& trace, const std::string& file, c
       for (const ChunkResult& c : chunks) need += ChunkBytes(c, nthreads);
       if (need > budget) return BudgetError(need, budget, false, file);
       store::TraceStore segment(nthreads);
-      for (ChunkResult& c : chunks) {
-        c.state_begin.resize(nthreads);
-        c.event_begin.resize(nthreads);
-      }
+      std::vector<uint64_t> state_total(nthreads), event_total(nthreads);
+      SetChunkBegins(chunks, nthreads, workers, state_total, event_total);
       base::ParallelFor(nthreads, workers, [&](size_t t) {
-        uint64_t ns = 0, ne = 0;
-        for (ChunkResult& c : chunks) {
-          c.state_begin[t] = ns;
-          c.event_begin[t] = ne;
-          ns += c.state_count[t];
-          ne += c.event_count[t];
-        }
         auto& tr = segment.thread(model::ThreadIndex(static_cast<uint32_t>(t)));
-        tr.states.Resize(ns);
-        tr.events.Resize(ne);
+        tr.states.Resize(state_total[t]);
+        tr.events.Resize(event_total[t]);
       });
       base::ParallelFor(
           n, workers,
@@ -542,6 +540,13 @@ Status FinishTrace(PrvTrace& trace, const std::string& file, const PrvReadOption
   return Status::Ok();
 }
 
+// The largest chunk of the one-pass parse (PrvReadOptions::segments): a segment holds a chunk per
+// worker as plain columns (about 1.3 bytes per byte of text), so chunks of 16 MiB at most, and
+// small enough for a segment to take a quarter of the budget.
+size_t SegmentChunkCap(uint64_t budget, unsigned workers) {
+  return static_cast<size_t>(std::clamp<uint64_t>(budget / 4 / workers, 4 << 10, 16 << 20));
+}
+
 // Reads a gzip stream: the header from a prefix of the inflated text, then the body streamed.
 Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
                                  const PrvReadOptions& options) {
@@ -577,8 +582,10 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
   prefix = std::string();
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   size_t chunk = options.chunk_bytes;
-  if (chunk == 0)
+  if (chunk == 0) {
     chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
+    if (options.segments) chunk = std::min(chunk, SegmentChunkCap(budget, workers));
+  }
   GzipFeed feed(z, body_begin, ChunkFloor(chunk, trace.header.processes.threads()), workers,
                 max_line);
   Status s = options.segments ? ParseSegments(feed, trace, file, options) : ParseBody(feed, trace, file, options);
@@ -612,9 +619,10 @@ Result<PrvTrace> ParsePrv(std::string_view text, const std::string& file,
   if (!body.ok()) return body.status();
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   size_t chunk = options.chunk_bytes;
-  if (chunk == 0) {  // a segment of the one-pass parse holds a chunk per worker: smaller ones bound its memory
-    const size_t most = options.segments ? (16 << 20) : (64 << 20);
-    chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), 1 << 20, most);
+  if (chunk == 0) {
+    const size_t most = options.segments ? SegmentChunkCap(base::EffectiveMemoryBudget(options.memory_budget), workers)
+                                         : size_t{64} << 20;
+    chunk = std::clamp<size_t>(text.size() / (workers * 4 + 1), std::min<size_t>(1 << 20, most), most);
   }
   MemoryFeed feed(text, body.value(), ChunkFloor(chunk, trace.header.processes.threads()),
                   options.release_input);
