@@ -145,6 +145,7 @@ struct ThreadCalls {
   std::vector<Call> calls;
   uint64_t mpi_events = 0;
   Diagnostics diagnostics;
+  Time last_record = 0;  // LastRecord of the thread
 };
 
 // Reads the MPI calls of one thread.
@@ -311,7 +312,10 @@ Program BuildProgram(const model::TraceHeader& header, const store::TraceStore& 
       threads, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
       [&](size_t i) {
         const uint32_t t = static_cast<uint32_t>(i);
-        read[t].calls = ReadCalls(header, store.thread(model::ThreadIndex(t)), t, pcf, read[t]);
+        // A pin: a compact store decodes the thread for this read only (docs/scale.md).
+        const auto records = store.Pin(model::ThreadIndex(t));
+        read[t].calls = ReadCalls(header, *records, t, pcf, read[t]);
+        read[t].last_record = LastRecord(*records);
       });
   std::vector<std::vector<Call>> calls(threads);
   for (uint32_t t = 0; t < threads; ++t) {
@@ -351,8 +355,7 @@ Program BuildProgram(const model::TraceHeader& header, const store::TraceStore& 
   }
   for (size_t p = 0; p < program.processes.size(); ++p) {
     Process& proc = program.processes[p];
-    const store::ThreadRecords& r = store.thread(model::ThreadIndex(proc.thread));
-    EmitProcess(proc, calls[proc.thread], per_process[p], LastRecord(r), options);
+    EmitProcess(proc, calls[proc.thread], per_process[p], read[proc.thread].last_record, options);
     // A receive call without any message in it is replayed as local: say so.
     std::vector<bool> has_message(calls[proc.thread].size(), false);
     for (const CallMessage& m : per_process[p]) has_message[m.call] = true;
