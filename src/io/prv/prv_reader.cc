@@ -495,7 +495,9 @@ Status ParseSegments(BodyFeed& feed, PrvTrace& trace, const std::string& file, c
       base::ParallelFor(n, workers, [&](size_t k) { CountChunk(trace.header, batch[g + k].text, chunks[k]); }, poll);
       uint64_t need = trace.store.comms().MemoryBytes() + feed.buffer_bytes();
       for (const ChunkResult& c : chunks) need += ChunkBytes(c, nthreads);
-      if (need > budget) return BudgetError(need, budget, false, file);
+      // The need of the whole trace when this segment is all of it, else a lower bound.
+      const bool whole = trace.chunks == 0 && feed.exhausted() && g + n == batch.size();
+      if (need > budget) return BudgetError(need, budget, whole, file);
       store::TraceStore segment(nthreads);
       std::vector<uint64_t> state_total(nthreads), event_total(nthreads);
       SetChunkBegins(chunks, nthreads, workers, state_total, event_total);
