@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "src/io/prv/prv_compact_reader.h"
@@ -30,27 +31,21 @@ std::string Write(const PrvTrace& t) {
 // in time across segments (the loaders then parse in two passes).
 bool OnePass(std::string_view bytes, bool gzip, PrvReadOptions options, std::string* written) {
   auto blocks = std::make_shared<std::vector<uint8_t>>();
-  std::unique_ptr<parallax::store::CompactBuilder> builder;
-  options.segments = [&](const parallax::model::TraceHeader& h, parallax::store::TraceStore& segment) {
-    if (!builder)
-      builder = std::make_unique<parallax::store::CompactBuilder>(
-          segment.threads(), h.resources.cpus(),
-          [&](std::span<const uint8_t> b) -> parallax::Result<uint64_t> {
-            const uint64_t at = blocks->size();
-            blocks->insert(blocks->end(), b.begin(), b.end());
-            return at;
-          },
-          parallax::store::compact::EncodeOptions{}, 1);
-    return builder->Add(segment);
-  };
+  parallax::io::SegmentCoder coder(
+      [&](std::span<const uint8_t> b) -> parallax::Result<uint64_t> {
+        const uint64_t at = blocks->size();
+        blocks->insert(blocks->end(), b.begin(), b.end());
+        return at;
+      },
+      1);
+  options = coder.Options(options);
   auto t = gzip ? parallax::io::ParsePrvGzip(bytes, "fuzz.prv.gz", options)
                 : parallax::io::ParsePrv(bytes, "fuzz.prv", options);
   if (!t.ok()) {
-    if (builder && builder->unsorted()) return false;
+    if (coder.unsorted()) return false;
     std::abort();  // the two-pass parse read it
   }
-  if (!builder) return false;  // no body
-  auto built = builder->Finish();
+  auto built = coder.Finish(t.value());
   if (!built.ok()) std::abort();
   const auto view = parallax::store::Column<uint8_t>::View(blocks->data(), blocks->size(), blocks);
   parallax::io::AdoptBuiltThreads(t.value(), std::move(built.value()), view, 0);

@@ -30,7 +30,6 @@
 #include "src/io/prv/prv_compact_reader.h"
 #include "src/io/prv/prv_header_parser.h"
 #include "src/io/prv/prv_writer.h"
-#include "src/store/compact_builder.h"
 #include "src/store/compact_threads.h"
 
 namespace parallax::io::cache {
@@ -988,32 +987,22 @@ std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_p
   sink.Zeros(8);
   sink.Zeros(8);
   sink.Zeros(8);
-  std::unique_ptr<store::CompactBuilder> builder;
-  auto make_builder = [&](size_t threads, uint32_t cpus) {
-    builder = std::make_unique<store::CompactBuilder>(
-        threads, cpus,
-        [&sink, &cache_path](std::span<const uint8_t> bytes) -> Result<uint64_t> {
-          const uint64_t at = sink.written() - kBytesAt;
-          sink.Put(bytes.data(), bytes.size());
-          if (sink.failed()) return CannotWrite(cache_path, sink.error());
-          return at;
-        },
-        store::compact::EncodeOptions{}, read_options.threads);
-  };
-  PrvReadOptions ro = read_options;
-  ro.segments = [&](const model::TraceHeader& h, store::TraceStore& segment) -> Status {
-    if (!builder) make_builder(segment.threads(), h.resources.cpus());
-    return builder->Add(segment);
-  };
+  SegmentCoder coder(
+      [&sink, &cache_path](std::span<const uint8_t> bytes) -> Result<uint64_t> {
+        const uint64_t at = sink.written() - kBytesAt;
+        sink.Put(bytes.data(), bytes.size());
+        if (sink.failed()) return CannotWrite(cache_path, sink.error());
+        return at;
+      },
+      read_options.threads);
+  const PrvReadOptions ro = coder.Options(read_options);
   auto prv = ReadPrv(trace_path, ro);
   if (!prv.ok()) {
-    if (builder && (builder->unsorted() || sink.failed())) return std::nullopt;
+    if (coder.unsorted() || sink.failed()) return std::nullopt;
     return prv;  // as the two-pass parse would report it
   }
   PrvTrace& t = prv.value();
-  if (!builder) make_builder(t.store.threads(), t.header.resources.cpus());
-  auto built = builder->Finish();
-  builder.reset();
+  auto built = coder.Finish(t);
   if (!built.ok()) return std::nullopt;
   const uint64_t bytes = sink.written() - kBytesAt;
   sink.Zeros(Pad8(bytes));

@@ -47,6 +47,26 @@ class Arena {
 
 }  // namespace
 
+PrvReadOptions SegmentCoder::Options(const PrvReadOptions& options) {
+  PrvReadOptions o = options;
+  o.segments = [this](const model::TraceHeader& h, store::TraceStore& segment) -> Status {
+    if (!builder_) Make(segment.threads(), h.resources.cpus());
+    return builder_->Add(segment);
+  };
+  return o;
+}
+
+void SegmentCoder::Make(size_t threads, uint32_t cpus) {
+  builder_ = std::make_unique<store::CompactBuilder>(threads, cpus, sink_, store::compact::EncodeOptions{}, workers_);
+}
+
+Result<store::BuiltThreads> SegmentCoder::Finish(const PrvTrace& trace) {
+  if (!builder_) Make(trace.store.threads(), trace.header.resources.cpus());  // a body of no segment
+  auto built = builder_->Finish();
+  builder_.reset();
+  return built;
+}
+
 void AdoptBuiltThreads(PrvTrace& trace, store::BuiltThreads built, const store::Column<uint8_t>& bytes,
                        uint64_t resident_budget) {
   for (store::CodedThread& c : built.threads) {
@@ -64,33 +84,24 @@ Result<PrvTrace> ReadPrvCompact(const std::string& path, const PrvReadOptions& o
   const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
   // Half the budget for the coded records; the rest is the parse's.
   auto bytes = std::make_shared<Arena>(static_cast<size_t>(std::min<uint64_t>(budget / 2, uint64_t{1} << 46)));
-  std::unique_ptr<store::CompactBuilder> builder;
-  auto make_builder = [&](size_t threads, uint32_t cpus) {
-    builder = std::make_unique<store::CompactBuilder>(
-        threads, cpus,
-        [&](std::span<const uint8_t> b) -> Result<uint64_t> {
-          const uint64_t at = bytes->size();
-          if (!bytes->Append(b))
-            return Status::Error(
-                fmt::format("the trace does not fit in the memory budget: its coded records need more than {}, "
-                            "half the budget of {}",
-                            base::FormatBytes(budget / 2), base::FormatBytes(budget)),
-                Location{path, 0, 0},
-                "use the trace cache (drop --no-cache), which keeps the coded records on disk, or raise the memory "
-                "limit, or cut the trace first");
-          return at;
-        },
-        store::compact::EncodeOptions{}, options.threads);
-  };
-  PrvReadOptions ro = options;
-  ro.segments = [&](const model::TraceHeader& h, store::TraceStore& segment) -> Status {
-    if (!builder) make_builder(segment.threads(), h.resources.cpus());
-    return builder->Add(segment);
-  };
+  SegmentCoder coder(
+      [&](std::span<const uint8_t> b) -> Result<uint64_t> {
+        const uint64_t at = bytes->size();
+        if (!bytes->Append(b))
+          return Status::Error(
+              fmt::format("the trace does not fit in the memory budget: its coded records need more than {}, "
+                          "half the budget of {}",
+                          base::FormatBytes(budget / 2), base::FormatBytes(budget)),
+              Location{path, 0, 0},
+              "use the trace cache (drop --no-cache), which keeps the coded records on disk, or raise the memory "
+              "limit, or cut the trace first");
+        return at;
+      },
+      options.threads);
+  const PrvReadOptions ro = coder.Options(options);
   auto prv = ReadPrv(path, ro);
   if (!prv.ok()) {
-    if (!builder || !builder->unsorted()) return prv;
-    builder.reset();
+    if (!coder.unsorted()) return prv;
     bytes.reset();
     prv = ReadPrv(path, options);  // two passes, then coded
     if (prv.ok()) {
@@ -101,9 +112,7 @@ Result<PrvTrace> ReadPrvCompact(const std::string& path, const PrvReadOptions& o
     }
     return prv;
   }
-  if (!builder) make_builder(prv->store.threads(), prv->header.resources.cpus());
-  auto built = builder->Finish();
-  builder.reset();
+  auto built = coder.Finish(prv.value());
   if (!built.ok()) return built.status();
   const auto view = store::Column<uint8_t>::View(bytes->data(), bytes->size(), bytes);
   AdoptBuiltThreads(prv.value(), std::move(built.value()), view, resident_budget);

@@ -6,6 +6,7 @@
 // keeps them in memory, for a load without a cache.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "include/parallax/status.h"
@@ -13,6 +14,26 @@
 #include "src/store/compact_builder.h"
 
 namespace parallax::io {
+
+// The coding side of a one-pass parse: each segment the reader hands over goes to a
+// store::CompactBuilder, made on the first one for the header's threads and cpus, whose blocks
+// go to `sink`.
+class SegmentCoder {
+ public:
+  SegmentCoder(store::CompactBuilder::Sink sink, unsigned workers) : sink_(std::move(sink)), workers_(workers) {}
+  // `options` with their segments handed to this coder (which must outlive the parse).
+  PrvReadOptions Options(const PrvReadOptions& options);
+  // Whether the parse stopped because a thread's records went back in time across segments.
+  bool unsorted() const { return builder_ && builder_->unsorted(); }
+  // Codes what is left, once `trace` is parsed.
+  Result<store::BuiltThreads> Finish(const PrvTrace& trace);
+
+ private:
+  void Make(size_t threads, uint32_t cpus);
+  store::CompactBuilder::Sink sink_;
+  unsigned workers_;
+  std::unique_ptr<store::CompactBuilder> builder_;
+};
 
 // Makes `trace` (parsed with PrvReadOptions::segments, so its store has the communications
 // only) hold the built threads, whose blocks are in `bytes`: a compact store keeping up to
