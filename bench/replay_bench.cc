@@ -55,12 +55,10 @@ int main(int argc, char** argv) {
   const auto& t = *trace.value();
   namespace r = parallax::replay;
   auto start = std::chrono::steady_clock::now();
-  r::Program program = r::BuildProgram(t.header(), t.store(), t.pcf(), {true, 1});
+  r::Program program = r::BuildProgram(t.header(), t.store(), t.pcf(), {true, 1, false});
   const double build = Seconds(start);
-  size_t ops = 0;
-  for (const r::Process& p : program.processes) ops += p.ops.size();
-  fmt::print("trace {}: {} MPI processes, {} MPI call events, {} messages, {} operations\n",
-             argv[1], program.processes.size(), program.mpi_events, program.messages.size(), ops);
+  fmt::print("trace {}: {} MPI processes, {} MPI call events, {} messages\n", argv[1],
+             program.processes.size(), program.mpi_events, program.messages);
   fmt::print("build program (1 thread): {:.3f} s ({:.1f} M MPI events/s)\n", build,
              program.mpi_events / build / 1e6);
   const double ups =
@@ -76,7 +74,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, model] :
        {std::pair<const char*, r::MachineModel>{"ideal", ideal},
         std::pair<const char*, r::MachineModel>{"5us/1000MB/s", network}}) {
-    double best = 1e300, best_cpu = 1e300, runtime = 0;
+    double best = 1e300, best_cpu = 1e300, runtime = 0, ops = 0;
     for (int i = 0; i < repeat; ++i) {
       start = std::chrono::steady_clock::now();
       const double cpu = ThreadCpuSeconds();
@@ -88,6 +86,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       runtime = sim->runtime;
+      ops = static_cast<double>(sim->operations);
     }
     fmt::print(
         "replay {:<13} wall {:.3f} s, cpu {:.3f} s: {:.1f} M MPI events/s of cpu ({:.1f} of wall), "

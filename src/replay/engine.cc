@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <queue>
+#include <unordered_map>
 #include <string>
 #include <utility>
 
@@ -16,7 +17,13 @@ namespace {
 
 constexpr double kUnknown = -1;  // replayed times are never negative
 
+// A message in flight: created when one of its four operations (send post and wait, receive
+// post and wait) is first reached, dropped when all four are done.
 struct MessageState {
+  uint32_t sender = 0;    // process index
+  uint32_t receiver = 0;  // process index
+  int64_t size = 0;       // bytes
+  uint32_t done = 0;      // of its four operations
   double ready = kUnknown;     // the data may leave (send posted + latency)
   double posted = kUnknown;    // the receive is posted
   double arrival = kUnknown;   // the data is at the receiver
@@ -27,15 +34,16 @@ struct MessageState {
 enum class RunState : uint8_t { kRunnable, kBlocked, kDone };
 
 struct ProcessState {
-  size_t pc = 0;
   double clock = 0;
   RunState status = RunState::kRunnable;
   bool queued = false;
 };
 
+// A collective in progress: created when its first process arrives, dropped when the last leaves.
 struct CollectiveState {
   uint32_t expected = 0;
   uint32_t arrived = 0;
+  uint32_t departed = 0;
   double latest = 0;
   double done = kUnknown;
   uint32_t model_id = 0;
@@ -89,11 +97,20 @@ class Engine {
     Push(p);
   }
   bool BlockedOn(uint32_t p, OpKind kind, uint32_t arg) const {
-    const ProcessState& s = state_[p];
-    if (s.status != RunState::kBlocked) return false;
-    const Op& op = program_.processes[p].ops[s.pc];
-    return op.kind == kind && op.arg == arg;
+    if (state_[p].status != RunState::kBlocked) return false;
+    const Op* op = streams_[p].current();
+    return op != nullptr && op->kind == kind && op->arg == arg;
   }
+  // The collective a blocked process waits in, or null.
+  const CollectiveCall* WaitingIn(uint32_t p) const {
+    if (state_[p].status != RunState::kBlocked) return nullptr;
+    const Op* op = streams_[p].current();
+    return op != nullptr && op->kind == OpKind::kCollective ? &streams_[p].collective(op->arg)
+                                                             : nullptr;
+  }
+  MessageState& Message(uint32_t m);
+  using CollectiveKey = std::pair<int64_t, uint32_t>;  // communicator, ordinal on it
+  static CollectiveKey KeyOf(const CollectiveCall& c) { return {c.communicator, c.ordinal}; }
   double* LinkSlot(std::vector<std::vector<double>>& links, uint32_t node, uint32_t count) {
     if (links.size() <= node) links.resize(node + 1);
     if (links[node].empty()) links[node].assign(count, 0);
@@ -101,11 +118,10 @@ class Engine {
   }
   void Transfer(uint32_t m, double start);
   bool Step(uint32_t p);  // false: blocked
-  void Collective(uint32_t p, uint32_t k);
-  void CompleteCollective(uint32_t seq);
+  void Collective(uint32_t p, CollectiveState& c, const CollectiveCall& call);
+  void CompleteCollective(const CollectiveKey& key, CollectiveState& c);
   std::string DescribeDeadlock() const;
-  void MatchCollectives();
-  std::vector<std::vector<uint32_t>> slot_;  // per process and collective: its collectives_ slot
+  void CountCollectives();
   std::string Name(uint32_t p) const {
     return model::DefaultThreadLabel(header_.processes,
                                      model::ThreadIndex(program_.processes[p].thread));
@@ -116,8 +132,11 @@ class Engine {
   double ups_;
   const model::TraceHeader& header_;
   std::vector<ProcessState> state_;
-  std::vector<MessageState> messages_;
-  std::vector<CollectiveState> collectives_;
+  std::vector<OpStream> streams_;
+  std::unordered_map<uint32_t, MessageState> messages_;  // in flight, by communication
+  std::map<CollectiveKey, CollectiveState> collectives_;  // in progress
+  // Per communicator, how many collectives each process that uses it calls on it (sorted).
+  std::map<int64_t, std::vector<uint32_t>> collective_counts_;
   std::vector<std::vector<double>> out_links_, in_links_;  // per node, each link's free time
   std::priority_queue<std::pair<double, uint32_t>, std::vector<std::pair<double, uint32_t>>,
                       std::greater<>>
@@ -128,9 +147,20 @@ class Engine {
   bool ordered_ = false;
 };
 
+MessageState& Engine::Message(uint32_t m) {
+  auto [it, added] = messages_.try_emplace(m);
+  if (added) {
+    const store::CommTable& comms = program_.store->comms();
+    it->second.sender = static_cast<uint32_t>(program_.process_of_thread[comms.sender[m]]);
+    it->second.receiver = static_cast<uint32_t>(program_.process_of_thread[comms.receiver[m]]);
+    it->second.size = comms.size[m];
+  }
+  return it->second;
+}
+
 void Engine::Transfer(uint32_t m, double start) {
-  const Message& msg = program_.messages[m];
-  MessageState& s = messages_[m];
+  MessageState& s = Message(m);
+  const MessageState& msg = s;
   const LinkModel& link = LinkBetween(msg.sender, msg.receiver);
   const double duration = TransferTime(link, static_cast<double>(std::max<int64_t>(msg.size, 0)));
   double begin = start;
@@ -146,8 +176,7 @@ void Engine::Transfer(uint32_t m, double start) {
   if (s.rendezvous && BlockedOn(msg.sender, OpKind::kSendWait, m)) Wake(msg.sender, s.released);
 }
 
-void Engine::CompleteCollective(uint32_t seq) {
-  CollectiveState& c = collectives_[seq];
+void Engine::CompleteCollective(const CollectiveKey& key, CollectiveState& c) {
   auto it = model_.collectives.find(c.model_id);
   const CollectiveModel& cm =
       it != model_.collectives.end() ? it->second : model_.default_collective;
@@ -176,15 +205,10 @@ void Engine::CompleteCollective(uint32_t seq) {
   };
   c.done = c.latest + phase(cm.fan_in, true) + phase(cm.fan_out, false);
   for (uint32_t p = 0; p < state_.size(); ++p)
-    if (state_[p].status == RunState::kBlocked) {
-      const Op& op = program_.processes[p].ops[state_[p].pc];
-      if (op.kind == OpKind::kCollective && slot_[p][op.arg] == seq) Wake(p, c.done);
-    }
+    if (const CollectiveCall* w = WaitingIn(p); w != nullptr && KeyOf(*w) == key) Wake(p, c.done);
 }
 
-void Engine::Collective(uint32_t p, uint32_t k) {
-  CollectiveState& c = collectives_[slot_[p][k]];
-  const CollectiveCall& call = program_.processes[p].collectives[k];
+void Engine::Collective(uint32_t p, CollectiveState& c, const CollectiveCall& call) {
   if (c.arrived == 0) {
     c.model_id = call.model_id;
     c.first_node = NodeOf(p);
@@ -193,7 +217,7 @@ void Engine::Collective(uint32_t p, uint32_t k) {
         "mismatched-collective",
         "tasks reached different collective operations at the same position; the "
         "first one's cost model was used",
-        fmt::format("collective {} of thread {} (original time {})", k + 1, Name(p),
+        fmt::format("collective {} of thread {} (original time {})", call.number + 1, Name(p),
                     call.original_time));
   }
   if (NodeOf(p) != c.first_node) c.one_node = false;
@@ -210,22 +234,22 @@ void Engine::Collective(uint32_t p, uint32_t k) {
 
 bool Engine::Step(uint32_t p) {
   ProcessState& s = state_[p];
-  Process& proc = program_.processes[p];
-  const Op& op = proc.ops[s.pc];
+  OpStream& stream = streams_[p];
+  const Op op = *stream.current();
   ++operations_;
   switch (op.kind) {
     case OpKind::kBurst:
       s.clock += static_cast<double>(op.duration) / model_.cpu_ratio;
       break;
     case OpKind::kMark:
-      proc.anchors[op.arg].replayed = s.clock;
+      if (program_.options.keep_anchors)
+        program_.processes[p].anchors.push_back({op.duration, s.clock});
       break;
     case OpKind::kSendPost: {
-      const Message& msg = program_.messages[op.arg];
-      MessageState& m = messages_[op.arg];
-      s.clock += Latency(LinkBetween(msg.sender, msg.receiver));
+      MessageState& m = Message(op.arg);
+      s.clock += Latency(LinkBetween(m.sender, m.receiver));
       m.ready = s.clock;
-      m.rendezvous = msg.size > model_.eager_limit;
+      m.rendezvous = m.size > model_.eager_limit;
       if (!m.rendezvous) {
         m.released = m.ready;
         Transfer(op.arg, m.ready);
@@ -235,74 +259,95 @@ bool Engine::Step(uint32_t p) {
       break;
     }
     case OpKind::kSendWait: {
-      const MessageState& m = messages_[op.arg];
+      const MessageState& m = Message(op.arg);
       if (m.released == kUnknown) return false;
       s.clock = std::max(s.clock, m.released);
       break;
     }
     case OpKind::kRecvPost: {
-      MessageState& m = messages_[op.arg];
+      MessageState& m = Message(op.arg);
       m.posted = s.clock;
       if (m.rendezvous && m.ready != kUnknown && m.arrival == kUnknown)
         Transfer(op.arg, std::max(m.ready, m.posted));
       break;
     }
     case OpKind::kRecvWait: {
-      const MessageState& m = messages_[op.arg];
+      const MessageState& m = Message(op.arg);
       if (m.arrival == kUnknown) return false;
       s.clock = std::max(s.clock, m.arrival);
       break;
     }
     case OpKind::kCollective: {
-      const uint32_t slot = slot_[p][op.arg];
-      CollectiveState& c = collectives_[slot];
+      const CollectiveCall& call = stream.collective(op.arg);
+      const CollectiveKey key = KeyOf(call);
+      auto it = collectives_.find(key);
+      if (it == collectives_.end()) {
+        // Expected: the processes that call at least ordinal + 1 collectives on it.
+        const std::vector<uint32_t>& counts = collective_counts_[call.communicator];
+        CollectiveState c;
+        c.expected = static_cast<uint32_t>(
+            counts.end() - std::upper_bound(counts.begin(), counts.end(), call.ordinal));
+        it = collectives_.emplace(key, c).first;
+      }
+      CollectiveState& c = it->second;
       if (c.done == kUnknown) {
-        Collective(p, op.arg);
+        Collective(p, c, call);
         if (c.arrived < c.expected) return false;
-        CompleteCollective(slot);
+        CompleteCollective(key, c);
       }
       s.clock = std::max(s.clock, c.done);
+      if (++c.departed == c.expected) collectives_.erase(it);
       break;
     }
   }
-  ++s.pc;
+  if (op.kind == OpKind::kSendPost || op.kind == OpKind::kSendWait ||
+      op.kind == OpKind::kRecvPost || op.kind == OpKind::kRecvWait) {
+    auto it = messages_.find(op.arg);
+    if (++it->second.done == 4) messages_.erase(it);
+  }
+  stream.Advance();
   return true;
 }
 
 std::string Engine::DescribeDeadlock() const {
   // Follow "waits for" edges from a blocked process until one repeats: that is a cycle.
+  const store::CommTable& comms = program_.store->comms();
+  auto process_of = [&](uint32_t thread) {
+    return static_cast<uint32_t>(program_.process_of_thread[thread]);
+  };
   auto waits_for = [&](uint32_t p) -> int64_t {
-    const Op& op = program_.processes[p].ops[state_[p].pc];
+    const Op& op = *streams_[p].current();
     switch (op.kind) {
       case OpKind::kRecvWait:
-        return program_.messages[op.arg].sender;
+        return process_of(comms.sender[op.arg]);
       case OpKind::kSendWait:
-        return program_.messages[op.arg].receiver;
-      case OpKind::kCollective:
+        return process_of(comms.receiver[op.arg]);
+      case OpKind::kCollective: {
+        const CollectiveKey mine = KeyOf(streams_[p].collective(op.arg));
         for (uint32_t q = 0; q < state_.size(); ++q) {
           if (q == p || state_[q].status != RunState::kBlocked) continue;
-          const Op& o = program_.processes[q].ops[state_[q].pc];
-          if (o.kind != OpKind::kCollective || slot_[q][o.arg] != slot_[p][op.arg]) return q;
+          const CollectiveCall* w = WaitingIn(q);
+          if (w == nullptr || KeyOf(*w) != mine) return q;
         }
         return -1;
+      }
       default:
         return -1;
     }
   };
   auto what = [&](uint32_t p) {
-    const Op& op = program_.processes[p].ops[state_[p].pc];
+    const Op& op = *streams_[p].current();
     switch (op.kind) {
       case OpKind::kRecvWait:
-        return fmt::format("{} waits to receive communication {} from {}", Name(p),
-                           program_.messages[op.arg].comm + 1,
-                           Name(program_.messages[op.arg].sender));
+        return fmt::format("{} waits to receive communication {} from {}", Name(p), op.arg + 1,
+                           Name(process_of(comms.sender[op.arg])));
       case OpKind::kSendWait:
         return fmt::format(
             "{} waits for {} to post the receive of communication {} ({} bytes, rendezvous)",
-            Name(p), Name(program_.messages[op.arg].receiver), program_.messages[op.arg].comm + 1,
-            program_.messages[op.arg].size);
+            Name(p), Name(process_of(comms.receiver[op.arg])), op.arg + 1, comms.size[op.arg]);
       case OpKind::kCollective:
-        return fmt::format("{} waits in collective {}", Name(p), op.arg + 1);
+        return fmt::format("{} waits in collective {}", Name(p),
+                           streams_[p].collective(op.arg).number + 1);
       default:
         return Name(p) + " is blocked";
     }
@@ -329,45 +374,45 @@ std::string Engine::DescribeDeadlock() const {
   return out;
 }
 
-// Gives every (communicator, n-th collective on it) a slot and counts its participants. A
-// communicator that only some processes use is normal (sub-communicators); a slot that fewer
-// processes reach than the communicator's first slot is a collective with missing participants.
-void Engine::MatchCollectives() {
-  std::map<std::pair<int64_t, uint32_t>, uint32_t> slots;
-  std::map<int64_t, uint32_t> members;  // processes that use each communicator
-  slot_.assign(program_.processes.size(), {});
-  for (size_t p = 0; p < program_.processes.size(); ++p) {
-    std::map<int64_t, uint32_t> ordinal;
-    for (const CollectiveCall& c : program_.processes[p].collectives) {
-      const uint32_t n = ordinal[c.communicator]++;
-      if (n == 0) ++members[c.communicator];
-      auto [it, added] =
-          slots.try_emplace({c.communicator, n}, static_cast<uint32_t>(collectives_.size()));
-      if (added) collectives_.push_back({});
-      ++collectives_[it->second].expected;
-      slot_[p].push_back(it->second);
-    }
-  }
-  for (const auto& [key, slot] : slots) {
-    const uint32_t want = key.first == kWorld && members.count(kWorld)
+// Counts, per communicator, the collectives of each process that uses it: the n-th collective on
+// a communicator expects the processes that call more than n. A communicator that only some
+// processes use is normal (sub-communicators); a collective that fewer processes reach than the
+// communicator's first one has missing participants.
+void Engine::CountCollectives() {
+  collective_counts_.clear();
+  for (const Process& p : program_.processes)
+    for (const auto& [communicator, count] : p.collectives)
+      collective_counts_[communicator].push_back(count);
+  for (auto& [communicator, counts] : collective_counts_) {
+    std::sort(counts.begin(), counts.end());
+    const uint32_t want = communicator == kWorld
                               ? static_cast<uint32_t>(program_.processes.size())
-                              : members[key.first];
-    if (collectives_[slot].expected < want)
-      program_.diagnostics.Add(
-          "collective-missing-participants",
-          "some tasks never reach a collective operation the others reach on the same "
-          "communicator; it completed with the tasks that reach it",
-          fmt::format("collective {} on communicator {}: {} of {} tasks take part", key.second + 1,
-                      key.first == kWorld ? std::string("world") : std::to_string(key.first),
-                      collectives_[slot].expected, want));
+                              : static_cast<uint32_t>(counts.size());
+    for (uint32_t n = 0; n < counts.back(); ++n) {
+      const auto expected = static_cast<uint32_t>(
+          counts.end() - std::upper_bound(counts.begin(), counts.end(), n));
+      if (expected < want)
+        program_.diagnostics.Add(
+            "collective-missing-participants",
+            "some tasks never reach a collective operation the others reach on the same "
+            "communicator; it completed with the tasks that reach it",
+            fmt::format("collective {} on communicator {}: {} of {} tasks take part", n + 1,
+                        communicator == kWorld ? std::string("world") : std::to_string(communicator),
+                        expected, want));
+    }
   }
 }
 
 Result<Simulation> Engine::Run() {
   const size_t np = program_.processes.size();
   state_.assign(np, {});
-  messages_.assign(program_.messages.size(), {});
-  MatchCollectives();
+  messages_.clear();
+  collectives_.clear();
+  for (Process& p : program_.processes) p.anchors.clear();
+  streams_.clear();
+  streams_.reserve(np);
+  for (uint32_t p = 0; p < np; ++p) streams_.emplace_back(program_, p);
+  CountCollectives();
   auto contended = [](const LinkModel& l) { return l.links > 0 && l.bandwidth_Bps > 0; };
   ordered_ = contended(model_.inter_node) || contended(model_.intra_node);
   for (uint32_t p = 0; p < np; ++p) Push(p);
@@ -377,11 +422,11 @@ Result<Simulation> Engine::Run() {
     state_[p].queued = false;
     ProcessState& s = state_[p];
     if (s.status != RunState::kRunnable) continue;
-    const std::vector<Op>& ops = program_.processes[p].ops;
-    while (s.pc < ops.size()) {
+    OpStream& stream = streams_[p];
+    while (const Op* op = stream.current()) {
       // Only link reservations depend on the order of processes: before a post that may reserve
       // links, let any process that is behind in time go first.
-      const OpKind k = ops[s.pc].kind;
+      const OpKind k = op->kind;
       if (ordered_ && (k == OpKind::kSendPost || k == OpKind::kRecvPost) && !heap_.empty() &&
           s.clock > heap_.top().first) {
         Push(p);
@@ -392,7 +437,7 @@ Result<Simulation> Engine::Run() {
         break;
       }
     }
-    if (s.pc == ops.size()) s.status = RunState::kDone;
+    if (stream.current() == nullptr) s.status = RunState::kDone;
   }
   for (uint32_t p = 0; p < np; ++p)
     if (state_[p].status != RunState::kDone)

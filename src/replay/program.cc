@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 
 #include "src/base/parallel.h"
+#include "src/store/block_reader.h"
 
 namespace parallax::replay {
 
@@ -125,165 +127,188 @@ struct Call {
   int64_t communicator = kWorld;
 };
 
-// What a message does inside a call; sorted by call, then by this order (posts before waits).
-enum class Role : uint8_t { kRecvPost = 0, kSendPost = 1, kRecvWait = 2 };
-
-struct CallMessage {
-  uint32_t call = 0;
-  Role role = Role::kRecvPost;
-  uint32_t message = 0;
-};
-
 std::string Where(const model::TraceHeader& h, uint32_t thread, Time t) {
   return fmt::format("thread {} at {} {}",
                      model::DefaultThreadLabel(h.processes, model::ThreadIndex(thread)), t,
                      model::TimeUnitName(h.unit));
 }
 
-// What reading one thread's events gives.
-struct ThreadCalls {
-  std::vector<Call> calls;
-  uint64_t mpi_events = 0;
-  Diagnostics diagnostics;
-  Time last_record = 0;  // LastRecord of the thread
-};
+// Finds the MPI calls of one thread in its events, fed a block at a time: a call is handed on
+// when its exit is read, so a call may span blocks. With `diagnostics` it also reports what it
+// works around (BuildProgram's reading; the OpStream's reading of the same events reports
+// nothing again).
+class CallReader {
+ public:
+  CallReader(const model::TraceHeader& h, const model::PcfCatalog* pcf, uint32_t thread,
+             Diagnostics* diagnostics)
+      : header_(h), pcf_(pcf), thread_(thread), diagnostics_(diagnostics) {}
 
-// Reads the MPI calls of one thread.
-std::vector<Call> ReadCalls(const model::TraceHeader& h, const store::ThreadRecords& r,
-                            uint32_t thread, const model::PcfCatalog* pcf, ThreadCalls& program) {
-  std::vector<Call> calls;
-  const store::EventColumns& ev = r.events;
-  bool open = false;
-  for (size_t i = 0; i < ev.size(); ++i) {
-    const uint32_t type = ev.type[i];
-    if (type >= kMpiFirstType && type <= kMpiLastType) {
-      ++program.mpi_events;
-      const int64_t value = ev.value[i];
-      if (value != 0) {
-        if (open) {
-          program.diagnostics.Add(
-              "nested-mpi-call",
-              "an MPI call began inside another one; it was replayed as part of the outer call",
-              Where(h, thread, ev.time[i]));
-          continue;
+  template <typename OnCall>
+  void Read(const store::EventColumns& ev, size_t begin, size_t end, OnCall&& on_call) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint32_t type = ev.type[i];
+      if (type >= kMpiFirstType && type <= kMpiLastType) {
+        ++mpi_events_;
+        const int64_t value = ev.value[i];
+        if (value != 0) {
+          if (open_) {
+            Note("nested-mpi-call",
+                 "an MPI call began inside another one; it was replayed as part of the outer call",
+                 ev.time[i], "");
+            continue;
+          }
+          call_ = Call{};
+          call_.entry = call_.exit = ev.time[i];
+          const Kind& k = KindOf(type, value);
+          call_.kind = k.kind;
+          call_.collective_id = k.collective_id;
+          if (!k.known)
+            Note("unknown-mpi-call",
+                 "an MPI call the replay does not know (no .pcf label) was replayed as local",
+                 ev.time[i], fmt::format(", value {}", value));
+          open_ = true;
+        } else if (open_) {
+          call_.exit = ev.time[i];
+          open_ = false;
+          on_call(call_);
         }
-        Call c;
-        c.entry = c.exit = ev.time[i];
-        const std::string* label = pcf ? pcf->EventValueLabel(type, value) : nullptr;
-        c.kind = ClassifyCall(type, value, label, &c.collective_id);
-        if (label == nullptr && ExtraeCallName(value) == nullptr)
-          program.diagnostics.Add(
-              "unknown-mpi-call",
-              "an MPI call the replay does not know (no .pcf label) was replayed as local",
-              Where(h, thread, ev.time[i]) + fmt::format(", value {}", value));
-        calls.push_back(c);
-        open = true;
-      } else if (open) {
-        calls.back().exit = ev.time[i];
-        open = false;
+      } else if (open_ && type == kCollectiveSendSizeType) {
+        call_.send_bytes = ev.value[i];
+      } else if (open_ && type == kCollectiveRecvSizeType) {
+        call_.recv_bytes = ev.value[i];
+      } else if (open_ && type == kCollectiveCommunicatorType) {
+        call_.communicator = ev.value[i];
       }
-    } else if (open && type == kCollectiveSendSizeType) {
-      calls.back().send_bytes = ev.value[i];
-    } else if (open && type == kCollectiveRecvSizeType) {
-      calls.back().recv_bytes = ev.value[i];
-    } else if (open && type == kCollectiveCommunicatorType) {
-      calls.back().communicator = ev.value[i];
     }
   }
-  if (open)
-    program.diagnostics.Add("unfinished-mpi-call",
-                            "an MPI call has no end event; it ends with the thread",
-                            Where(h, thread, calls.back().entry));
-  return calls;
-}
 
-Time LastRecord(const store::ThreadRecords& r) {
-  Time last = 0;
-  const store::StateColumns& s = r.states;
-  for (size_t i = 0; i < s.size(); ++i) {
-    last = std::max(last, s.begin[i]);
-    if (s.end[i] != model::kNoEnd) last = std::max(last, s.end[i]);
+  // After the last event: a call left open ends where it began.
+  template <typename OnCall>
+  void Finish(OnCall&& on_call) {
+    if (!open_) return;
+    Note("unfinished-mpi-call", "an MPI call has no end event; it ends with the thread",
+         call_.entry, "");
+    open_ = false;
+    on_call(call_);
   }
-  if (r.events.size() > 0) last = std::max(last, r.events.time.back());
+
+  uint64_t mpi_events() const { return mpi_events_; }
+
+ private:
+  // How a call is replayed, looked up once per (type, value): names are compared as strings.
+  struct Kind {
+    CallKind kind = CallKind::kLocal;
+    uint32_t collective_id = 0;
+    bool known = false;  // named by the .pcf or by Extrae's numbering
+  };
+  const Kind& KindOf(uint32_t type, int64_t value) {
+    auto [it, added] = kinds_.try_emplace({type, value});
+    if (added) {
+      const std::string* label = pcf_ ? pcf_->EventValueLabel(type, value) : nullptr;
+      it->second.kind = ClassifyCall(type, value, label, &it->second.collective_id);
+      it->second.known = label != nullptr || ExtraeCallName(value) != nullptr;
+    }
+    return it->second;
+  }
+
+  void Note(const char* kind, const char* description, Time t, const std::string& more) {
+    if (diagnostics_ != nullptr) diagnostics_->Add(kind, description, Where(header_, thread_, t) + more);
+  }
+
+  const model::TraceHeader& header_;
+  const model::PcfCatalog* pcf_;
+  uint32_t thread_;
+  Diagnostics* diagnostics_;
+  Call call_;
+  bool open_ = false;
+  uint64_t mpi_events_ = 0;
+  std::map<std::pair<uint32_t, int64_t>, Kind> kinds_;
+};
+
+// The latest time of a thread's records (states' begins and ends, events).
+Time LastRecord(const store::TraceStore& store, model::ThreadIndex t) {
+  Time last = 0;
+  store::StateReader states(store, t);
+  while (states.Next()) {
+    const store::StateColumns& s = states.columns();
+    for (size_t i = states.begin(); i < states.end(); ++i) {
+      last = std::max(last, s.begin[i]);
+      if (s.end[i] != model::kNoEnd) last = std::max(last, s.end[i]);
+    }
+  }
   return last;
 }
 
-// Index of the call of `calls` whose [entry, exit] holds t, or -1.
-int64_t CallAt(const std::vector<Call>& calls, Time t) {
-  auto it = std::upper_bound(calls.begin(), calls.end(), t,
-                             [](Time v, const Call& c) { return v < c.entry; });
-  if (it == calls.begin()) return -1;
+constexpr uint32_t kNoCall = UINT32_MAX;
+
+// The number of the call of `spans` (entry, exit) whose [entry, exit] holds t, or kNoCall.
+uint32_t CallAt(const std::vector<std::pair<Time, Time>>& spans, Time t) {
+  auto it = std::upper_bound(spans.begin(), spans.end(), t,
+                             [](Time v, const std::pair<Time, Time>& c) { return v < c.first; });
+  if (it == spans.begin()) return kNoCall;
   --it;
-  return t <= it->exit ? it - calls.begin() : -1;
+  return t <= it->second ? static_cast<uint32_t>(it - spans.begin()) : kNoCall;
 }
 
-void Emit(Process& p, OpKind kind, uint32_t arg, Time duration = 0) {
-  p.ops.push_back({kind, arg, duration});
-}
+// What reading one thread gives BuildProgram.
+struct ThreadCalls {
+  uint64_t calls = 0;
+  uint64_t mpi_events = 0;
+  Diagnostics diagnostics;
+  Time last_record = 0;
+  Time compute = 0;
+  std::map<int64_t, uint32_t> collectives;   // per communicator
+  std::vector<std::pair<uint32_t, Time>> recvs;  // blocking receive calls: number, entry
+};
 
-uint32_t MarkAt(Process& p, Time original) {
-  p.anchors.push_back({original, 0});
-  return static_cast<uint32_t>(p.anchors.size() - 1);
-}
+// The call of each communication: of its send (in the sender's calls), of its receive's post
+// and completion (in the receiver's); kNoCall where the time is in no call.
+struct CommCalls {
+  std::vector<uint32_t> send, post, done;
+};
 
-// Emits the operations of one process from its calls and the messages of each call.
-void EmitProcess(Process& p, const std::vector<Call>& calls, std::vector<CallMessage>& cm,
-                 Time last, const ProgramOptions& options) {
-  std::stable_sort(cm.begin(), cm.end(), [](const CallMessage& a, const CallMessage& b) {
-    return a.call != b.call ? a.call < b.call : a.role < b.role;
-  });
-  p.ops.reserve(calls.size() * 3 + cm.size() * 2 + 2);
-  Emit(p, OpKind::kMark, MarkAt(p, 0));
-  std::vector<uint32_t> pending_isends;
+// Reads thread t's calls: what they add up to, and which call each of its communications
+// belongs to.
+void ReadThread(const model::TraceHeader& header, const store::TraceStore& store,
+                const model::PcfCatalog* pcf, const ProgramOptions& options, uint32_t t,
+                ThreadCalls& out, CommCalls& comm_calls) {
+  const model::ThreadIndex thread(t);
+  std::vector<std::pair<Time, Time>> spans;
   Time previous = 0;
-  size_t next = 0;
-  for (uint32_t c = 0; c < calls.size(); ++c) {
-    const Call& call = calls[c];
-    const Time burst = call.entry - previous;
-    if (burst > 0) Emit(p, OpKind::kBurst, 0, burst);
-    p.compute += std::max<Time>(burst, 0);
-    Emit(p, OpKind::kMark, MarkAt(p, call.entry));
-    if (call.kind == CallKind::kInit && options.init_barrier) {
-      p.collectives.push_back({0, 0, 0, call.entry, kWorld});
-      Emit(p, OpKind::kCollective, static_cast<uint32_t>(p.collectives.size() - 1));
-    }
-    const bool blocking_send = call.kind != CallKind::kIsend;
-    for (; next < cm.size() && cm[next].call == c; ++next) {
-      const CallMessage& m = cm[next];
-      switch (m.role) {
-        case Role::kRecvPost:
-          Emit(p, OpKind::kRecvPost, m.message);
-          break;
-        case Role::kSendPost:
-          Emit(p, OpKind::kSendPost, m.message);
-          if (blocking_send)
-            Emit(p, OpKind::kSendWait, m.message);
-          else
-            pending_isends.push_back(m.message);
-          break;
-        case Role::kRecvWait:
-          Emit(p, OpKind::kRecvWait, m.message);
-          break;
-      }
-    }
-    if (call.kind == CallKind::kWait) {
-      for (uint32_t m : pending_isends) Emit(p, OpKind::kSendWait, m);
-      pending_isends.clear();
-    }
-    if (call.kind == CallKind::kCollective) {
-      p.collectives.push_back(
-          {call.collective_id, call.send_bytes, call.recv_bytes, call.entry, call.communicator});
-      Emit(p, OpKind::kCollective, static_cast<uint32_t>(p.collectives.size() - 1));
-    }
-    Emit(p, OpKind::kMark, MarkAt(p, call.exit));
-    previous = call.exit;
+  auto on_call = [&](const Call& c) {
+    spans.emplace_back(c.entry, c.exit);
+    out.compute += std::max<Time>(c.entry - previous, 0);
+    previous = c.exit;
+    if (c.kind == CallKind::kInit && options.init_barrier) ++out.collectives[kWorld];
+    if (c.kind == CallKind::kCollective) ++out.collectives[c.communicator];
+    if (c.kind == CallKind::kRecv)
+      out.recvs.emplace_back(static_cast<uint32_t>(spans.size() - 1), c.entry);
+  };
+  CallReader calls(header, pcf, t, &out.diagnostics);
+  store::EventReader events(store, thread);
+  Time last_event = 0;
+  while (events.Next()) {
+    calls.Read(events.columns(), events.begin(), events.end(), on_call);
+    if (events.end() > events.begin()) last_event = events.columns().time[events.end() - 1];
   }
-  for (uint32_t m : pending_isends) Emit(p, OpKind::kSendWait, m);
-  const Time tail = last - previous;
-  if (tail > 0) Emit(p, OpKind::kBurst, 0, tail);
-  p.compute += std::max<Time>(tail, 0);
-  Emit(p, OpKind::kMark, MarkAt(p, std::max(last, previous)));
-  p.mpi_calls = calls.size();
+  calls.Finish(on_call);
+  out.calls = spans.size();
+  out.mpi_events = calls.mpi_events();
+  out.last_record = std::max(LastRecord(store, thread), last_event);
+  out.compute += std::max<Time>(out.last_record - previous, 0);
+  if (spans.empty()) return;
+  const store::CommTable& comms = store.comms();
+  for (uint32_t i : store.Sent(thread)) comm_calls.send[i] = CallAt(spans, comms.log_send[i]);
+  for (uint32_t i : store.Received(thread)) {
+    comm_calls.done[i] = CallAt(spans, comms.phy_recv[i]);
+    comm_calls.post[i] = CallAt(spans, comms.log_recv[i]);
+  }
+}
+
+void SortByCall(std::vector<MessageRef>& v) {
+  std::stable_sort(v.begin(), v.end(),
+                   [](const MessageRef& a, const MessageRef& b) { return a.call < b.call; });
+  v.shrink_to_fit();
 }
 
 }  // namespace
@@ -305,37 +330,39 @@ CallKind ClassifyCall(uint32_t type, int64_t value, const std::string* label,
 Program BuildProgram(const model::TraceHeader& header, const store::TraceStore& store,
                      const model::PcfCatalog* pcf, const ProgramOptions& options) {
   Program program;
+  program.header = &header;
+  program.store = &store;
+  program.pcf = pcf;
+  program.options = options;
   const uint32_t threads = static_cast<uint32_t>(store.threads());
   program.process_of_thread.assign(threads, -1);
+  const store::CommTable& comms = store.comms();
+  CommCalls comm_calls;
+  comm_calls.send.assign(comms.rows(), kNoCall);
+  comm_calls.post.assign(comms.rows(), kNoCall);
+  comm_calls.done.assign(comms.rows(), kNoCall);
   std::vector<ThreadCalls> read(threads);
   base::ParallelFor(
       threads, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
       [&](size_t i) {
-        const uint32_t t = static_cast<uint32_t>(i);
-        // A pin: a compact store decodes the thread for this read only (docs/scale.md).
-        const auto records = store.Pin(model::ThreadIndex(t));
-        read[t].calls = ReadCalls(header, *records, t, pcf, read[t]);
-        read[t].last_record = LastRecord(*records);
+        ReadThread(header, store, pcf, options, static_cast<uint32_t>(i), read[i], comm_calls);
       });
-  std::vector<std::vector<Call>> calls(threads);
   for (uint32_t t = 0; t < threads; ++t) {
-    calls[t] = std::move(read[t].calls);
     program.mpi_events += read[t].mpi_events;
     program.diagnostics.Merge(read[t].diagnostics);
-    if (calls[t].empty()) continue;
+    if (read[t].calls == 0) continue;
     program.process_of_thread[t] = static_cast<int32_t>(program.processes.size());
-    program.processes.push_back({});
-    program.processes.back().thread = t;
+    Process& p = program.processes.emplace_back();
+    p.thread = t;
+    p.mpi_calls = read[t].calls;
+    p.compute = read[t].compute;
+    p.last_record = read[t].last_record;
+    p.collectives.assign(read[t].collectives.begin(), read[t].collectives.end());
   }
-  std::vector<std::vector<CallMessage>> per_process(program.processes.size());
-  const store::CommTable& comms = store.comms();
   for (uint32_t i = 0; i < comms.rows(); ++i) {
     const uint32_t s = comms.sender[i], r = comms.receiver[i];
-    const int32_t ps = s < threads ? program.process_of_thread[s] : -1;
-    const int32_t pr = r < threads ? program.process_of_thread[r] : -1;
-    const int64_t send_call = ps < 0 ? -1 : CallAt(calls[s], comms.log_send[i]);
-    const int64_t done_call = pr < 0 ? -1 : CallAt(calls[r], comms.phy_recv[i]);
-    if (send_call < 0 || done_call < 0) {
+    const uint32_t send_call = comm_calls.send[i], done_call = comm_calls.done[i];
+    if (send_call == kNoCall || done_call == kNoCall) {
       program.diagnostics.Add(
           "unmatched-communication",
           "a communication whose send or receive is not inside an MPI call was not replayed "
@@ -344,34 +371,129 @@ Program BuildProgram(const model::TraceHeader& header, const store::TraceStore& 
                       Where(header, s, comms.log_send[i]), Where(header, r, comms.phy_recv[i])));
       continue;
     }
-    int64_t post_call = CallAt(calls[r], comms.log_recv[i]);
-    if (post_call < 0 || post_call > done_call) post_call = done_call;
-    const uint32_t id = static_cast<uint32_t>(program.messages.size());
-    program.messages.push_back(
-        {static_cast<uint32_t>(ps), static_cast<uint32_t>(pr), comms.size[i], i});
-    per_process[ps].push_back({static_cast<uint32_t>(send_call), Role::kSendPost, id});
-    per_process[pr].push_back({static_cast<uint32_t>(post_call), Role::kRecvPost, id});
-    per_process[pr].push_back({static_cast<uint32_t>(done_call), Role::kRecvWait, id});
+    uint32_t post_call = comm_calls.post[i];
+    if (post_call == kNoCall || post_call > done_call) post_call = done_call;
+    ++program.messages;
+    program.processes[program.process_of_thread[s]].sends.push_back({send_call, i});
+    Process& receiver = program.processes[program.process_of_thread[r]];
+    receiver.posts.push_back({post_call, i});
+    receiver.waits.push_back({done_call, i});
   }
-  for (size_t p = 0; p < program.processes.size(); ++p) {
-    Process& proc = program.processes[p];
-    EmitProcess(proc, calls[proc.thread], per_process[p], read[proc.thread].last_record, options);
-    // A receive call without any message in it is replayed as local: say so.
-    std::vector<bool> has_message(calls[proc.thread].size(), false);
-    for (const CallMessage& m : per_process[p]) has_message[m.call] = true;
-    for (size_t c = 0; c < calls[proc.thread].size(); ++c) {
-      const Call& call = calls[proc.thread][c];
-      // Sendrecv and non-blocking calls often have no record (MPI_PROC_NULL partners,
-      // requests completed elsewhere); a lone blocking receive without one is worth a note.
-      if (call.kind == CallKind::kRecv && !has_message[c])
+  comm_calls = {};
+  for (Process& p : program.processes) {
+    SortByCall(p.sends);
+    SortByCall(p.posts);
+    SortByCall(p.waits);
+    // A receive call without any message in it is replayed as local: say so. Sendrecv and
+    // non-blocking calls often have no record (MPI_PROC_NULL partners, requests completed
+    // elsewhere); a lone blocking receive without one is worth a note.
+    auto has = [](const std::vector<MessageRef>& v, uint32_t call) {
+      auto it = std::lower_bound(v.begin(), v.end(), call,
+                                 [](const MessageRef& m, uint32_t c) { return m.call < c; });
+      return it != v.end() && it->call == call;
+    };
+    for (const auto& [call, entry] : read[p.thread].recvs)
+      if (!has(p.sends, call) && !has(p.posts, call) && !has(p.waits, call))
         program.diagnostics.Add(
             "receive-without-communication",
             "an MPI_Recv has no communication record (unmatched receive); it was replayed "
             "as local, without waiting",
-            Where(header, proc.thread, call.entry));
-    }
+            Where(header, p.thread, entry));
   }
   return program;
+}
+
+// The state of one process' generation: where it is in the thread's events and calls.
+struct OpStream::Reader {
+  Reader(const Program& p, const Process& proc)
+      : program(p),
+        process(proc),
+        calls(*p.header, p.pcf, proc.thread, nullptr),
+        events(*p.store, model::ThreadIndex(proc.thread)) {}
+
+  const Program& program;
+  const Process& process;
+  CallReader calls;
+  store::EventReader events;
+  std::vector<uint32_t> pending_isends;
+  std::map<int64_t, uint32_t> collective_ordinal;  // per communicator: the next one
+  size_t next_send = 0, next_post = 0, next_wait = 0;
+  uint32_t call = 0;  // the number of the next call
+  uint64_t collectives = 0;  // collectives generated so far
+  Time previous = 0;  // the end of the previous call
+  bool started = false, finished = false;
+};
+
+OpStream::OpStream(const Program& program, uint32_t process)
+    : reader_(std::make_unique<Reader>(program, program.processes[process])) {
+  Refill();
+}
+OpStream::OpStream(OpStream&&) noexcept = default;
+OpStream& OpStream::operator=(OpStream&&) noexcept = default;
+OpStream::~OpStream() = default;
+
+void OpStream::Refill() {
+  ops_.clear();
+  collectives_.clear();
+  pos_ = 0;
+  Reader& r = *reader_;
+  auto emit = [&](OpKind kind, uint32_t arg, Time duration = 0) {
+    ops_.push_back({kind, arg, duration});
+  };
+  auto collective = [&](CollectiveCall c) {
+    c.ordinal = r.collective_ordinal[c.communicator]++;
+    c.number = r.collectives++;
+    collectives_.push_back(c);
+    emit(OpKind::kCollective, static_cast<uint32_t>(collectives_.size() - 1));
+  };
+  auto flush_isends = [&] {
+    for (uint32_t m : r.pending_isends) emit(OpKind::kSendWait, m);
+    r.pending_isends.clear();
+  };
+  auto on_call = [&](const Call& c) {
+    const uint32_t n = r.call++;
+    const Time burst = c.entry - r.previous;
+    if (burst > 0) emit(OpKind::kBurst, 0, burst);
+    emit(OpKind::kMark, 0, c.entry);
+    if (c.kind == CallKind::kInit && r.program.options.init_barrier)
+      collective({0, 0, 0, c.entry, kWorld});
+    const std::vector<MessageRef>& posts = r.process.posts;
+    for (; r.next_post < posts.size() && posts[r.next_post].call == n; ++r.next_post)
+      emit(OpKind::kRecvPost, posts[r.next_post].comm);
+    const std::vector<MessageRef>& sends = r.process.sends;
+    for (; r.next_send < sends.size() && sends[r.next_send].call == n; ++r.next_send) {
+      const uint32_t m = sends[r.next_send].comm;
+      emit(OpKind::kSendPost, m);
+      if (c.kind != CallKind::kIsend)
+        emit(OpKind::kSendWait, m);
+      else
+        r.pending_isends.push_back(m);
+    }
+    const std::vector<MessageRef>& waits = r.process.waits;
+    for (; r.next_wait < waits.size() && waits[r.next_wait].call == n; ++r.next_wait)
+      emit(OpKind::kRecvWait, waits[r.next_wait].comm);
+    if (c.kind == CallKind::kWait) flush_isends();
+    if (c.kind == CallKind::kCollective)
+      collective({c.collective_id, c.send_bytes, c.recv_bytes, c.entry, c.communicator});
+    emit(OpKind::kMark, 0, c.exit);
+    r.previous = c.exit;
+  };
+  if (!r.started) {
+    r.started = true;
+    emit(OpKind::kMark, 0, 0);
+  }
+  while (ops_.empty() && !r.finished) {
+    if (r.events.Next()) {
+      r.calls.Read(r.events.columns(), r.events.begin(), r.events.end(), on_call);
+      continue;
+    }
+    r.calls.Finish(on_call);
+    flush_isends();
+    const Time last = r.process.last_record;
+    if (last - r.previous > 0) emit(OpKind::kBurst, 0, last - r.previous);
+    emit(OpKind::kMark, 0, std::max(last, r.previous));
+    r.finished = true;
+  }
 }
 
 }  // namespace parallax::replay

@@ -72,7 +72,7 @@ Result<pop::RawData> RawDataOfLoaded(const session::TraceImpl& t, const std::str
     raw->ideal_unavailable = "the replay was skipped (--no-replay)";
   } else if (call == nullptr || call->rank() + 1 == call->ranks()) {
     // modelfactors runs Dimemas with dimemas_ideal.cfg: the ideal machine of src/replay.
-    auto ideal = ReplayLoaded(t, path, replay::IdealMachine(), threads);
+    auto ideal = ReplayLoaded(t, path, replay::IdealMachine(), threads, false);
     if (ideal.ok()) {
       raw->runtime_ideal_us = ideal->runtime_us;
       raw->useful_ideal_max_us = ideal->useful_max_us;

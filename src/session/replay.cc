@@ -26,10 +26,12 @@ namespace parallax {
 namespace session {
 
 Result<LoadedReplay> ReplayLoaded(const TraceImpl& trace, const std::string& path,
-                                  const replay::MachineModel& model, unsigned threads) {
+                                  const replay::MachineModel& model, unsigned threads,
+                                  bool anchors) {
   replay::ProgramOptions po;
   po.init_barrier = model.add_init_barrier;
   po.worker_threads = threads;
+  po.keep_anchors = anchors;
   LoadedReplay out;
   out.program = replay::BuildProgram(trace.header(), trace.store(), trace.pcf(), po);
   if (out.program.processes.empty())
@@ -178,7 +180,7 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
   if (!loaded.ok()) return loaded.status();
   const session::TraceImpl& t = *loaded.value();
   const auto start = std::chrono::steady_clock::now();
-  auto r = session::ReplayLoaded(t, trace, model.value(), options.load.threads);
+  auto r = session::ReplayLoaded(t, trace, model.value(), options.load.threads, !output.empty());
   if (!r.ok()) return r.status();
   ReplayReport rep;
   rep.replay_seconds =
@@ -191,7 +193,7 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
   rep.predicted_runtime_us = r->runtime_us;
   rep.predicted_useful_max_us = r->useful_max_us;
   rep.mpi_events = r->program.mpi_events;
-  rep.messages = r->program.messages.size();
+  rep.messages = r->program.messages;
   for (size_t p = 0; p < r->program.processes.size(); ++p)
     rep.tasks.push_back(
         {model::DefaultThreadLabel(t.header().processes,
@@ -206,7 +208,7 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
     replay::MachineModel ideal = replay::IdealMachine();
     ideal.add_init_barrier = model.value().add_init_barrier;
     ideal.eager_limit = model.value().eager_limit;
-    auto i = session::ReplayLoaded(t, trace, ideal, options.load.threads);
+    auto i = session::ReplayLoaded(t, trace, ideal, options.load.threads, false);
     if (!i.ok()) return i.status();
     rep.ideal_runtime_us = i->runtime_us;
     rep.ideal_useful_max_us = i->useful_max_us;

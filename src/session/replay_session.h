@@ -20,8 +20,11 @@ struct LoadedReplay {
 };
 
 // Fails when the trace has no MPI calls or the replay deadlocks. `threads` read the trace's
-// threads in parallel (0 = all cores); the simulation itself is sequential.
+// threads in parallel (0 = all cores); the simulation itself is sequential. `anchors`: keep the
+// anchors a predicted trace is mapped with (two per MPI call; otherwise the replay's memory
+// grows with the messages only).
 Result<LoadedReplay> ReplayLoaded(const TraceImpl& trace, const std::string& path,
-                                  const replay::MachineModel& model, unsigned threads);
+                                  const replay::MachineModel& model, unsigned threads,
+                                  bool anchors);
 
 }  // namespace parallax::session

@@ -57,6 +57,8 @@ class CompactThreads {
 
   size_t threads() const { return threads_.size(); }
   const Thread& coded(size_t t) const { return threads_[t]; }
+  // The largest cpu a record may name.
+  uint32_t cpus() const { return cpus_; }
   uint64_t state_records() const;
   uint64_t event_records() const;
   // Bytes of the coded records, and of the decoded ones held now.

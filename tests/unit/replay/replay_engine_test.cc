@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <string>
 
+#include "src/store/compact_records.h"
 #include "tests/unit/replay/replay_test_util.h"
 
 namespace parallax::replay {
@@ -39,7 +42,7 @@ TEST(ReplayEngine, IdealReplayOfInstantaneousCommunicationKeepsTheRuntime) {
   EXPECT_DOUBLE_EQ(r.sim->end[1], 300);
   EXPECT_DOUBLE_EQ(r.sim->compute[0], 300);  // 100 + 200
   EXPECT_DOUBLE_EQ(r.sim->compute[1], 280);  // 80 + 200: the wait is not computation
-  EXPECT_EQ(r.program.messages.size(), 1u);
+  EXPECT_EQ(r.program.messages, 1u);
   EXPECT_EQ(r.program.mpi_events, 4u);
   EXPECT_TRUE(r.sim->diagnostics.entries().empty());
 }
@@ -192,7 +195,7 @@ TEST(ReplayEngine, UnmatchedMessagesAreCountedAndTheirCallsBecomeLocal) {
   io::PrvTrace t = ParseTrace(text);
   auto r = Replay(t, IdealMachine());
   ASSERT_TRUE(r.sim.ok()) << r.sim.status().ToString();
-  EXPECT_EQ(r.program.messages.size(), 0u);
+  EXPECT_EQ(r.program.messages, 0u);
   EXPECT_EQ(r.sim->diagnostics.Count("unmatched-communication"), 1u);
   EXPECT_EQ(r.sim->diagnostics.Count("receive-without-communication"), 1u);
   EXPECT_DOUBLE_EQ(r.sim->end[0], 190);  // 100 + 90: the send takes no time
@@ -291,6 +294,71 @@ TEST(ReplayEngine, NonBlockingSendCompletesAtItsWait) {
       found = true;
     }
   EXPECT_TRUE(found);
+}
+
+// Two tasks exchange `n` messages: at 100 i + 10 task 1 posts an MPI_Isend (value 3) that task
+// 2, in MPI_Recv (value 2) since 100 i + 5, receives at once; task 1 completes it in an
+// MPI_Wait (value 5) at [100 i + 20, 100 i + 30]; every 1000th round both meet in an
+// MPI_Barrier (value 8) at [100 i + 50, 100 i + 60].
+std::string LongExchange(int n) {
+  std::string s = fmt::format("#Paraver (01/01/24 at 00:00):{}_ns:1(2):1:2(1:1,1:1)\n", n * 100);
+  s += fmt::format("1:1:1:1:1:0:{}:1\n1:2:1:2:1:0:{}:1\n", n * 100, n * 100);
+  for (int i = 0; i < n; ++i) {
+    const int t = 100 * i;
+    s += fmt::format("2:2:1:2:1:{}:50000001:2\n", t + 5);
+    s += fmt::format("2:1:1:1:1:{}:50000001:3\n2:1:1:1:1:{}:50000001:0\n", t + 10, t + 10);
+    s += fmt::format("3:1:1:1:1:{0}:{0}:2:1:2:1:{0}:{0}:64:1\n", t + 10);
+    s += fmt::format("2:2:1:2:1:{}:50000001:0\n", t + 10);
+    s += fmt::format("2:1:1:1:1:{}:50000001:5\n2:1:1:1:1:{}:50000001:0\n", t + 20, t + 30);
+    if (i % 1000 == 0)
+      for (int task = 1; task <= 2; ++task)
+        s += fmt::format("2:{0}:1:{0}:1:{1}:50000002:8\n2:{0}:1:{0}:1:{2}:50000002:0\n", task,
+                         t + 50, t + 60);
+  }
+  return s;
+}
+
+// The operations are generated a block of events at a time, from a plain or a compact store:
+// with calls that span blocks, both replay alike.
+TEST(ReplayEngine, ACompactStoreReplaysAsThePlainOneAcrossBlocks) {
+  constexpr int kRounds = 9000;  // task 1: 36 k events, three blocks
+  const io::PrvTrace plain = ParseTrace(LongExchange(kRounds));
+  io::PrvTrace compact = ParseTrace(LongExchange(kRounds));
+  compact.store.Compact(0, 1);
+  ASSERT_GT(plain.store.EventCount(model::ThreadIndex(0)), 2 * store::compact::kBlockRecords);
+  auto a = Replay(plain, IdealMachine());
+  auto b = Replay(compact, IdealMachine());
+  ASSERT_TRUE(a.sim.ok()) << a.sim.status().ToString();
+  ASSERT_TRUE(b.sim.ok()) << b.sim.status().ToString();
+  // The computation is the time outside MPI calls: task 1 spends 10 per round in its Wait,
+  // task 2 5 in its Recv, both 10 per barrier. Calls take no time on the ideal machine.
+  EXPECT_DOUBLE_EQ(a.sim->compute[0], kRounds * 90.0 - kRounds / 1000 * 10);
+  EXPECT_DOUBLE_EQ(a.sim->compute[1], kRounds * 95.0 - kRounds / 1000 * 10);
+  EXPECT_LT(a.sim->runtime, kRounds * 100.0);
+  EXPECT_EQ(a.program.messages, static_cast<uint64_t>(kRounds));
+  EXPECT_EQ(a.program.processes[0].mpi_calls, 2u * kRounds + kRounds / 1000);
+  EXPECT_EQ(a.sim->operations, b.sim->operations);
+  EXPECT_EQ(a.sim->end, b.sim->end);
+  EXPECT_EQ(a.sim->compute, b.sim->compute);
+  EXPECT_TRUE(a.sim->diagnostics.entries().empty());
+  EXPECT_TRUE(b.sim->diagnostics.entries().empty());
+  for (size_t p = 0; p < 2; ++p) {
+    const std::vector<Anchor>& x = a.program.processes[p].anchors;
+    const std::vector<Anchor>& y = b.program.processes[p].anchors;
+    ASSERT_EQ(x.size(), y.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      EXPECT_EQ(x[i].original, y[i].original);
+      EXPECT_DOUBLE_EQ(x[i].replayed, y[i].replayed);
+    }
+    // Two anchors per call, one at 0 and one at the end.
+    EXPECT_EQ(x.size(), 2 * a.program.processes[p].mpi_calls + 2);
+  }
+  // Without anchors the replay is the same, and holds none.
+  Program lean = BuildProgram(compact.header, compact.store, nullptr, {true, 1, false});
+  auto c = Simulate(lean, IdealMachine(), 1e9, compact.header);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->end, b.sim->end);
+  EXPECT_TRUE(lean.processes[0].anchors.empty());
 }
 
 TEST(ReplayEngine, TraceWithoutMpiHasNoProcesses) {

@@ -4,9 +4,14 @@
 
 #include "src/store/compact_threads.h"
 
+#include "src/store/block_reader.h"
+
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "src/io/prv/prv_reader.h"
@@ -182,6 +187,82 @@ TEST(CompactThreads, DamagedBlocksThrowWhenRead) {
   entries[0].bytes += 1000000;
   coded[0].events.blocks = Column<compact::BlockEntry>(entries);
   EXPECT_NE(CompactThreads::CheckLayout(coded).find("past its bytes"), std::string::npos);
+}
+
+// A block reader gives a thread's records a block at a time: concatenated, they are the thread,
+// from a plain store (slices of its columns) and from a compact one (decoded blocks of the
+// block size) alike; a damaged block throws when it is reached.
+template <typename Columns>
+Columns ReadAll(const TraceStore& s, ThreadIndex t, size_t* blocks) {
+  Columns all;
+  BlockReader<Columns> r(s, t);
+  *blocks = 0;
+  while (r.Next()) {
+    ++*blocks;
+    EXPECT_LE(r.end() - r.begin(), compact::kBlockRecords);
+    const size_t at = all.size();
+    all.Resize(at + r.end() - r.begin());
+    for (size_t i = r.begin(); i < r.end(); ++i) {
+      if constexpr (std::is_same_v<Columns, StateColumns>) {
+        all.begin[at + i - r.begin()] = r.columns().begin[i];
+        all.end[at + i - r.begin()] = r.columns().end[i];
+        all.state[at + i - r.begin()] = r.columns().state[i];
+      } else {
+        all.time[at + i - r.begin()] = r.columns().time[i];
+        all.type[at + i - r.begin()] = r.columns().type[i];
+        all.value[at + i - r.begin()] = r.columns().value[i];
+      }
+      all.cpu[at + i - r.begin()] = r.columns().cpu[i];
+    }
+  }
+  return all;
+}
+
+TEST(CompactThreads, BlockReadersGiveEveryRecordOnceInOrder) {
+  const TraceStore plain = Load("epoch/epoch_4proc.prv.gz");
+  TraceStore c = plain;
+  c.Compact(0, 1);
+  bool several = false;
+  for (uint32_t t = 0; t < plain.threads(); ++t) {
+    const ThreadRecords& want = plain.thread(ThreadIndex(t));
+    for (const TraceStore* s : {&plain, static_cast<const TraceStore*>(&c)}) {
+      size_t blocks = 0;
+      const EventColumns ev = ReadAll<EventColumns>(*s, ThreadIndex(t), &blocks);
+      EXPECT_EQ(blocks, (want.events.size() + compact::kBlockRecords - 1) / compact::kBlockRecords);
+      several = several || blocks > 1;
+      EXPECT_EQ(ev.time, want.events.time);
+      EXPECT_EQ(ev.type, want.events.type);
+      EXPECT_EQ(ev.value, want.events.value);
+      EXPECT_EQ(ev.cpu, want.events.cpu);
+      const StateColumns st = ReadAll<StateColumns>(*s, ThreadIndex(t), &blocks);
+      EXPECT_EQ(st.begin, want.states.begin);
+      EXPECT_EQ(st.end, want.states.end);
+      EXPECT_EQ(st.state, want.states.state);
+      EXPECT_EQ(st.cpu, want.states.cpu);
+    }
+  }
+  EXPECT_TRUE(several);  // the test reads threads of more than one block
+  EXPECT_EQ(c.compact_threads()->ResidentBytes(), 0u);  // nothing was decoded for good
+
+  // A damaged second block: the first reads, the second throws naming it.
+  size_t t = 0;
+  while (plain.EventCount(ThreadIndex(t)) <= compact::kBlockRecords) ++t;
+  std::vector<CodedThread> coded(plain.threads());
+  for (uint32_t i = 0; i < plain.threads(); ++i) coded[i] = CodeThread(plain.thread(ThreadIndex(i)));
+  std::vector<uint8_t> bytes = coded[t].events.bytes.ToVector();
+  bytes[coded[t].events.blocks[1].offset + 8] = 9;
+  coded[t].events.bytes = Column<uint8_t>(bytes);
+  TraceStore damaged = plain;
+  damaged.AdoptCompact(coded, 0, 64);
+  EventReader r(damaged, ThreadIndex(t));
+  EXPECT_TRUE(r.Next());
+  try {
+    r.Next();
+    ADD_FAILURE() << "no exception";
+  } catch (const DamagedRecords& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("thread {}", t + 1)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("block 2"), std::string::npos) << e.what();
+  }
 }
 
 TEST(CompactThreads, ManyReadersAtOnceAgree) {

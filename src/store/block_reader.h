@@ -1,0 +1,46 @@
+#pragma once
+// Reads one thread's states or events a block at a time, from a plain or a compact store, so a
+// pass over a thread holds one block whatever the thread's size (a pin decodes the whole thread
+// at once). Compact blocks are decoded into the reader's own columns; plain columns are viewed
+// in slices of the same size. Used by the passes that run over every thread while holding
+// something per thread, such as the replay's operation streams (docs/scale.md).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/model/ids.h"
+#include "src/store/compact_records.h"
+#include "src/store/trace_store.h"
+
+namespace parallax::store {
+
+template <typename Columns>
+class BlockReader {
+ public:
+  BlockReader(const TraceStore& store, model::ThreadIndex t);
+  BlockReader(BlockReader&&) noexcept = default;
+  BlockReader& operator=(BlockReader&&) noexcept = default;
+
+  // Moves to the next block; false after the last one. Throws DamagedRecords (compact_threads.h)
+  // for a block that does not decode: one read from a damaged trace cache.
+  bool Next();
+  // The block's records: rows [begin(), end()) of columns().
+  const Columns& columns() const { return *columns_; }
+  size_t begin() const { return begin_; }
+  size_t end() const { return end_; }
+
+ private:
+  const Columns* plain_ = nullptr;                  // a plain store's columns
+  const compact::CompactColumns* coded_ = nullptr;  // a compact store's blocks
+  uint32_t cpus_ = 0;
+  size_t thread_ = 0;
+  Columns scratch_;  // the decoded block
+  const Columns* columns_ = nullptr;
+  size_t next_ = 0;  // the next block (compact) or row (plain)
+  size_t begin_ = 0, end_ = 0;
+};
+
+using StateReader = BlockReader<StateColumns>;
+using EventReader = BlockReader<EventColumns>;
+
+}  // namespace parallax::store
