@@ -30,9 +30,14 @@ std::vector<std::pair<size_t, size_t>> SplitLines(std::string_view text, size_t 
 }
 
 Status GzipFeed::Restart() {
+  Wait();
+  ahead_pieces_.clear();
+  next_set_ = 0;
+  delivered_end_ = false;
   Status s = z_.Rewind();
   if (!s.ok()) return s;
-  for (Buffer& b : bufs_) b.capacity = chunk_;
+  for (std::vector<Buffer>& set : bufs_)
+    for (Buffer& b : set) b.capacity = chunk_;
   carry_.clear();
   end_ = false;
   offset_ = body_begin_;
@@ -50,8 +55,36 @@ Status GzipFeed::Restart() {
 
 Status GzipFeed::NextBatch(std::vector<Piece>& out) {
   out.clear();
-  for (size_t k = 0; k < bufs_.size() && !end_; ++k) {
-    Buffer& b = bufs_[k];
+  bool end = false;
+  if (ahead_thread_.joinable()) {
+    Wait();
+    if (!ahead_status_.ok()) return ahead_status_;
+    out.swap(ahead_pieces_);
+    end = ahead_end_;
+  } else {
+    if (Status s = Fill(bufs_[next_set_], out); !s.ok()) return s;
+    end = end_;
+  }
+  delivered_end_ = end;
+  if (ahead_ && !end) {
+    next_set_ ^= 1;  // the set of the batch before this one: the caller is done with it
+    ahead_thread_ = std::thread([this, set = next_set_] {
+      try {
+        ahead_status_ = Fill(bufs_[set], ahead_pieces_);
+      } catch (const std::bad_alloc&) {
+        ahead_status_ = Status::Error("out of memory while inflating the trace", Location{z_.name(), 0, 0},
+                                      "give it a smaller memory budget (--memory-limit)");
+      }
+      ahead_end_ = end_;
+    });
+  }
+  return Status::Ok();
+}
+
+Status GzipFeed::Fill(std::vector<Buffer>& set, std::vector<Piece>& out) {
+  out.clear();
+  for (size_t k = 0; k < set.size() && !end_; ++k) {
+    Buffer& b = set[k];
     Reserve(b, std::max(b.capacity, carry_.size() + 1));
     size_t used = carry_.size();
     std::memcpy(b.data.get(), carry_.data(), used);
@@ -61,6 +94,7 @@ Status GzipFeed::NextBatch(std::vector<Piece>& out) {
       if (used < b.capacity) {
         auto got = z_.Read(b.data.get() + used, b.capacity - used);
         if (!got.ok()) return got.status();
+        compressed_done_ = z_.compressed_offset();
         used += got.value();
         if (got.value() == 0) end_ = true;
       }
@@ -84,7 +118,7 @@ Status GzipFeed::NextBatch(std::vector<Piece>& out) {
     if (cut > 0) out.push_back({std::string_view(b.data.get(), cut), offset_});
     offset_ += cut;
   }
-  peak_ = std::max(peak_, CurrentBytes());
+  peak_ = std::max(peak_.load(), CurrentBytes());
   return Status::Ok();
 }
 

@@ -5,12 +5,14 @@
 // time, so its inflated text is never in memory as a whole. Internal to src/io/prv.
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -84,26 +86,35 @@ class MemoryFeed : public BodyFeed {
 // A gzip body inflated as it is parsed: each batch holds at most `batch` pieces of about
 // `chunk` bytes (a piece grows to hold one line longer than that, within `max_line` bytes), so
 // the inflated text is never in memory as a whole. Each pass inflates the input again.
+//
+// With `ahead`, a thread of its own inflates the next batch into a second set of buffers while
+// the caller parses this one (inflating takes about as long as parsing on two cores): a batch
+// stays valid until the call after next of NextBatch, and the text held doubles.
 class GzipFeed : public BodyFeed {
  public:
   GzipFeed(base::GzipStream& z, uint64_t body_begin, size_t chunk, unsigned batch,
-           uint64_t max_line)
+           uint64_t max_line, bool ahead)
       : z_(z),
         body_begin_(body_begin),
         chunk_(std::max<size_t>(chunk, 64)),
-        bufs_(batch),
-        max_line_(max_line) {}
+        bufs_{std::vector<Buffer>(batch), std::vector<Buffer>(ahead ? batch : 0)},
+        max_line_(max_line),
+        ahead_(ahead) {}
+  ~GzipFeed() override { Wait(); }
+  GzipFeed(const GzipFeed&) = delete;
+  GzipFeed& operator=(const GzipFeed&) = delete;
 
   Status Restart() override;
 
   Status NextBatch(std::vector<Piece>& out) override;
 
-  bool exhausted() const override { return end_; }
-  uint64_t buffer_bytes() const override { return peak_; }
+  bool exhausted() const override { return delivered_end_; }
+  uint64_t buffer_bytes() const override { return peak_.load(); }
+  // The body's inflated bytes (once the last batch is delivered).
   uint64_t inflated_bytes() const { return offset_; }
   std::pair<uint64_t, uint64_t> Progress(uint64_t, int pass) const override {
     uint64_t c = std::max<uint64_t>(z_.compressed_size(), 1);
-    return {pass * c + std::min(c, z_.compressed_offset()), 2 * c};
+    return {pass * c + std::min(c, compressed_done_.load()), 2 * c};
   }
 
  private:
@@ -124,19 +135,36 @@ class GzipFeed : public BodyFeed {
   }
   uint64_t CurrentBytes() const {
     uint64_t n = carry_.capacity();
-    for (const Buffer& b : bufs_) n += b.allocated;
+    for (const std::vector<Buffer>& set : bufs_)
+      for (const Buffer& b : set) n += b.allocated;
     return n;
+  }
+  // Inflates the next batch into buffer set `set`.
+  Status Fill(std::vector<Buffer>& set, std::vector<Piece>& out);
+  // Waits for the batch being inflated ahead, if any.
+  void Wait() {
+    if (ahead_thread_.joinable()) ahead_thread_.join();
   }
 
   base::GzipStream& z_;
   uint64_t body_begin_;
   size_t chunk_;
-  std::vector<Buffer> bufs_;
+  std::vector<Buffer> bufs_[2];
   uint64_t max_line_;
+  bool ahead_;
+  // What the thread inflating ahead (or Fill) alone touches while it runs:
   std::string carry_;  // the start of a line cut by the end of the previous piece
-  bool end_ = false;
+  bool end_ = false;   // the input is inflated to its end
   uint64_t offset_ = 0;
-  uint64_t peak_ = 0;
+  std::atomic<uint64_t> peak_{0};
+  std::atomic<uint64_t> compressed_done_{0};
+  // The batch inflated ahead, and the set the next one goes into.
+  std::thread ahead_thread_;
+  Status ahead_status_;
+  std::vector<Piece> ahead_pieces_;
+  bool ahead_end_ = false;
+  size_t next_set_ = 0;
+  bool delivered_end_ = false;  // the last batch has been delivered
 };
 
 }  // namespace parallax::io::prv_internal

@@ -588,8 +588,9 @@ Result<PrvTrace> ParseGzipStream(base::GzipStream& z, const std::string& file,
     chunk = static_cast<size_t>(std::clamp<uint64_t>(budget / 64 / workers, 1 << 20, 16 << 20));
     if (options.segments) chunk = std::min(chunk, SegmentChunkCap(budget, workers));
   }
+  // With more than one worker, the next batch is inflated while this one is parsed.
   GzipFeed feed(z, body_begin, ChunkFloor(chunk, trace.header.processes.threads()), workers,
-                max_line);
+                max_line, workers > 1);
   Status s = options.segments ? ParseSegments(feed, trace, file, options) : ParseBody(feed, trace, file, options);
   if (!s.ok()) return s;
   trace.file_bytes = feed.inflated_bytes();
