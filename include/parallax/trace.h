@@ -86,7 +86,9 @@ struct TraceInfo {
   uint64_t backward_physical = 0, backward_logical = 0;
   uint64_t records = 0;      // states + event_pairs + comms
   uint64_t file_bytes = 0;   // uncompressed .prv size
-  uint64_t store_bytes = 0;  // memory held by the columnar store
+  // Bytes of the store's records, held or mapped from a trace cache (compact records at their
+  // coded size).
+  uint64_t store_bytes = 0;
   double load_seconds = 0;
   bool has_pcf = false, has_row = false;
   std::vector<LabelCount> state_values;  // by state value

@@ -136,7 +136,7 @@ TraceInfo TraceImpl::Info() const {
   }
   info.records = info.states + info.event_pairs + info.comms;
   info.file_bytes = prv_.file_bytes;
-  info.store_bytes = st.MemoryBytes();
+  info.store_bytes = st.RecordBytes();
   info.load_seconds = load_seconds_;
   info.has_pcf = pcf_.has_value();
   info.has_row = row_.has_value();

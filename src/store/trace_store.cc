@@ -148,6 +148,36 @@ size_t TraceStore::MemoryBytes() const {
   return b;
 }
 
+namespace {
+template <typename T>
+uint64_t Size(const Column<T>& v) {
+  return v.size() * sizeof(T);
+}
+}  // namespace
+
+uint64_t TraceStore::RecordBytes() const {
+  const CommTable& c = comms_;
+  uint64_t b = Size(c.sender) + Size(c.receiver) + Size(c.sender_cpu) + Size(c.receiver_cpu) +
+               Size(c.log_send) + Size(c.phy_send) + Size(c.log_recv) + Size(c.phy_recv) +
+               Size(c.size) + Size(c.tag);
+  for (size_t t = 0; t < threads(); ++t) {
+    if (compact_) {
+      const CodedThread& ct = compact_->coded(t);
+      b += Size(ct.sent) + Size(ct.received);
+      for (const compact::CompactColumns* part : {&ct.states, &ct.events}) {
+        b += Size(part->blocks);
+        for (const compact::BlockEntry& e : part->blocks) b += e.bytes;
+      }
+      continue;
+    }
+    const ThreadRecords& r = threads_[t];
+    b += Size(r.states.begin) + Size(r.states.end) + Size(r.states.state) + Size(r.states.cpu) +
+         Size(r.events.time) + Size(r.events.type) + Size(r.events.value) + Size(r.events.cpu) +
+         Size(r.sent) + Size(r.received);
+  }
+  return b;
+}
+
 const ThreadRecords& TraceStore::thread(model::ThreadIndex t) const {
   return compact_ ? compact_->Kept(t.value) : threads_[t.value];
 }

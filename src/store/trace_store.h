@@ -148,6 +148,10 @@ class TraceStore {
   uint64_t event_records() const;
   // Bytes held by every column and index (capacity, not size).
   size_t MemoryBytes() const;
+  // Bytes of the records as the store has them, on the heap or mapped from a trace cache: plain
+  // columns at their size, a compact store's blocks at their coded size (with their index),
+  // the communication table and indices.
+  uint64_t RecordBytes() const;
 
  private:
   // Back to plain columns: every thread decoded into threads_.
