@@ -225,18 +225,12 @@ class CallReader {
   std::map<std::pair<uint32_t, int64_t>, Kind> kinds_;
 };
 
-// The latest time of a thread's records (states' begins and ends, events).
-Time LastRecord(const store::TraceStore& store, model::ThreadIndex t) {
-  Time last = 0;
-  store::StateReader states(store, t);
-  while (states.Next()) {
-    const store::StateColumns& s = states.columns();
-    for (size_t i = states.begin(); i < states.end(); ++i) {
-      last = std::max(last, s.begin[i]);
-      if (s.end[i] != model::kNoEnd) last = std::max(last, s.end[i]);
-    }
-  }
-  return last;
+// A thread's events, read a block at a time; compact blocks with none of the types a CallReader
+// reads are passed over (threads without MPI calls cost their blocks' dictionaries only).
+store::EventReader MpiEvents(const store::TraceStore& store, model::ThreadIndex t) {
+  store::EventReader r(store, t);
+  r.OnlyBlocksWith({{kMpiFirstType, kMpiLastType}, {kCollectiveSendSizeType, kCollectiveCommunicatorType}});
+  return r;
 }
 
 constexpr uint32_t kNoCall = UINT32_MAX;
@@ -285,18 +279,14 @@ void ReadThread(const model::TraceHeader& header, const store::TraceStore& store
       out.recvs.emplace_back(static_cast<uint32_t>(spans.size() - 1), c.entry);
   };
   CallReader calls(header, pcf, t, &out.diagnostics);
-  store::EventReader events(store, thread);
-  Time last_event = 0;
-  while (events.Next()) {
-    calls.Read(events.columns(), events.begin(), events.end(), on_call);
-    if (events.end() > events.begin()) last_event = events.columns().time[events.end() - 1];
-  }
+  store::EventReader events = MpiEvents(store, thread);
+  while (events.Next()) calls.Read(events.columns(), events.begin(), events.end(), on_call);
   calls.Finish(on_call);
   out.calls = spans.size();
   out.mpi_events = calls.mpi_events();
-  out.last_record = std::max(LastRecord(store, thread), last_event);
+  if (spans.empty()) return;  // not a process
+  out.last_record = store::LastRecordTime(store, thread);
   out.compute += std::max<Time>(out.last_record - previous, 0);
-  if (spans.empty()) return;
   const store::CommTable& comms = store.comms();
   for (uint32_t i : store.Sent(thread)) comm_calls.send[i] = CallAt(spans, comms.log_send[i]);
   for (uint32_t i : store.Received(thread)) {
@@ -409,7 +399,7 @@ struct OpStream::Reader {
       : program(p),
         process(proc),
         calls(*p.header, p.pcf, proc.thread, nullptr),
-        events(*p.store, model::ThreadIndex(proc.thread)) {}
+        events(MpiEvents(*p.store, model::ThreadIndex(proc.thread))) {}
 
   const Program& program;
   const Process& process;

@@ -3,9 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <type_traits>
-
-#include "src/store/compact_threads.h"
 
 namespace parallax::store {
 
@@ -40,6 +37,41 @@ BlockReader<Columns>::BlockReader(const TraceStore& store, model::ThreadIndex t)
 }
 
 template <typename Columns>
+DamagedRecords BlockReader<Columns>::Damaged(size_t b, const std::string& what) const {
+  return DamagedRecords(
+      fmt::format("the records of thread {} are damaged: block {} {}", thread_ + 1, b + 1, what));
+}
+
+template <typename Columns>
+bool BlockReader<Columns>::Wanted(size_t b) {
+  if (ranges_.empty()) return true;
+  const compact::BlockEntry& e = coded_->blocks[b];
+  if (!coded_->Holds(e)) throw Damaged(b, "lies past the end of its bytes");
+  const std::span<const uint8_t> bytes(coded_->bytes.data() + e.offset, e.bytes);
+  if (Status st = compact::BlockDictionary(bytes, e.records, &dictionary_); !st.ok())
+    throw Damaged(b, "does not decode: " + st.message());
+  return std::any_of(dictionary_.begin(), dictionary_.end(), [&](uint32_t type) {
+    return std::any_of(ranges_.begin(), ranges_.end(),
+                       [type](const auto& r) { return type >= r.first && type <= r.second; });
+  });
+}
+
+template <typename Columns>
+void BlockReader<Columns>::Read(size_t b) {
+  const compact::BlockEntry& e = coded_->blocks[b];
+  if (!coded_->Holds(e)) throw Damaged(b, "lies past the end of its bytes");
+  scratch_.Resize(0);
+  Status st = Decode(std::span<const uint8_t>(coded_->bytes.data() + e.offset, e.bytes), e.records, &scratch_);
+  if (!st.ok()) throw Damaged(b, "does not decode: " + st.message());
+  if (!std::all_of(scratch_.cpu.begin(), scratch_.cpu.end(), [&](uint16_t c) { return c <= cpus_; }))
+    throw Damaged(b, "names a cpu the trace does not have");
+  next_ = b + 1;
+  columns_ = &scratch_;
+  begin_ = 0;
+  end_ = scratch_.size();
+}
+
+template <typename Columns>
 bool BlockReader<Columns>::Next() {
   if (plain_ != nullptr) {
     if (next_ >= plain_->size()) return false;
@@ -49,22 +81,42 @@ bool BlockReader<Columns>::Next() {
     next_ = end_;
     return true;
   }
+  while (next_ < coded_->blocks.size() && !Wanted(next_)) ++next_;
   if (next_ >= coded_->blocks.size()) return false;
-  const compact::BlockEntry& b = coded_->blocks[next_];
-  auto damaged = [&](const std::string& what) {
-    return DamagedRecords(fmt::format("the records of thread {} are damaged: block {} {}", thread_ + 1, next_ + 1, what));
-  };
-  if (!coded_->Holds(b)) throw damaged("lies past the end of its bytes");
-  scratch_.Resize(0);
-  Status st = Decode(std::span<const uint8_t>(coded_->bytes.data() + b.offset, b.bytes), b.records, &scratch_);
-  if (!st.ok()) throw damaged("does not decode: " + st.message());
-  if (!std::all_of(scratch_.cpu.begin(), scratch_.cpu.end(), [&](uint16_t c) { return c <= cpus_; }))
-    throw damaged("names a cpu the trace does not have");
-  ++next_;
-  columns_ = &scratch_;
-  begin_ = 0;
-  end_ = scratch_.size();
+  Read(next_);
   return true;
+}
+
+model::Time LastRecordTime(const TraceStore& store, model::ThreadIndex t) {
+  model::Time last = 0;
+  auto states = [&](const StateColumns& s, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      last = std::max(last, s.begin[i]);
+      if (s.end[i] != model::kNoEnd) last = std::max(last, s.end[i]);
+    }
+  };
+  StateReader reader(store, t);
+  const compact::CompactColumns* coded = reader.coded();
+  if (coded == nullptr) {
+    const ThreadRecords& r = store.thread(t);
+    states(r.states, 0, r.states.size());
+    if (r.events.size() > 0) last = std::max(last, r.events.time.back());
+    return last;
+  }
+  const compact::CompactColumns& events = store.compact_threads()->coded(t.value).events;
+  if (events.blocks.size() > 0) last = std::max(last, events.blocks.back().last);
+  // A state block's entry has its latest end, unless a state in it is open-ended. States are in
+  // begin order, so the latest begin is in the last block.
+  const size_t n = coded->blocks.size();
+  for (size_t b = 0; b < n; ++b) {
+    if (coded->blocks[b].last != model::kNoEnd && b + 1 < n) {
+      last = std::max(last, coded->blocks[b].last);
+      continue;
+    }
+    reader.Read(b);
+    states(reader.columns(), reader.begin(), reader.end());
+  }
+  return last;
 }
 
 template class BlockReader<StateColumns>;

@@ -7,9 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "src/model/ids.h"
 #include "src/store/compact_records.h"
+#include "src/store/compact_threads.h"
 #include "src/store/trace_store.h"
 
 namespace parallax::store {
@@ -24,12 +28,24 @@ class BlockReader {
   // Moves to the next block; false after the last one. Throws DamagedRecords (compact_threads.h)
   // for a block that does not decode: one read from a damaged trace cache.
   bool Next();
-  // The block's records: rows [begin(), end()) of columns().
+  // The records: rows [begin(), end()) of columns().
   const Columns& columns() const { return *columns_; }
   size_t begin() const { return begin_; }
   size_t end() const { return end_; }
 
+  // Events only: from now on, compact blocks whose dictionary has no type in any of the
+  // inclusive `ranges` are passed over without decoding (plain slices are all given). A reader
+  // that ignores every other type sees the same.
+  void OnlyBlocksWith(std::vector<std::pair<uint32_t, uint32_t>> ranges) { ranges_ = std::move(ranges); }
+
+  // Compact stores: the blocks' index, and block b alone (Next goes on after it).
+  const compact::CompactColumns* coded() const { return coded_; }
+  void Read(size_t b);
+
  private:
+  DamagedRecords Damaged(size_t b, const std::string& what) const;
+  bool Wanted(size_t b);
+
   const Columns* plain_ = nullptr;                  // a plain store's columns
   const compact::CompactColumns* coded_ = nullptr;  // a compact store's blocks
   uint32_t cpus_ = 0;
@@ -38,9 +54,16 @@ class BlockReader {
   const Columns* columns_ = nullptr;
   size_t next_ = 0;  // the next block (compact) or row (plain)
   size_t begin_ = 0, end_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> ranges_;
+  std::vector<uint32_t> dictionary_;
 };
 
 using StateReader = BlockReader<StateColumns>;
 using EventReader = BlockReader<EventColumns>;
+
+// The latest time of a thread's records (state begins and ends, event times). A compact
+// thread's index tells it but for its last state block and those with an open-ended state:
+// only these are decoded.
+model::Time LastRecordTime(const TraceStore& store, model::ThreadIndex t);
 
 }  // namespace parallax::store

@@ -55,6 +55,14 @@ TEST(CompactThreads, EveryThreadReadsTheSameAsThePlainStore) {
   const double records = static_cast<double>(plain.state_records() + plain.event_records());
   EXPECT_LT(static_cast<double>(c.compact_threads()->CodedBytes()) / records, 8.0);
   EXPECT_GT(static_cast<double>(plain.MemoryBytes()) / records, 20.0);
+  // The records' bytes: 22 per state and per event, 60 per communication, 4 per index entry
+  // (two per communication) in a plain store; the blocks' coded bytes and their index in a
+  // compact one, mapped or not.
+  const uint64_t comm_bytes = plain.comms().rows() * (60 + 2 * 4);
+  EXPECT_EQ(plain.RecordBytes(), plain.state_records() * 22 + plain.event_records() * 22 + comm_bytes);
+  const double coded = static_cast<double>(c.RecordBytes() - comm_bytes) / records;
+  EXPECT_GT(coded, 1.0);
+  EXPECT_LT(coded, 8.0);
   for (uint32_t t = 0; t < plain.threads(); ++t) {
     SCOPED_TRACE(t);
     const ThreadIndex i(t);
@@ -262,6 +270,55 @@ TEST(CompactThreads, BlockReadersGiveEveryRecordOnceInOrder) {
   } catch (const DamagedRecords& e) {
     EXPECT_NE(std::string(e.what()).find(fmt::format("thread {}", t + 1)), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("block 2"), std::string::npos) << e.what();
+  }
+}
+
+// The last record time of a thread, from the blocks' index where it tells it: a thread of three
+// state blocks with a state that ends before it begins in the first, and an open-ended one in
+// the second; event blocks passed over by their dictionaries.
+TEST(CompactThreads, LastRecordTimeAndEventBlocksPassedOver) {
+  std::string text = "#Paraver (01/01/24 at 00:00):500000_ns:1(2):1:2(1:1,1:1)\n";
+  for (int i = 0; i < 40000; ++i) {
+    int b = 10 * i;
+    int e = b + 10;
+    if (i == 100) e = b - 5;    // ends before it begins: kept as written
+    if (i == 20000) e = -1;     // open-ended
+    if (i == 39999) {           // the last begin is later than every end
+      b = 450000;
+      e = 449000;
+    }
+    text += fmt::format("1:1:1:1:1:{}:{}:1\n", b, e);
+    text += fmt::format("2:2:1:2:1:{}:{}:{}\n", b, i % 7 == 0 ? 70 : 80, i);
+  }
+  text += "2:2:1:2:1:400005:90:1\n";
+  io::PrvReadOptions o;
+  o.threads = 1;
+  auto t = io::ParsePrv(text, "t.prv", o);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  const TraceStore& plain = t->store;
+  TraceStore c = plain;
+  c.Compact(0, 1);
+  for (uint32_t i = 0; i < 2; ++i) {
+    const ThreadRecords& r = plain.thread(ThreadIndex(i));
+    Time want = 0;
+    for (size_t k = 0; k < r.states.size(); ++k)
+      want = std::max({want, r.states.begin[k], r.states.end[k] == model::kNoEnd ? 0 : r.states.end[k]});
+    if (r.events.size() > 0) want = std::max(want, r.events.time.back());
+    EXPECT_EQ(LastRecordTime(plain, ThreadIndex(i)), want) << i;
+    EXPECT_EQ(LastRecordTime(c, ThreadIndex(i)), want) << i;
+  }
+  EXPECT_EQ(LastRecordTime(c, ThreadIndex(0)), 450000);
+  // Only the last event block has type 90: the others are passed over, from the compact store.
+  for (const TraceStore* s : {&plain, static_cast<const TraceStore*>(&c)}) {
+    EventReader r(*s, ThreadIndex(1));
+    r.OnlyBlocksWith({{85, 95}});
+    size_t blocks = 0, found = 0;
+    while (r.Next()) {
+      ++blocks;
+      for (size_t k = r.begin(); k < r.end(); ++k) found += r.columns().type[k] == 90;
+    }
+    EXPECT_EQ(found, 1u);
+    EXPECT_EQ(blocks, s == &plain ? 3u : 1u);
   }
 }
 
