@@ -180,7 +180,7 @@ class App {
     const rows = [['trace', i.trace], ['duration', `${i.trace_end} ${i.time_unit}`],
       ['objects', `${i.appls} appl, ${i.tasks} tasks, ${i.threads} threads; ${i.nodes} nodes, ${i.cpus} cpus`],
       ['records', `${i.states} states, ${i.event_pairs} events, ${i.comms} communications`],
-      ['load', `${i.load_seconds.toFixed(2)} s, ${(i.store_bytes / 1048576).toFixed(1)} MiB in memory`]];
+      ['load', `${i.load_seconds.toFixed(2)} s, ${(i.store_bytes / 1048576).toFixed(1)} MiB of records`]];
     for (const d of i.diagnostics || []) rows.push([d.severity, `${d.count} × ${d.description}`]);
     for (const [k, v] of rows) dl.append(el('dt', k), el('dd', v));
     $('trace-info').replaceChildren(dl);

@@ -34,16 +34,19 @@ json Matrix(const std::vector<std::vector<double>>& m) {
 
 json ToJson(const TraceInfo& i) {
   json j = {{"path", i.path}, {"date", i.date}, {"end_time", i.end_time}, {"trace_end", i.trace_end},
-            {"time_unit", i.time_unit}, {"first_time", i.first_time}, {"last_time", i.last_time},
-            {"nodes", i.nodes}, {"cpus", i.cpus}, {"appls", i.appls}, {"tasks", i.tasks},
+            {"time_unit", i.time_unit}, {"nodes", i.nodes}, {"cpus", i.cpus}, {"appls", i.appls}, {"tasks", i.tasks},
             {"threads", i.threads}, {"communicators", i.communicators}, {"states", i.states},
             {"events", i.events}, {"event_pairs", i.event_pairs}, {"comms", i.comms},
             {"backward_physical", i.backward_physical}, {"backward_logical", i.backward_logical},
             {"global_comms", i.global_comms}, {"records", i.records}, {"file_bytes", i.file_bytes},
             {"store_bytes", i.store_bytes}, {"load_seconds", i.load_seconds}, {"has_pcf", i.has_pcf},
-            {"has_row", i.has_row}};
-  j["state_values"] = Labels(i.state_values);
-  j["event_types"] = Labels(i.event_types);
+            {"has_row", i.has_row}, {"scanned", i.scanned}};
+  if (i.scanned) {  // a summary leaves them out rather than give zeros
+    j["first_time"] = i.first_time;
+    j["last_time"] = i.last_time;
+    j["state_values"] = Labels(i.state_values);
+    j["event_types"] = Labels(i.event_types);
+  }
   j["diagnostics"] = json::array();
   for (const auto& d : i.diagnostics)
     j["diagnostics"].push_back({{"kind", d.kind}, {"severity", d.severity}, {"description", d.description},

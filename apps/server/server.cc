@@ -614,8 +614,10 @@ class ServerImpl final : public Server {
     SendJson(res, {{"dir", root_.Relative(dir)}, {"entries", std::move(entries)}});
   }
 
-  json InfoJson(const std::string& user_path, const Trace& t) const {
-    json j = ToJson(t.Info());
+  // `scan`: the whole info (GET /api/info), else the summary that needs no pass over the
+  // records (the open: a trace of billions of records opens in the time of its cache's reopen).
+  json InfoJson(const std::string& user_path, const Trace& t, bool scan) const {
+    json j = ToJson(scan ? t.Info() : t.Summary());
     j["trace"] = root_.Relative(ResolvePath(user_path));
     j.erase("path");  // the absolute path says nothing the client needs
     return j;
@@ -627,12 +629,12 @@ class ServerImpl final : public Server {
         (req.method == "POST" && !req.body.empty() ? Params::Body(req.body) : Params::Query(req))
             .String("path");
     if (p.empty()) throw ApiError{400, "missing parameter 'path'"};
-    SendJson(res, InfoJson(p, *OpenTrace(p)));
+    SendJson(res, InfoJson(p, *OpenTrace(p), false));
   }
 
   void Info(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Query(req);
-    SendJson(res, InfoJson(p.String("trace"), *RequiredTrace(p)));
+    SendJson(res, InfoJson(p.String("trace"), *RequiredTrace(p), true));
   }
 
   // GET /api/source?path=P&line=N[&context=K], or ?label=L[&context=K] with the label of a caller

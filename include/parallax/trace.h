@@ -94,6 +94,9 @@ struct TraceInfo {
   std::vector<LabelCount> state_values;  // by state value
   std::vector<LabelCount> event_types;   // by event type, count of pairs
   std::vector<DiagnosticInfo> diagnostics;  // kinds with a non-zero count
+  // False for Trace::Summary(): first_time, last_time, state_values and event_types were not
+  // computed (they need a pass over every record).
+  bool scanned = true;
 };
 
 // What the textual view shows: which window (a cfg, or one thread function), which object,
@@ -232,6 +235,9 @@ class Trace {
   static Result<std::unique_ptr<Trace>> Open(const std::string& path, const LoadOptions& options = {});
 
   virtual TraceInfo Info() const = 0;
+  // Info without what needs a pass over every record (TraceInfo::scanned is false): what the
+  // header, the counts and the communication table tell, at once whatever the trace's size.
+  virtual TraceInfo Summary() const = 0;
 
   // Writes the trace as `prv_path` (.prv or .prv.gz) with a .pcf and .row beside it (when the
   // input had them). Existing files are never replaced unless `overwrite`.

@@ -110,7 +110,7 @@ void AddDiagnostics(const io::Diagnostics& d, const std::string& file, std::vect
 
 }  // namespace
 
-TraceInfo TraceImpl::Info() const {
+TraceInfo TraceImpl::Summary() const {
   const auto& h = prv_.header;
   const auto& st = prv_.store;
   TraceInfo info;
@@ -140,7 +140,16 @@ TraceInfo TraceImpl::Info() const {
   info.load_seconds = load_seconds_;
   info.has_pcf = pcf_.has_value();
   info.has_row = row_.has_value();
+  AddDiagnostics(prv_.diagnostics, path_, info.diagnostics);
+  for (const auto& d : companion_diagnostics_) info.diagnostics.push_back(d);
+  info.scanned = false;
+  return info;
+}
 
+TraceInfo TraceImpl::Info() const {
+  TraceInfo info = Summary();
+  info.scanned = true;
+  const auto& st = prv_.store;
   std::vector<Counts> per_thread(st.threads());
   base::ParallelFor(st.threads(), base::DefaultThreads(), [&](size_t t) {
     per_thread[t] = CountThread(*st.Pin(model::ThreadIndex(static_cast<uint32_t>(t))));
@@ -165,8 +174,6 @@ TraceInfo TraceImpl::Info() const {
   info.event_types = Sorted(types, [&](int64_t t) {
     return pcf ? pcf->EventTypeLabel(static_cast<uint32_t>(t)) : nullptr;
   });
-  AddDiagnostics(prv_.diagnostics, path_, info.diagnostics);
-  for (const auto& d : companion_diagnostics_) info.diagnostics.push_back(d);
   return info;
 }
 

@@ -34,6 +34,7 @@ class TraceImpl : public Trace {
         state_blocks_(prv_.store, std::exchange(prv_.state_blocks, {})) {}
 
   TraceInfo Info() const override;
+  TraceInfo Summary() const override;
   Status Write(const std::string& prv_path, bool overwrite) const override;
   Status WriteSddf(const std::string& path, bool binary, bool overwrite) const;
   Result<TextView> Text(const TextRequest& request) const override;

@@ -66,7 +66,6 @@ void BlockReader<Columns>::Read(size_t b) {
   if (!std::all_of(scratch_.cpu.begin(), scratch_.cpu.end(), [&](uint16_t c) { return c <= cpus_; }))
     throw Damaged(b, "names a cpu the trace does not have");
   next_ = b + 1;
-  columns_ = &scratch_;
   begin_ = 0;
   end_ = scratch_.size();
 }
@@ -75,7 +74,6 @@ template <typename Columns>
 bool BlockReader<Columns>::Next() {
   if (plain_ != nullptr) {
     if (next_ >= plain_->size()) return false;
-    columns_ = plain_;
     begin_ = next_;
     end_ = std::min(plain_->size(), next_ + compact::kBlockRecords);
     next_ = end_;

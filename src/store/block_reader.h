@@ -29,7 +29,7 @@ class BlockReader {
   // for a block that does not decode: one read from a damaged trace cache.
   bool Next();
   // The records: rows [begin(), end()) of columns().
-  const Columns& columns() const { return *columns_; }
+  const Columns& columns() const { return plain_ != nullptr ? *plain_ : scratch_; }
   size_t begin() const { return begin_; }
   size_t end() const { return end_; }
 
@@ -51,7 +51,6 @@ class BlockReader {
   uint32_t cpus_ = 0;
   size_t thread_ = 0;
   Columns scratch_;  // the decoded block
-  const Columns* columns_ = nullptr;
   size_t next_ = 0;  // the next block (compact) or row (plain)
   size_t begin_ = 0, end_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> ranges_;
