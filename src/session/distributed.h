@@ -12,6 +12,7 @@
 #include "include/parallax/status.h"
 #include "include/parallax/trace.h"
 #include "src/analysis/histogram.h"
+#include "src/io/cache/trace_cache.h"
 #include "src/io/prv/prv_reader.h"
 #include "src/store/trace_store.h"
 
@@ -55,8 +56,11 @@ void DealRows(analysis::HistogramInput& in, DistributedCall& call);
 // The trace through its cache: rank 0 writes the cache when it is missing or stale, every
 // process checks its share of the checksum blocks, and all agree on the verdict; a damaged cache
 // is rebuilt once by rank 0, then every process parses the trace. Notices come from rank 0 only.
+// `write`: how rank 0 writes the cache (compact records, in one pass, for a trace too large for
+// plain ones) and the resident budget of compact records.
 Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_dir,
-                                        const io::PrvReadOptions& ro, DistributedCall& call,
+                                        const io::PrvReadOptions& ro,
+                                        const io::cache::WriteOptions& write, DistributedCall& call,
                                         const std::function<void(const std::string&)>& notice);
 // The trace's event types: those its cache recorded, else each process scanning its share of
 // the threads.

@@ -14,6 +14,7 @@
 
 #include "src/base/input_buffer.h"
 #include "src/io/cache/trace_cache.h"
+#include "src/io/prv/prv_compact_reader.h"
 #include "src/session/distributed.h"
 
 namespace parallax::session {
@@ -49,12 +50,14 @@ std::pair<size_t, size_t> ShareOf(size_t blocks, unsigned rank, unsigned ranks) 
 // what went wrong here, if anything. Two exchanges, whatever happens on this process; an error
 // only when another process failed (the run stops).
 Status OpenSharedCache(const std::string& cache_path, const io::cache::SourceStamp& stamp,
-                       DistributedCall& call, std::optional<io::PrvTrace>* out, std::string* problem) {
+                       uint64_t resident_budget, DistributedCall& call,
+                       std::optional<io::PrvTrace>* out, std::string* problem) {
   bool exchanged = false;
   Status shared = Status::Ok();
   io::cache::DecodeOptions d;
   d.expect = &stamp;
   d.threads = call.threads();
+  d.resident_budget = resident_budget;
   d.verify = [&](std::string_view payload, uint64_t expected) {
     exchanged = true;
     size_t blocks = io::cache::ChecksumBlocks(payload.size());
@@ -120,7 +123,8 @@ Result<std::vector<uint32_t>> ShareEventTypes(const io::PrvTrace& prv, Distribut
 }
 
 Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_dir,
-                                        const io::PrvReadOptions& ro, DistributedCall& call,
+                                        const io::PrvReadOptions& ro,
+                                        const io::cache::WriteOptions& write, DistributedCall& call,
                                         const std::function<void(const std::string&)>& notice) {
   auto stamp = io::cache::StampOf(path);
   if (!stamp.ok()) return stamp.status();
@@ -134,7 +138,7 @@ Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::stri
         notice(fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, problem.message()));
       if (attempt == 1 || !problem.ok()) {
         Status written;
-        auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written);
+        auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written, write);
         if (!prv.ok()) return prv.status();
         if (!written.ok()) notice(fmt::format("parallax: note: {}: {}", cache_path, written.message()));
       }
@@ -142,7 +146,9 @@ Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::stri
     if (auto ready = call.Share(""); !ready.ok()) return ready.status();
     std::optional<io::PrvTrace> cached;
     std::string problem;
-    if (Status st = OpenSharedCache(cache_path, stamp.value(), call, &cached, &problem); !st.ok()) return st;
+    if (Status st = OpenSharedCache(cache_path, stamp.value(), write.resident_budget, call, &cached, &problem);
+        !st.ok())
+      return st;
     if (cached) {
       // A strict open of a trace with problems: the reader says which (as without the cache).
       if (ro.strict && cached->diagnostics.problems() > 0) return io::ReadPrv(path, ro);
@@ -151,7 +157,7 @@ Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::stri
     if (first && attempt == 0) notice(fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, problem));
   }
   if (first) notice(fmt::format("parallax: note: {}: still unusable; every process parses the trace", cache_path));
-  return io::ReadPrv(path, ro);
+  return write.compact ? io::ReadPrvCompact(path, ro, write.resident_budget) : io::ReadPrv(path, ro);
 }
 
 }  // namespace parallax::session

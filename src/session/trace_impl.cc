@@ -307,6 +307,15 @@ uint64_t FileBytes(const std::string& path) {
   return ec ? 0 : n;
 }
 
+// How a first open writes the trace's cache: compact records when asked for or when plain
+// ones would be too large.
+io::cache::WriteOptions CacheWriteOptions(const std::string& path, const LoadOptions& options) {
+  io::cache::WriteOptions w;
+  w.compact = options.compact || PlainCacheTooLarge(path, FileBytes(path), options);
+  w.resident_budget = ResidentBudget(options);
+  return w;
+}
+
 // Reads the trace's cache when it is valid for the trace as it is now, else parses the trace
 // and writes the cache. A damaged or stale cache, or one that cannot be written, gives one
 // notice; the result is the same either way.
@@ -332,10 +341,8 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
   // Parsed straight into the new cache: its columns are written in place, not copied (or, for
   // compact records, coded from there).
   Status written;
-  io::cache::WriteOptions w;
-  w.compact = options.compact || PlainCacheTooLarge(path, stamp->size, options);
-  w.resident_budget = ResidentBudget(options);
-  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written, w);
+  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written,
+                                          CacheWriteOptions(path, options));
   if (!prv.ok()) return prv;
   if (!written.ok())
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
@@ -381,7 +388,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
                         ? io::ReadPrvCompact(path, ro, ResidentBudget(options))
                         : io::ReadPrv(path, ro))
              : call != nullptr
-                 ? ReadPrvDistributed(path, options.cache_dir, ro, *call,
+                 ? ReadPrvDistributed(path, options.cache_dir, ro, CacheWriteOptions(path, options), *call,
                                       [&](const std::string& text) { Notice(options, text); })
                  : ReadPrvCached(path, options, ro);
   if (!prv.ok()) return prv.status();

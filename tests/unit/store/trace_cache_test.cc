@@ -423,7 +423,7 @@ TEST_F(TraceCacheTest, DistributedOpenAgreesOnTheCache) {
       return result;
     };
   }
-  auto open_both = [&](std::vector<std::vector<std::string>>& notices) {
+  auto open_both = [&](std::vector<std::vector<std::string>>& notices, bool compact = false) {
     std::vector<std::unique_ptr<session::TraceImpl>> traces(2);
     std::vector<std::thread> threads;
     for (unsigned r = 0; r < 2; ++r)
@@ -431,6 +431,7 @@ TEST_F(TraceCacheTest, DistributedOpenAgreesOnTheCache) {
         LoadOptions o;
         o.threads = 1;
         o.use_cache = true;
+        o.compact = compact;
         o.distribution = &dist[r];
         o.notice = [&notices, r](const std::string& n) { notices[r].push_back(n); };
         auto t = session::OpenTrace(trace.string(), o);
@@ -460,6 +461,20 @@ TEST_F(TraceCacheTest, DistributedOpenAgreesOnTheCache) {
   ASSERT_EQ(notices[0].size(), 1u);
   EXPECT_NE(notices[0][0].find("checksum mismatch"), std::string::npos) << notices[0][0];
   EXPECT_TRUE(notices[1].empty());
+  reopened.clear();
+  // Compact records: rank 0 writes a compact cache in one pass, both read it compact.
+  fs::remove(cache);
+  notices.assign(2, {});
+  auto compact = open_both(notices, true);
+  ASSERT_TRUE(compact[0] && compact[1]);
+  for (unsigned r = 0; r < 2; ++r) {
+    EXPECT_TRUE(compact[r]->prv().store.compact()) << r;
+    EXPECT_EQ(Fingerprint(*compact[r]), want) << r;
+  }
+  EXPECT_TRUE(notices[0].empty() && notices[1].empty());
+  auto cached = io::cache::ReadCache(cache.string(), {});
+  ASSERT_TRUE(cached.ok()) << cached.status().ToString();
+  EXPECT_TRUE(cached->store.compact());
 }
 
 // The memory budget bounds what parsing allocates; a mapped cache is not allocated, so a trace
