@@ -318,9 +318,9 @@ io::cache::WriteOptions CacheWriteOptions(const std::string& path, const LoadOpt
 
 // Reads the trace's cache when it is valid for the trace as it is now, else parses the trace
 // and writes the cache. A damaged or stale cache, or one that cannot be written, gives one
-// notice; the result is the same either way.
+// notice; the result is the same either way. `write`: how the cache is written.
 Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& options,
-                                   const io::PrvReadOptions& ro) {
+                                   const io::PrvReadOptions& ro, const io::cache::WriteOptions& write) {
   auto stamp = io::cache::StampOf(path);
   if (!stamp.ok()) return io::ReadPrv(path, ro);  // the reader reports the problem
   const std::string cache_path = io::cache::CachePathFor(path, options.cache_dir);
@@ -341,8 +341,7 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
   // Parsed straight into the new cache: its columns are written in place, not copied (or, for
   // compact records, coded from there).
   Status written;
-  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written,
-                                          CacheWriteOptions(path, options));
+  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written, write);
   if (!prv.ok()) return prv;
   if (!written.ok())
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
@@ -383,14 +382,15 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
   ro.memory_budget = options.memory_limit;
+  // Compact records, with or without a cache, when asked for or when plain ones are too large.
+  const io::cache::WriteOptions compact = CacheWriteOptions(path, options);
   auto prv = !options.use_cache
-                 ? (options.compact || PlainCacheTooLarge(path, FileBytes(path), options)
-                        ? io::ReadPrvCompact(path, ro, ResidentBudget(options))
-                        : io::ReadPrv(path, ro))
+                 ? (compact.compact ? io::ReadPrvCompact(path, ro, compact.resident_budget)
+                                    : io::ReadPrv(path, ro))
              : call != nullptr
-                 ? ReadPrvDistributed(path, options.cache_dir, ro, CacheWriteOptions(path, options), *call,
+                 ? ReadPrvDistributed(path, options.cache_dir, ro, compact, *call,
                                       [&](const std::string& text) { Notice(options, text); })
-                 : ReadPrvCached(path, options, ro);
+                 : ReadPrvCached(path, options, ro, compact);
   if (!prv.ok()) return prv.status();
   if (options.compact) prv->store.Compact(ResidentBudget(options), options.threads);
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));

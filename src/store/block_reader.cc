@@ -37,19 +37,18 @@ BlockReader<Columns>::BlockReader(const TraceStore& store, model::ThreadIndex t)
 }
 
 template <typename Columns>
-DamagedRecords BlockReader<Columns>::Damaged(size_t b, const std::string& what) const {
-  return DamagedRecords(
-      fmt::format("the records of thread {} are damaged: block {} {}", thread_ + 1, b + 1, what));
+void BlockReader<Columns>::Damaged(size_t b, const std::string& what) const {
+  ThrowDamaged(thread_, fmt::format("block {} {}", b + 1, what));
 }
 
 template <typename Columns>
 bool BlockReader<Columns>::Wanted(size_t b) {
   if (ranges_.empty()) return true;
   const compact::BlockEntry& e = coded_->blocks[b];
-  if (!coded_->Holds(e)) throw Damaged(b, "lies past the end of its bytes");
+  if (!coded_->Holds(e)) Damaged(b, "lies past the end of its bytes");
   const std::span<const uint8_t> bytes(coded_->bytes.data() + e.offset, e.bytes);
   if (Status st = compact::BlockDictionary(bytes, e.records, &dictionary_); !st.ok())
-    throw Damaged(b, "does not decode: " + st.message());
+    Damaged(b, "does not decode: " + st.message());
   return std::any_of(dictionary_.begin(), dictionary_.end(), [&](uint32_t type) {
     return std::any_of(ranges_.begin(), ranges_.end(),
                        [type](const auto& r) { return type >= r.first && type <= r.second; });
@@ -59,12 +58,11 @@ bool BlockReader<Columns>::Wanted(size_t b) {
 template <typename Columns>
 void BlockReader<Columns>::Read(size_t b) {
   const compact::BlockEntry& e = coded_->blocks[b];
-  if (!coded_->Holds(e)) throw Damaged(b, "lies past the end of its bytes");
+  if (!coded_->Holds(e)) Damaged(b, "lies past the end of its bytes");
   scratch_.Resize(0);
   Status st = Decode(std::span<const uint8_t>(coded_->bytes.data() + e.offset, e.bytes), e.records, &scratch_);
-  if (!st.ok()) throw Damaged(b, "does not decode: " + st.message());
-  if (!std::all_of(scratch_.cpu.begin(), scratch_.cpu.end(), [&](uint16_t c) { return c <= cpus_; }))
-    throw Damaged(b, "names a cpu the trace does not have");
+  if (!st.ok()) Damaged(b, "does not decode: " + st.message());
+  if (!CpusWithin(scratch_.cpu, cpus_)) Damaged(b, "names a cpu the trace does not have");
   next_ = b + 1;
   begin_ = 0;
   end_ = scratch_.size();

@@ -43,7 +43,7 @@ class BlockReader {
   void Read(size_t b);
 
  private:
-  DamagedRecords Damaged(size_t b, const std::string& what) const;
+  [[noreturn]] void Damaged(size_t b, const std::string& what) const;
   bool Wanted(size_t b);
 
   const Columns* plain_ = nullptr;                  // a plain store's columns

@@ -18,12 +18,7 @@ Column<T> ViewOf(const Column<T>& c, const std::shared_ptr<const void>& keep) {
 
 // Blocks coded by this process decode; blocks read from a cache may not (a damaged cache whose
 // checksum was not verified, as when its seal is trusted).
-[[noreturn]] void Damaged(size_t t, const std::string& what) {
-  throw DamagedRecords(fmt::format("the records of thread {} are damaged: {}", t + 1, what));
-}
-bool CpusWithin(const Column<uint16_t>& cpu, uint32_t cpus) {
-  return std::all_of(cpu.begin(), cpu.end(), [cpus](uint16_t c) { return c <= cpus; });
-}
+[[noreturn]] void Damaged(size_t t, const std::string& what) { ThrowDamaged(t, what); }
 std::shared_ptr<const StateColumns> DecodeStates(const compact::CompactColumns& c, size_t t, uint32_t cpus) {
   auto r = std::make_shared<StateColumns>();
   if (Status st = compact::DecodeAllStates(c, r.get()); !st.ok()) Damaged(t, st.message());
@@ -51,6 +46,14 @@ std::string CheckColumns(const compact::CompactColumns& c, uint64_t count) {
 bool Has(RecordParts parts, RecordParts p) { return (static_cast<uint8_t>(parts) & static_cast<uint8_t>(p)) != 0; }
 
 }  // namespace
+
+void ThrowDamaged(size_t t, const std::string& what) {
+  throw DamagedRecords(fmt::format("the records of thread {} are damaged: {}", t + 1, what));
+}
+
+bool CpusWithin(const Column<uint16_t>& cpu, uint32_t cpus) {
+  return std::all_of(cpu.begin(), cpu.end(), [cpus](uint16_t c) { return c <= cpus; });
+}
 
 CodedThread CodeThread(const ThreadRecords& r, const compact::EncodeOptions& options) {
   CodedThread c;

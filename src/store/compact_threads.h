@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "src/store/compact_records.h"
@@ -31,6 +32,11 @@ class DamagedRecords : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Throws DamagedRecords for thread t (from 0): "the records of thread t+1 are damaged: what".
+[[noreturn]] void ThrowDamaged(size_t t, const std::string& what);
+// Whether no cpu of `cpu` is above `cpus` (decoded blocks must name cpus the trace has).
+bool CpusWithin(const Column<uint16_t>& cpu, uint32_t cpus);
 
 // One thread's coded records.
 struct CodedThread {
