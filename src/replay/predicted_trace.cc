@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/base/parallel.h"
+#include "src/store/block_reader.h"
 
 namespace parallax::replay {
 
@@ -44,50 +45,41 @@ class TimeMap {
 
 }  // namespace
 
+const std::vector<Anchor>* PredictedTimes::AnchorsOf(uint32_t thread) const {
+  const Program& p = *program_;
+  const int32_t i = thread < p.process_of_thread.size() ? p.process_of_thread[thread] : -1;
+  return i < 0 ? nullptr : &p.processes[static_cast<size_t>(i)].anchors;
+}
+
+model::Time PredictedTimes::Thread(uint32_t thread, model::Time t) const {
+  return TimeMap(AnchorsOf(thread))(t);
+}
+
+std::array<model::Time, 4> PredictedTimes::Comm(const store::CommTable& c, size_t id) const {
+  const TimeMap send(AnchorsOf(c.sender[id])), recv(AnchorsOf(c.receiver[id]));
+  const Time phy_send = send(c.phy_send[id]);
+  return {send(c.log_send[id]), phy_send, recv(c.log_recv[id]),
+          std::max(recv(c.phy_recv[id]), phy_send)};
+}
+
 PredictedTrace BuildPredictedTrace(const model::TraceHeader& header,
                                    const store::TraceStore& original, const Program& program,
                                    unsigned worker_threads) {
-  PredictedTrace out{header, original};
-  store::TraceStore& st = out.store;
-  const uint32_t threads = static_cast<uint32_t>(st.threads());
-  auto map_of = [&](uint32_t t) {
-    const int32_t p = t < program.process_of_thread.size() ? program.process_of_thread[t] : -1;
-    return TimeMap(p < 0 ? nullptr : &program.processes[p].anchors);
-  };
+  PredictedTrace out{header, PredictedTimes(program)};
+  // A thread's times map through a non-decreasing function, so its latest replayed time is
+  // that of its latest original one.
+  const uint32_t threads = static_cast<uint32_t>(original.threads());
   std::vector<Time> thread_end(threads, 0);
   base::ParallelFor(threads, worker_threads, [&](size_t i) {
-    const uint32_t t = static_cast<uint32_t>(i);
-    const TimeMap map = map_of(t);
-    store::ThreadRecords& r = st.thread(model::ThreadIndex(t));
-    Time end = 0;
-    for (size_t k = 0; k < r.states.size(); ++k) {
-      r.states.begin[k] = map(r.states.begin[k]);
-      if (r.states.end[k] != model::kNoEnd) r.states.end[k] = map(r.states.end[k]);
-      end = std::max(
-          {end, r.states.begin[k], r.states.end[k] == model::kNoEnd ? 0 : r.states.end[k]});
-    }
-    for (size_t k = 0; k < r.events.size(); ++k) {
-      r.events.time[k] = map(r.events.time[k]);
-      end = std::max(end, r.events.time[k]);
-    }
-    thread_end[t] = end;
+    const model::ThreadIndex t(static_cast<uint32_t>(i));
+    if (original.StateCount(t) + original.EventCount(t) == 0) return;
+    thread_end[i] = out.times.Thread(t.value, store::LastRecordTime(original, t));
   });
-  store::CommTable& c = st.comms();
-  for (size_t i = 0; i < c.rows(); ++i) {
-    const TimeMap send = map_of(c.sender[i]), recv = map_of(c.receiver[i]);
-    c.log_send[i] = send(c.log_send[i]);
-    c.phy_send[i] = send(c.phy_send[i]);
-    c.log_recv[i] = recv(c.log_recv[i]);
-    c.phy_recv[i] = std::max(recv(c.phy_recv[i]), c.phy_send[i]);
-  }
   Time end = 0;
   for (Time e : thread_end) end = std::max(end, e);
   for (const Process& p : program.processes)
-    if (!p.anchors.empty())
-      end = std::max(end, ToTime(p.anchors.back().replayed));
+    if (!p.anchors.empty()) end = std::max(end, ToTime(p.anchors.back().replayed));
   out.header.end_time = end;
-  st.set_end_time(end);
-  store::BuildCpuView(st, header.resources.cpus(), worker_threads);
   return out;
 }
 

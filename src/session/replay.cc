@@ -85,7 +85,8 @@ Status WritePredicted(const session::TraceImpl& t, const replay::PredictedTrace&
   auto cleanup = [&] {
     for (const std::string& x : temps) std::remove(x.c_str());
   };
-  io::PrvWriteInput in{&pt.header, &pt.store, &t.prv().unsigned_value_types};
+  io::PrvWriteInput in{&pt.header, &t.store(), &t.prv().unsigned_value_types};
+  in.times = &pt.times;
   temps.push_back(tmp_of(output));
   Status s = io::WritePrvFile(in, temps.back(), false);
   if (s.ok() && t.pcf()) {

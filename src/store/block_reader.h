@@ -60,6 +60,17 @@ class BlockReader {
 using StateReader = BlockReader<StateColumns>;
 using EventReader = BlockReader<EventColumns>;
 
+// Calls fn(columns, i) for each of thread t's states (or events, after Columns) in order, a
+// block at a time, until fn returns false; returns false then, else true.
+template <typename Columns, typename Fn>
+bool ForEachRecord(const TraceStore& store, model::ThreadIndex t, Fn&& fn) {
+  BlockReader<Columns> reader(store, t);
+  while (reader.Next())
+    for (size_t i = reader.begin(); i < reader.end(); ++i)
+      if (!fn(reader.columns(), i)) return false;
+  return true;
+}
+
 // The latest time of a thread's records (state begins and ends, event times). A compact
 // thread's index tells it but for its last state block and those with an open-ended state:
 // only these are decoded.

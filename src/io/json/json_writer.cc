@@ -13,6 +13,7 @@
 #include "src/io/json/json_trace.h"
 #include "src/io/pcf/pcf_writer.h"
 #include "src/io/row/row_writer.h"
+#include "src/store/block_reader.h"
 
 namespace parallax::io {
 
@@ -131,29 +132,32 @@ bool WriteAll(const TraceView& tv, Sink& out) {
   for (uint32_t t = 0; t < pm.threads(); ++t) {
     const auto& th = pm.thread(model::ThreadIndex(t));
     uint32_t pid = th.task.value + 1, tid = th.number_in_task + 1;
-    const auto& rec = st.thread(model::ThreadIndex(t));
-    for (size_t i = 0; i < rec.states.size(); ++i) {
-      model::Time begin = rec.states.begin[i], end = rec.states.end[i];
-      bool open = end == model::kNoEnd;
-      if (open) end = std::max(begin, st.end_time());
-      sep();
-      fmt::format_to(it, R"({{"ph":"X","pid":{},"tid":{},"name":{},"ts":)", pid, tid, state_name(rec.states.state[i]));
-      us.Append(b, begin);
-      fmt::format_to(it, R"(,"dur":)");
-      us.Append(b, end - begin);
-      fmt::format_to(it, R"(,"args":{{"state":{},"cpu":{}{}}}}})", rec.states.state[i], rec.states.cpu[i],
-                     open ? ",\"open\":1" : "");
-      if (!out.MaybeFlush()) return false;
-    }
-    for (size_t i = 0; i < rec.events.size(); ++i) {
-      sep();
-      fmt::format_to(it, R"({{"ph":"i","s":"t","pid":{},"tid":{},"name":{},"ts":)", pid, tid,
-                     type_name(rec.events.type[i]));
-      us.Append(b, rec.events.time[i]);
-      fmt::format_to(it, R"(,"args":{{"type":{},"value":{},"cpu":{}}}}})", rec.events.type[i], rec.events.value[i],
-                     rec.events.cpu[i]);
-      if (!out.MaybeFlush()) return false;
-    }
+    // A block at a time, so a compact store is never decoded whole.
+    const bool states_ok = store::ForEachRecord<store::StateColumns>(
+        st, model::ThreadIndex(t), [&](const store::StateColumns& s, size_t i) {
+          model::Time begin = s.begin[i], end = s.end[i];
+          bool open = end == model::kNoEnd;
+          if (open) end = std::max(begin, st.end_time());
+          sep();
+          fmt::format_to(it, R"({{"ph":"X","pid":{},"tid":{},"name":{},"ts":)", pid, tid, state_name(s.state[i]));
+          us.Append(b, begin);
+          fmt::format_to(it, R"(,"dur":)");
+          us.Append(b, end - begin);
+          fmt::format_to(it, R"(,"args":{{"state":{},"cpu":{}{}}}}})", s.state[i], s.cpu[i],
+                         open ? ",\"open\":1" : "");
+          return out.MaybeFlush();
+        });
+    if (!states_ok) return false;
+    const bool events_ok = store::ForEachRecord<store::EventColumns>(
+        st, model::ThreadIndex(t), [&](const store::EventColumns& e, size_t i) {
+          sep();
+          fmt::format_to(it, R"({{"ph":"i","s":"t","pid":{},"tid":{},"name":{},"ts":)", pid, tid,
+                         type_name(e.type[i]));
+          us.Append(b, e.time[i]);
+          fmt::format_to(it, R"(,"args":{{"type":{},"value":{},"cpu":{}}}}})", e.type[i], e.value[i], e.cpu[i]);
+          return out.MaybeFlush();
+        });
+    if (!events_ok) return false;
   }
   const auto& cm = st.comms();
   for (size_t i = 0; i < cm.rows(); ++i) {

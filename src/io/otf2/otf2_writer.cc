@@ -21,6 +21,7 @@
 #include "src/io/pcf/pcf_writer.h"
 #include "src/io/prv/prv_writer.h"
 #include "src/io/row/row_writer.h"
+#include "src/store/block_reader.h"
 
 namespace parallax::io {
 
@@ -90,9 +91,14 @@ Status WriteArchive(const TraceView& tv, const std::string& dir, const std::stri
   std::map<uint32_t, OTF2_RegionRef> regions;
   std::map<uint32_t, OTF2_MetricRef> metrics;
   for (uint32_t t = 0; t < pm.threads(); ++t) {
-    const auto& rec = st.thread(model::ThreadIndex(t));
-    for (size_t i = 0; i < rec.states.size(); ++i) regions.try_emplace(rec.states.state[i], 0);
-    for (size_t i = 0; i < rec.events.size(); ++i) metrics.try_emplace(rec.events.type[i], 0);
+    store::ForEachRecord<store::StateColumns>(st, model::ThreadIndex(t), [&](const store::StateColumns& s, size_t i) {
+      regions.try_emplace(s.state[i], 0);
+      return true;
+    });
+    store::ForEachRecord<store::EventColumns>(st, model::ThreadIndex(t), [&](const store::EventColumns& e, size_t i) {
+      metrics.try_emplace(e.type[i], 0);
+      return true;
+    });
   }
   OTF2_RegionRef next_region = 0;
   for (auto& [s, ref] : regions) ref = next_region++;
@@ -113,7 +119,9 @@ Status WriteArchive(const TraceView& tv, const std::string& dir, const std::stri
   std::vector<Item> items;
   const model::Time trace_end = st.end_time();
   for (uint32_t t = 0; t < pm.threads(); ++t) {
-    const auto& rec = st.thread(model::ThreadIndex(t));
+    // One thread decoded at a time (its records are sorted together with its messages).
+    const std::shared_ptr<const store::ThreadRecords> pinned = st.Pin(model::ThreadIndex(t));
+    const store::ThreadRecords& rec = *pinned;
     items.clear();
     for (size_t i = 0; i < rec.states.size(); ++i) {
       model::Time b = rec.states.begin[i], e = rec.states.end[i];

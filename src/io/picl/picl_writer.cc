@@ -8,6 +8,7 @@
 
 #include "src/io/picl/picl_reader.h"
 #include "src/io/text_file.h"
+#include "src/store/block_reader.h"
 
 namespace parallax::io {
 
@@ -53,20 +54,24 @@ bool WritePicl(const TraceView& tv, const std::function<bool(std::string_view)>&
   };
   const auto& cm = st.comms();
   for (uint32_t t = 0; t < pm.threads(); ++t) {
-    const auto& rec = st.thread(model::ThreadIndex(t));
-    for (size_t i = 0; i < rec.states.size(); ++i) {
-      model::Time end = rec.states.end[i] == model::kNoEnd ? std::max(rec.states.begin[i], st.end_time()) : rec.states.end[i];
-      head(kPiclOpen, rec.states.state[i], rec.states.begin[i], t);
-      buf += " 0\n";
-      head(kPiclClose, rec.states.state[i], end, t);
-      buf += " 0\n";
-      if (buf.size() > (1u << 20) && !flush()) return false;
-    }
-    for (size_t i = 0; i < rec.events.size(); ++i) {
-      head(kPiclParaverEvent, rec.events.type[i], rec.events.time[i], t);
-      fmt::format_to(it, " 1 {} {}\n", kIntType, rec.events.value[i]);
-      if (buf.size() > (1u << 20) && !flush()) return false;
-    }
+    // A block at a time, so a compact store is never decoded whole.
+    const bool states_ok = store::ForEachRecord<store::StateColumns>(
+        st, model::ThreadIndex(t), [&](const store::StateColumns& s, size_t i) {
+          model::Time end = s.end[i] == model::kNoEnd ? std::max(s.begin[i], st.end_time()) : s.end[i];
+          head(kPiclOpen, s.state[i], s.begin[i], t);
+          buf += " 0\n";
+          head(kPiclClose, s.state[i], end, t);
+          buf += " 0\n";
+          return buf.size() <= (1u << 20) || flush();
+        });
+    if (!states_ok) return false;
+    const bool events_ok = store::ForEachRecord<store::EventColumns>(
+        st, model::ThreadIndex(t), [&](const store::EventColumns& e, size_t i) {
+          head(kPiclParaverEvent, e.type[i], e.time[i], t);
+          fmt::format_to(it, " 1 {} {}\n", kIntType, e.value[i]);
+          return buf.size() <= (1u << 20) || flush();
+        });
+    if (!events_ok) return false;
   }
   for (size_t i = 0; i < cm.rows(); ++i) {
     const auto& s = pm.thread(model::ThreadIndex(cm.sender[i]));

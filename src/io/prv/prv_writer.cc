@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -12,6 +13,8 @@
 #include <queue>
 
 #include <fmt/format.h>
+
+#include "src/store/block_reader.h"
 
 namespace parallax::io {
 
@@ -77,96 +80,103 @@ void PutLocation(LineBuffer& out, const model::ProcessModel& p, uint16_t cpu, ui
   out.Field(th.number_in_task + 1);
 }
 
-// Cursor over one thread's records in canonical order.
-struct ThreadCursor {
-  uint32_t thread = 0;
-  size_t state = 0, event = 0, sent = 0;
+// One thread's records in canonical order (state < event < communication at one time, then
+// position), read a block at a time so a compact store is never decoded whole. Times are the
+// written ones (mapped when the input has a TimeMapping).
+class ThreadCursor {
+ public:
+  ThreadCursor(const PrvWriteInput& in, uint32_t thread)
+      : in_(in),
+        thread_(thread),
+        states_(*in.store, model::ThreadIndex(thread)),
+        events_(*in.store, model::ThreadIndex(thread)),
+        sent_(&in.store->Sent(model::ThreadIndex(thread))) {}
 
-  // Kind of the next line (1 state, 2 event, 3 comm, 0 none) and its time.
-  std::pair<int, Time> Next(const store::TraceStore& st) const {
-    const auto& tr = st.thread(model::ThreadIndex(thread));
-    int kind = 0;
-    Time t = 0;
+  uint32_t thread() const { return thread_; }
+
+  // Finds the next line: false when the thread has none left, else its time is time().
+  bool Peek() {
+    kind_ = 0;
     auto consider = [&](int k, Time tk) {
-      if (kind == 0 || tk < t) {
-        kind = k;
-        t = tk;
+      if (kind_ == 0 || tk < time_) {
+        kind_ = k;
+        time_ = tk;
       }
     };
-    if (state < tr.states.size()) consider(1, tr.states.begin[state]);
-    if (event < tr.events.size()) consider(2, tr.events.time[event]);
-    if (sent < tr.sent.size()) consider(3, st.comms().log_send[tr.sent[sent]]);
-    return {kind, t};
+    if (HasState()) consider(1, Map(states_.columns().begin[state_]));
+    if (HasEvent()) consider(2, Map(events_.columns().time[event_]));
+    if (sent_at_ < sent_->size()) consider(3, CommTimes((*sent_)[sent_at_])[0]);
+    return kind_ != 0;
   }
-};
+  Time time() const { return time_; }
 
-class BodyWriter {
- public:
-  BodyWriter(const PrvWriteInput& in, LineBuffer& out) : in_(in), out_(out) {}
-
-  void Run() {
-    const store::TraceStore& st = *in_.store;
-    using Item = std::pair<Time, uint32_t>;  // (time, thread): min-heap
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-    std::vector<ThreadCursor> cursors(st.threads());
-    for (uint32_t t = 0; t < st.threads(); ++t) {
-      cursors[t].thread = t;
-      auto [kind, time] = cursors[t].Next(st);
-      if (kind != 0) heap.push({time, t});
-    }
-    while (!heap.empty()) {
-      uint32_t t = heap.top().second;
-      heap.pop();
-      ThreadCursor& c = cursors[t];
-      auto [kind, time] = c.Next(st);
-      EmitOne(c, kind);
-      auto [next_kind, next_time] = c.Next(st);
-      if (next_kind != 0) heap.push({next_time, t});
+  // Writes the line Peek found.
+  void Emit(LineBuffer& out) {
+    if (kind_ == 1) {
+      State(out);
+    } else if (kind_ == 2) {
+      Events(out);
+    } else {
+      Comm(out, (*sent_)[sent_at_++]);
     }
   }
 
  private:
-  void EmitOne(ThreadCursor& c, int kind) {
-    const auto& tr = in_.store->thread(model::ThreadIndex(c.thread));
-    if (kind == 1) {
-      State(tr, c.thread, c.state++);
-    } else if (kind == 2) {
-      c.event = Events(tr, c.thread, c.event);
-    } else {
-      Comm(tr.sent[c.sent++]);
+  Time Map(Time t) const { return in_.times == nullptr ? t : in_.times->Thread(thread_, t); }
+  std::array<Time, 4> CommTimes(uint32_t id) const {
+    const store::CommTable& c = in_.store->comms();
+    if (in_.times != nullptr) return in_.times->Comm(c, id);
+    return {c.log_send[id], c.phy_send[id], c.log_recv[id], c.phy_recv[id]};
+  }
+  // Whether a state (an event) is left; moves to the next block when this one is used up.
+  bool HasState() {
+    while (state_ == states_.end()) {
+      if (!states_.Next()) return false;
+      state_ = states_.begin();
     }
+    return true;
+  }
+  bool HasEvent() {
+    while (event_ == events_.end()) {
+      if (!events_.Next()) return false;
+      event_ = events_.begin();
+    }
+    return true;
   }
 
-  void State(const store::ThreadRecords& tr, uint32_t thread, size_t i) {
-    out_.Text("1:");
-    PutLocation(out_, in_.header->processes, tr.states.cpu[i], thread);
-    out_.Field(tr.states.begin[i]);
-    if (tr.states.end[i] == model::kNoEnd && !in_.open_end_as_number) {
-      out_.Text(":-1");
+  void State(LineBuffer& out) {
+    const store::StateColumns& s = states_.columns();
+    const size_t i = state_++;
+    out.Text("1:");
+    PutLocation(out, in_.header->processes, s.cpu[i], thread_);
+    out.Field(time_);
+    if (s.end[i] == model::kNoEnd && !in_.open_end_as_number) {
+      out.Text(":-1");
     } else {
-      out_.Field(tr.states.end[i]);
+      out.Field(s.end[i] == model::kNoEnd ? s.end[i] : Map(s.end[i]));
     }
-    out_.Field(tr.states.state[i]);
-    out_.Char('\n');
+    out.Field(s.state[i]);
+    out.Char('\n');
   }
 
-  // Writes the events at index i and after that share its time and cpu; returns the next index.
-  size_t Events(const store::ThreadRecords& tr, uint32_t thread, size_t i) {
-    const auto& ev = tr.events;
-    out_.Text("2:");
-    PutLocation(out_, in_.header->processes, ev.cpu[i], thread);
-    out_.Field(ev.time[i]);
-    size_t j = i;
-    for (; j < ev.size() && ev.time[j] == ev.time[i] && ev.cpu[j] == ev.cpu[i]; ++j) {
-      out_.Field(ev.type[j]);
-      if (IsUnsigned(ev.type[j])) {
-        out_.Field(static_cast<uint64_t>(ev.value[j]));
+  // Writes the events from the current one on that share its time and cpu, across blocks.
+  void Events(LineBuffer& out) {
+    const uint16_t cpu = events_.columns().cpu[event_];
+    out.Text("2:");
+    PutLocation(out, in_.header->processes, cpu, thread_);
+    out.Field(time_);
+    do {
+      const store::EventColumns& ev = events_.columns();
+      out.Field(ev.type[event_]);
+      if (IsUnsigned(ev.type[event_])) {
+        out.Field(static_cast<uint64_t>(ev.value[event_]));
       } else {
-        out_.Field(ev.value[j]);
+        out.Field(ev.value[event_]);
       }
-    }
-    out_.Char('\n');
-    return j;
+      ++event_;
+    } while (HasEvent() && events_.columns().cpu[event_] == cpu &&
+             Map(events_.columns().time[event_]) == time_);
+    out.Char('\n');
   }
 
   bool IsUnsigned(uint32_t type) const {
@@ -174,29 +184,55 @@ class BodyWriter {
     return u != nullptr && !u->empty() && std::binary_search(u->begin(), u->end(), type);
   }
 
-  void Comm(uint32_t id) {
+  void Comm(LineBuffer& out, uint32_t id) const {
     const store::CommTable& c = in_.store->comms();
     const auto& p = in_.header->processes;
-    out_.Text("3:");
-    PutLocation(out_, p, c.sender_cpu[id], c.sender[id]);
-    out_.Field(c.log_send[id]);
-    out_.Field(c.phy_send[id]);
-    out_.Char(':');
-    PutLocation(out_, p, c.receiver_cpu[id], c.receiver[id]);
-    out_.Field(c.log_recv[id]);
-    out_.Field(c.phy_recv[id]);
-    out_.Field(c.size[id]);
-    out_.Field(c.tag[id]);
-    out_.Char('\n');
+    const std::array<Time, 4> t = CommTimes(id);
+    out.Text("3:");
+    PutLocation(out, p, c.sender_cpu[id], c.sender[id]);
+    out.Field(t[0]);
+    out.Field(t[1]);
+    out.Char(':');
+    PutLocation(out, p, c.receiver_cpu[id], c.receiver[id]);
+    out.Field(t[2]);
+    out.Field(t[3]);
+    out.Field(c.size[id]);
+    out.Field(c.tag[id]);
+    out.Char('\n');
   }
 
   const PrvWriteInput& in_;
-  LineBuffer& out_;
+  uint32_t thread_;
+  store::StateReader states_;
+  store::EventReader events_;
+  const store::Column<uint32_t>* sent_;
+  size_t state_ = 0, event_ = 0, sent_at_ = 0;
+  int kind_ = 0;  // of the line Peek found: 1 state, 2 event, 3 communication
+  Time time_ = 0;
 };
+
+// Merges the threads' lines by (time, thread), holding one block of each thread.
+void WriteBody(const PrvWriteInput& in, LineBuffer& out) {
+  const size_t threads = in.store->threads();
+  std::vector<ThreadCursor> cursors;
+  cursors.reserve(threads);
+  using Item = std::pair<Time, uint32_t>;  // (time, thread): min-heap
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  for (uint32_t t = 0; t < threads; ++t) {
+    cursors.emplace_back(in, t);
+    if (cursors.back().Peek()) heap.push({cursors.back().time(), t});
+  }
+  while (!heap.empty()) {
+    ThreadCursor& c = cursors[heap.top().second];
+    heap.pop();
+    c.Emit(out);
+    if (c.Peek()) heap.push({c.time(), c.thread()});
+  }
+}
 
 void WriteAll(const PrvWriteInput& in, LineBuffer& out) {
   out.Text(FormatPrvHeader(*in.header));
-  BodyWriter(in, out).Run();
+  WriteBody(in, out);
 }
 
 }  // namespace

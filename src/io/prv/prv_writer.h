@@ -3,6 +3,8 @@
 // communicator lines, then one line per state record, per group of events of one thread at one
 // time and cpu, and per communication, ordered by (time, thread, kind: state < event < comm,
 // position in the store). Communications are placed at their logical send time on the sender.
+// Each thread is read a block at a time (store::BlockReader), so writing a compact store holds
+// one block per thread, whatever the trace's size.
 // Loading a written file gives identical records; writing a canonical file again gives the same
 // bytes.
 
@@ -11,6 +13,7 @@
 
 #include "include/parallax/status.h"
 #include "src/model/trace_header.h"
+#include "src/store/time_mapping.h"
 #include "src/store/trace_store.h"
 
 namespace parallax::io {
@@ -23,6 +26,8 @@ struct PrvWriteInput {
   // Open-ended states are written 18446744073709551615 (their value) instead of -1, for a trace
   // that spelled them so (PrvTrace::open_end_as_number).
   bool open_end_as_number = false;
+  // Null: the times as stored.
+  const store::TimeMapping* times = nullptr;
 };
 
 // Serialises to a string (small traces, tests).

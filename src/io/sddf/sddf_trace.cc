@@ -18,6 +18,7 @@
 #include "src/io/prv/prv_writer.h"
 #include "src/io/row/row_reader.h"
 #include "src/io/row/row_writer.h"
+#include "src/store/block_reader.h"
 
 namespace parallax::io {
 
@@ -459,21 +460,25 @@ bool WriteTrace(const TraceView& tv, SddfWriter& w) {
     out[3] = th.number_in_task + 1;
   };
   for (uint32_t t = 0; t < pm.threads(); ++t) {
-    const auto& rec = st.thread(model::ThreadIndex(t));
-    for (size_t i = 0; i < rec.states.size(); ++i) {
-      who(t, rec.states.cpu[i], f);
-      f[4] = static_cast<int64_t>(rec.states.begin[i]);
-      f[5] = rec.states.end[i] == model::kNoEnd ? -1 : static_cast<int64_t>(rec.states.end[i]);
-      f[6] = rec.states.state[i];
-      if (!w.IntRecord(descs[1], std::span<const int64_t>(f, 7))) return false;
-    }
-    for (size_t i = 0; i < rec.events.size(); ++i) {
-      who(t, rec.events.cpu[i], f);
-      f[4] = static_cast<int64_t>(rec.events.time[i]);
-      f[5] = rec.events.type[i];
-      f[6] = rec.events.value[i];
-      if (!w.IntRecord(descs[2], std::span<const int64_t>(f, 7))) return false;
-    }
+    // A block at a time, so a compact store is never decoded whole.
+    const bool states_ok = store::ForEachRecord<store::StateColumns>(
+        st, model::ThreadIndex(t), [&](const store::StateColumns& s, size_t i) {
+          who(t, s.cpu[i], f);
+          f[4] = static_cast<int64_t>(s.begin[i]);
+          f[5] = s.end[i] == model::kNoEnd ? -1 : static_cast<int64_t>(s.end[i]);
+          f[6] = s.state[i];
+          return w.IntRecord(descs[1], std::span<const int64_t>(f, 7));
+        });
+    if (!states_ok) return false;
+    const bool events_ok = store::ForEachRecord<store::EventColumns>(
+        st, model::ThreadIndex(t), [&](const store::EventColumns& e, size_t i) {
+          who(t, e.cpu[i], f);
+          f[4] = static_cast<int64_t>(e.time[i]);
+          f[5] = e.type[i];
+          f[6] = e.value[i];
+          return w.IntRecord(descs[2], std::span<const int64_t>(f, 7));
+        });
+    if (!events_ok) return false;
   }
   const auto& cm = st.comms();
   for (size_t i = 0; i < cm.rows(); ++i) {

@@ -2,7 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
 #include "src/base/input_buffer.h"
+#include "src/store/compact_records.h"
+#include "src/store/compact_threads.h"
+#include "src/store/time_mapping.h"
 #include "tests/unit/io/prv_test_util.h"
 
 namespace parallax::io {
@@ -122,6 +130,63 @@ TEST(PrvWriter, AStateEndingAtTheLargestTimeKeepsItsSpelling) {
   ASSERT_TRUE(d.ok());
   EXPECT_FALSE(d->open_end_as_number);
   EXPECT_EQ(Write(*d), dash);
+}
+
+// Thread 1's times capped at 250 (non-decreasing), thread 2's kept: the mapped times decide the
+// order (state before event at one time) and events that come to share a time and cpu share a
+// line. Worked out by hand from kTraceTCanonical.
+class CapThreadOne : public store::TimeMapping {
+ public:
+  model::Time Thread(uint32_t thread, model::Time t) const override {
+    return thread == 0 ? std::min<model::Time>(t, 250) : t;
+  }
+  std::array<model::Time, 4> Comm(const store::CommTable& c, size_t id) const override {
+    return {Thread(c.sender[id], c.log_send[id]), Thread(c.sender[id], c.phy_send[id]),
+            Thread(c.receiver[id], c.log_recv[id]), Thread(c.receiver[id], c.phy_recv[id])};
+  }
+};
+
+TEST(PrvWriter, TimesAreMappedAsWritten) {
+  auto t = Parse(testing::kTraceT);
+  ASSERT_TRUE(t.ok());
+  CapThreadOne cap;
+  PrvWriteInput in{&t->header, &t->store, &t->unsigned_value_types};
+  in.times = &cap;
+  EXPECT_EQ(WritePrvToString(in),
+            "#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:2(1:1,1:1)\n"
+            "1:1:1:1:1:0:200:1\n"
+            "2:1:1:1:1:0:50000001:31\n"
+            "1:2:1:2:1:0:400:1\n"
+            "1:1:1:1:1:200:250:3\n"
+            "3:1:1:1:1:210:215:2:1:2:1:590:600:1024:77\n"
+            "1:1:1:1:1:250:250:1\n"
+            "1:1:1:1:1:250:250:1\n"
+            "2:1:1:1:1:250:50000001:0:50000002:7:50000003:9\n"
+            "1:2:1:2:1:400:600:3\n"
+            "1:2:1:2:1:600:1000:1\n");
+}
+
+// A compact store is written a block at a time per thread and gives the plain store's bytes,
+// also when one line's events lie in two blocks.
+TEST(PrvWriter, ACompactStoreWritesAsThePlainOneAcrossBlocks) {
+  std::string text = "#Paraver (01/01/2024 at 00:00):100000_ns:1(2):1:2(1:1,1:1)\n";
+  const uint32_t n = store::compact::kBlockRecords - 1;  // single events before the group
+  for (uint32_t i = 0; i < n; ++i) {
+    text += fmt::format("2:1:1:1:1:{}:10:{}\n", i + 1, i % 7);
+    if (i % 1000 == 0) text += fmt::format("1:2:1:2:1:{}:{}:1\n", i + 1, i + 500);
+  }
+  const std::string group = fmt::format("2:1:1:1:1:{}:20:1:21:2:22:3\n", n + 5);
+  text += group;
+  text += fmt::format("1:1:1:1:1:0:{}:2\n", n + 10);
+  auto t = Parse(text);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->store.EventCount(model::ThreadIndex(0)), store::compact::kBlockRecords + 2);
+  const std::string plain = Write(*t);
+  EXPECT_NE(plain.find(group), std::string::npos);
+  t->store.Compact(0, 1);
+  ASSERT_TRUE(t->store.compact());
+  EXPECT_EQ(Write(*t), plain);
+  EXPECT_EQ(t->store.compact_threads()->ResidentBytes(), 0u);  // nothing decoded for good
 }
 
 TEST(PrvWriter, RefusesToOverwrite) {
