@@ -16,6 +16,7 @@
 #include "apps/cli/progress.h"
 #include "apps/cli/range_options.h"
 #include "apps/cli/trace_tools.h"
+#include "include/parallax/cfg.h"
 #include "include/parallax/trace.h"
 
 namespace parallax::cli {
@@ -75,8 +76,15 @@ int Run(const ParamedirArgs& given, const Distribution* dist) {
     return 2;
   }
   // Distributed: the processes open the trace together (rank 0 writes the cache when there is
-  // none; each checks its share of it).
-  auto trace = LoadTraceOrReport(a.args[0], false, dist != nullptr ? dist->threads : 0, dist);
+  // none; each checks its share of it). Without the cache, cfgs that read states alone need
+  // only the state lines parsed.
+  bool states_only = true;
+  for (size_t i = 1; i < a.args.size(); ++i) {
+    if (!IsCfg(a.args[i])) continue;
+    auto summary = SummarizeCfg(a.args[i]);
+    states_only = states_only && summary.ok() && summary->reads_states_only;
+  }
+  auto trace = LoadTraceOrReport(a.args[0], false, dist != nullptr ? dist->threads : 0, dist, states_only);
   ParamedirOptions po{a.trace_units, a.no_precision, a.one_file_per_object};
   po.hide_empty_columns = a.empty_columns;
   po.selected_plane_only = a.plane;

@@ -118,7 +118,7 @@ void ApplyCacheEnvironment(LoadOptions& opts) {
 }
 
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, unsigned threads,
-                                         const Distribution* dist) {
+                                         const Distribution* dist, bool states_only) {
   auto leave = [dist]() -> std::unique_ptr<Trace> {  // the other processes must not wait for this one
     if (dist != nullptr) LeaveDistributedOpen(*dist);
     return nullptr;
@@ -128,6 +128,7 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
   if (!LoadFunctionsOrReport(&opts.functions)) return leave();
   opts.strict = strict;
   opts.threads = threads;
+  opts.states_only = states_only;
   ApplyCacheEnvironment(opts);
   if (!ApplyMemoryLimitEnvironment(opts)) return leave();
   ProgressBar bar("loading");

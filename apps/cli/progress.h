@@ -50,8 +50,9 @@ bool ApplyMemoryLimitEnvironment(LoadOptions& opts);
 
 // Loads a trace with a progress bar; on failure prints the error to stderr and returns null.
 // `dist`: every process of a distributed run loads it together (LoadOptions::distribution).
+// `states_only`: LoadOptions::states_only (it applies only without the cache).
 std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict = false, unsigned threads = 0,
-                                         const Distribution* dist = nullptr);
+                                         const Distribution* dist = nullptr, bool states_only = false);
 
 // In a distributed run: whether every process got here with `ok` (a collective call, so a
 // process that failed stops the others instead of leaving them waiting); `ok` otherwise.

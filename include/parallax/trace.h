@@ -47,6 +47,12 @@ struct LoadOptions {
   // process checks only its share of it; the event-type scan is shared too. Notices and
   // progress come from rank 0 only.
   const Distribution* distribution = nullptr;
+  // Without the cache only: keep the states alone. Event lines give only their time (to the
+  // trace end), communication lines nothing, and neither is checked; the trace has no events
+  // and no communications, and `info` counts the lines passed over (diagnostic
+  // "passed_over"). For a load that serves only cfgs that read states alone
+  // (CfgSummary::reads_states_only), such as a first paramedir run without a cache.
+  bool states_only = false;
 };
 
 // A state value or event type seen in the trace, with its .pcf label and how often it occurs.

@@ -23,6 +23,7 @@
 #include "src/filter/filter_spec.h"
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
+#include "src/semantic/fast_rows.h"
 #include "src/semantic/function_table.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
@@ -629,6 +630,16 @@ static Result<CfgSummary> SummarizeCfgUnguarded(const std::string& cfg_path) {
   out.description = file->description;
   for (const semantic::WindowSpec& w : file->windows) out.windows.push_back(w.name);
   for (const cfg::CfgHistogram& h : file->histograms) out.histograms.push_back(h.spec.name);
+  out.reads_states_only =
+      !file->windows.empty() &&
+      std::all_of(file->windows.begin(), file->windows.end(),
+                  [](const semantic::WindowSpec& w) {
+                    return semantic::IsPlainStateWindow(w) && w.filter.event_type.values.empty();
+                  }) &&
+      std::all_of(file->histograms.begin(), file->histograms.end(), [](const cfg::CfgHistogram& h) {
+        return std::find(std::begin(cfg::kSemanticStatistics), std::end(cfg::kSemanticStatistics),
+                         h.spec.statistic) != std::end(cfg::kSemanticStatistics);
+      });
   return out;
 }
 

@@ -141,6 +141,11 @@ TraceInfo TraceImpl::Summary() const {
   info.has_pcf = pcf_.has_value();
   info.has_row = row_.has_value();
   AddDiagnostics(prv_.diagnostics, path_, info.diagnostics);
+  if (prv_.passed_over_lines > 0)
+    info.diagnostics.push_back(DiagnosticInfo{
+        "passed_over", "info",
+        "event and communication lines passed over unread (a load for analyses of states alone)",
+        prv_.passed_over_lines, {}});
   for (const auto& d : companion_diagnostics_) info.diagnostics.push_back(d);
   info.scanned = false;
   return info;
@@ -382,6 +387,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
   ro.memory_budget = options.memory_limit;
+  ro.states_only = options.states_only && !options.use_cache;  // a cache has every record
   // Compact records, with or without a cache, when asked for or when plain ones are too large.
   const io::cache::WriteOptions compact = CacheWriteOptions(path, options);
   auto prv = !options.use_cache

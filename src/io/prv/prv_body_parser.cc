@@ -238,8 +238,9 @@ inline uint64_t CountColons(const char* p, const char* e, const char* limit) {
 // Parses the body lines of one chunk.
 class ChunkParser {
  public:
-  ChunkParser(const model::TraceHeader& h, store::TraceStore& st, ChunkResult& out)
-      : store_(st), out_(out), locations_(h) {
+  ChunkParser(const model::TraceHeader& h, store::TraceStore& st, ChunkResult& out,
+              const ChunkOptions& options)
+      : store_(st), out_(out), locations_(h), states_only_(options.states_only) {
     out_.first_state_line.assign(h.processes.threads(), 0);
     out_.first_event_line.assign(h.processes.threads(), 0);
   }
@@ -272,8 +273,20 @@ class ChunkParser {
     bool ok = true;
     switch (*s) {
       case '1': ok = Record(s, e, err, &ChunkParser::State); break;
-      case '2': ok = Record(s, e, err, &ChunkParser::Event); break;
-      case '3': ok = Record(s, e, err, &ChunkParser::Comm); break;
+      case '2':
+        if (states_only_) {
+          EventTime(s, e);
+          return;
+        }
+        ok = Record(s, e, err, &ChunkParser::Event);
+        break;
+      case '3':
+        if (states_only_) {
+          ++out_.passed_over;
+          return;
+        }
+        ok = Record(s, e, err, &ChunkParser::Comm);
+        break;
       case '4': ++out_.global_comms; out_.diags.Count(DiagKind::kGlobalCommSkipped); return;
       case '#': out_.diags.Count(DiagKind::kCommentLine); return;
       default:
@@ -424,6 +437,21 @@ class ChunkParser {
     return true;
   }
 
+  // States only: an event line gives its time to the trace end when its location and time
+  // read and a pair follows; nothing is reported.
+  void EventTime(const char* s, const char* e) {
+    ++out_.passed_over;
+    if (e - s < 2 || s[1] != ':') return;
+    const char* p = s + 2;
+    Field f[5];
+    LineError err;
+    uint32_t thread = 0;
+    if (!ReadFields(p, e, limit_, f, 5, kEventFields, err) || p >= e || f[4].negative ||
+        !locations_.Find(f, s, &thread, nullptr))
+      return;
+    out_.max_time = std::max(out_.max_time, static_cast<Time>(f[4].value));
+  }
+
   void NoteUnsigned(uint32_t type) {
     auto& u = out_.unsigned_types;
     if (std::find(u.begin(), u.end(), type) == u.end()) u.push_back(type);
@@ -461,13 +489,15 @@ class ChunkParser {
   ThreadLocations locations_;
   uint32_t thread_ = 0;
   bool truncated_ = false;
+  bool states_only_ = false;
 };
 
 // Pass 1 over one chunk: counts, per thread, the state records and an upper bound of the event
 // pairs of the lines whose location is valid.
 class ChunkCounter {
  public:
-  ChunkCounter(const model::TraceHeader& h, ChunkResult& out) : out_(out), locations_(h) {
+  ChunkCounter(const model::TraceHeader& h, ChunkResult& out, const ChunkOptions& options)
+      : out_(out), locations_(h), states_only_(options.states_only) {
     out_.state_count.assign(h.processes.threads(), 0);
     out_.event_count.assign(h.processes.threads(), 0);
   }
@@ -486,6 +516,7 @@ class ChunkCounter {
 
  private:
   void CountLine(const char* s, const char* e) {
+    if (states_only_ && (e == s || s[0] != '1')) return;
     if (e - s >= 2 && s[0] == '3' && s[1] == ':') ++out_.comm_count;
     if (e - s < 2 || (s[0] != '1' && s[0] != '2') || s[1] != ':') return;
     const char* p = s + 2;
@@ -507,17 +538,19 @@ class ChunkCounter {
   ChunkResult& out_;
   const char* limit_ = nullptr;
   ThreadLocations locations_;
+  bool states_only_ = false;
 };
 
 }  // namespace
 
-void CountChunk(const model::TraceHeader& h, std::string_view text, ChunkResult& result) {
-  ChunkCounter(h, result).Count(text);
+void CountChunk(const model::TraceHeader& h, std::string_view text, ChunkResult& result,
+                const ChunkOptions& options) {
+  ChunkCounter(h, result, options).Count(text);
 }
 
 void ParseChunk(const model::TraceHeader& h, std::string_view text, bool last_chunk,
-                store::TraceStore& store, ChunkResult& result) {
-  ChunkParser(h, store, result).Parse(text, last_chunk);
+                store::TraceStore& store, ChunkResult& result, const ChunkOptions& options) {
+  ChunkParser(h, store, result, options).Parse(text, last_chunk);
 }
 
 }  // namespace parallax::io::prv_internal

@@ -45,14 +45,24 @@ struct ChunkResult {
   // State ends spelled -1 and spelled 18446744073709551615 (both mean "no end").
   uint64_t open_end_dash = 0, open_end_number = 0;
   bool any_out_of_order = false;
+  // States only (below): event and communication lines passed over.
+  uint64_t passed_over = 0;
+};
+
+// What a chunk's passes keep. `states_only`: event lines give only their time (to the trace
+// end, when their location and time read), communication lines nothing; neither is checked
+// further nor counted (a load for analyses that read states alone, PrvReadOptions).
+struct ChunkOptions {
+  bool states_only = false;
 };
 
 // Pass 1: fills result.state_count / event_count (sized to the thread count).
-void CountChunk(const model::TraceHeader& h, std::string_view text, ChunkResult& result);
+void CountChunk(const model::TraceHeader& h, std::string_view text, ChunkResult& result,
+                const ChunkOptions& options = {});
 
 // Pass 2: parses every line; `last_chunk` says whether the text ends the file (a last line
 // without newline is then reported as truncated when it does not parse).
 void ParseChunk(const model::TraceHeader& h, std::string_view text, bool last_chunk,
-                store::TraceStore& store, ChunkResult& result);
+                store::TraceStore& store, ChunkResult& result, const ChunkOptions& options = {});
 
 }  // namespace parallax::io::prv_internal

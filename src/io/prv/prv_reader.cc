@@ -228,6 +228,7 @@ class BodyTotals {
       trace.body_lines += c.lines;
       trace.event_lines += c.event_lines;
       trace.global_comm_lines += c.global_comms;
+      trace.passed_over_lines += c.passed_over;
       dash_ += c.open_end_dash;
       number_ += c.open_end_number;
       end_ = std::max(end_, c.max_time);
@@ -363,6 +364,7 @@ void SetChunkBegins(std::vector<ChunkResult>& chunks, size_t nthreads, unsigned 
 // Parses the body delivered by `feed` into `trace` (whose header is set), in two passes.
 Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
                  const PrvReadOptions& options) {
+  const prv_internal::ChunkOptions chunk_options{options.states_only};
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
   const size_t nthreads = trace.header.processes.threads();
@@ -390,7 +392,7 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
     base::ParallelFor(
         batch.size(), workers,
         [&](size_t k) {
-          CountChunk(trace.header, batch[k].text, chunks[first + k]);
+          CountChunk(trace.header, batch[k].text, chunks[first + k], chunk_options);
           // Mapped pages are dropped after each pass (page-cache refaults are cheap), so a large
           // file never stays resident next to the store.
           feed.Release(batch[k]);
@@ -451,7 +453,8 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
           ChunkResult& c = chunks[first + k];
           c.state_cursor = c.state_begin;
           c.event_cursor = c.event_begin;
-          ParseChunk(trace.header, batch[k].text, first + k + 1 == chunks.size(), trace.store, c);
+          ParseChunk(trace.header, batch[k].text, first + k + 1 == chunks.size(), trace.store, c,
+                     chunk_options);
           feed.Release(batch[k]);
           done += batch[k].text.size();
         },
@@ -470,6 +473,7 @@ Status ParseBody(BodyFeed& feed, PrvTrace& trace, const std::string& file,
 // Parses the body in one pass, a segment of a chunk per worker at a time, each segment into a
 // store of its own that is handed to options.segments (PrvReadOptions) and then dropped.
 Status ParseSegments(BodyFeed& feed, PrvTrace& trace, const std::string& file, const PrvReadOptions& options) {
+  const prv_internal::ChunkOptions chunk_options{options.states_only};
   const unsigned workers = options.threads ? options.threads : base::DefaultThreads();
   const uint64_t budget = base::EffectiveMemoryBudget(options.memory_budget);
   const size_t nthreads = trace.header.processes.threads();
@@ -492,7 +496,9 @@ Status ParseSegments(BodyFeed& feed, PrvTrace& trace, const std::string& file, c
     for (size_t g = 0; g < batch.size(); g += workers) {
       const size_t n = std::min<size_t>(workers, batch.size() - g);
       std::vector<ChunkResult> chunks(n);
-      base::ParallelFor(n, workers, [&](size_t k) { CountChunk(trace.header, batch[g + k].text, chunks[k]); }, poll);
+      base::ParallelFor(
+          n, workers, [&](size_t k) { CountChunk(trace.header, batch[g + k].text, chunks[k], chunk_options); },
+          poll);
       uint64_t need = trace.store.comms().MemoryBytes() + feed.buffer_bytes();
       for (const ChunkResult& c : chunks) need += ChunkBytes(c, nthreads);
       // The need of the whole trace when this segment is all of it, else a lower bound.
@@ -512,7 +518,8 @@ Status ParseSegments(BodyFeed& feed, PrvTrace& trace, const std::string& file, c
             ChunkResult& c = chunks[k];
             c.state_cursor = c.state_begin;
             c.event_cursor = c.event_begin;
-            ParseChunk(trace.header, batch[g + k].text, feed.exhausted() && g + k + 1 == batch.size(), segment, c);
+            ParseChunk(trace.header, batch[g + k].text, feed.exhausted() && g + k + 1 == batch.size(), segment, c,
+                       chunk_options);
             feed.Release(batch[g + k]);
             done += batch[g + k].text.size();
           },

@@ -53,6 +53,11 @@ struct PrvReadOptions {
   // of being kept: the store ends with the communications only. The one-pass parse into a
   // cache of compact records uses it (store/compact_builder.h). An error stops the load.
   std::function<Status(const model::TraceHeader& header, store::TraceStore& segment)> segments;
+  // Keep the states alone: event lines give only their time (the trace end counts it when the
+  // line's location and time read), communication lines nothing. Neither kind is checked, so
+  // their problems give no diagnostics; PrvTrace::passed_over_lines counts them. For a load
+  // that serves only analyses reading states (paramedir of states cfgs without a cache).
+  bool states_only = false;
 };
 
 struct PrvTrace {
@@ -63,6 +68,8 @@ struct PrvTrace {
   uint64_t file_bytes = 0;        // uncompressed size
   uint64_t event_lines = 0;       // event records as lines (each holds one or more pairs)
   uint64_t global_comm_lines = 0;
+  // Event and communication lines passed over by a states-only load (PrvReadOptions).
+  uint64_t passed_over_lines = 0;
   // Event types with values written above INT64_MAX; the writer prints them unsigned.
   std::vector<uint32_t> unsigned_value_types;
   // Open-ended states were all spelled 18446744073709551615 rather than -1 (same value); the

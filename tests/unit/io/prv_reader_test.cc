@@ -262,6 +262,45 @@ TEST(PrvReader, TraceEndIsTheLatestStateOrEventNotComm) {
   EXPECT_EQ(r->header.end_time, 1000u);
 }
 
+// A states-only load keeps the states of a full load and nothing else; event lines give their
+// time to the trace end when their location and time read; neither they nor communication lines
+// are checked, while a malformed state line is still reported. Every chunk size gives the same.
+TEST(PrvReader, StatesOnlyKeepsTheStatesAndTheEventTimes) {
+  const std::string text = std::string(kTraceT) +
+                           "2:1:1:1:1:1500:5:5\n"   // past the header end: the trace end
+                           "2:1:1:1:1:x:5:5\n"      // malformed: not reported
+                           "2:1:9:1:1:2000:1:1\n"   // no such object: its time does not count
+                           "2:1:1:1:1:1800\n"       // no pair: its time does not count
+                           "3:garbage\n"
+                           "1:1:1:1:1:x\n";         // malformed state: reported
+  auto full = Parse(text);
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->store.end_time(), 1500u);
+  EXPECT_GT(full->diagnostics.count(DiagKind::kUnknownObject), 0u);
+  for (size_t chunk = 1; chunk < text.size() + 2; ++chunk) {
+    SCOPED_TRACE(chunk);
+    PrvReadOptions o;
+    o.chunk_bytes = chunk;
+    o.threads = 2;
+    o.states_only = true;
+    auto r = ParsePrv(text, "t.prv", o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    for (uint32_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(Thread(*r, i).states.begin, Thread(*full, i).states.begin);
+      EXPECT_EQ(Thread(*r, i).states.end, Thread(*full, i).states.end);
+      EXPECT_EQ(Thread(*r, i).states.state, Thread(*full, i).states.state);
+      EXPECT_EQ(Thread(*r, i).events.size(), 0u);
+    }
+    EXPECT_EQ(r->store.comms().rows(), 0u);
+    EXPECT_EQ(r->store.end_time(), 1500u);
+    EXPECT_EQ(r->passed_over_lines, 3u + 1u + 4u + 1u);
+    EXPECT_EQ(r->event_lines, 0u);
+    EXPECT_EQ(r->diagnostics.count(DiagKind::kSyntax), 1u);
+    EXPECT_EQ(r->diagnostics.count(DiagKind::kUnknownObject), 0u);
+    EXPECT_EQ(r->diagnostics.count(DiagKind::kTooFewFields), 0u);
+  }
+}
+
 TEST(PrvReader, OpenEndedStates) {
   auto r = Parse("#Paraver (x):1000:1(1):1:1(1:1)\n1:1:1:1:1:900:-1:1\n");
   ASSERT_TRUE(r.ok());

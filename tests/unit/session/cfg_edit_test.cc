@@ -728,5 +728,40 @@ TEST(SummarizeCfg, NamesWithoutATrace) {
   EXPECT_FALSE(SummarizeCfg(Data("no/such.cfg")).ok());
 }
 
+// Which cfgs read states alone: plain State As Is windows without an event-type filter, and
+// semantic statistics only.
+TEST(SummarizeCfg, ReadsStatesOnly) {
+  auto reads = [](const std::string& path) {
+    auto s = SummarizeCfg(path);
+    EXPECT_TRUE(s.ok()) << path << ": " << s.status().ToString();
+    return s.ok() && s->reads_states_only;
+  };
+  EXPECT_TRUE(reads(Data("cfg/bsc/General/views/state_as_is.cfg")));
+  EXPECT_TRUE(reads(Data("cfg/bsc/General/analysis/timings.cfg")));  // % of time per state
+  EXPECT_FALSE(reads(Data(kMpiStats)));                               // MPI call events
+  EXPECT_FALSE(reads(Data("cfg/bsc/mpi/analysis/other/communication_matrix.cfg")));  // Bytes sent
+  EXPECT_FALSE(reads(Data("cfg/bsc/OpenMP/views/states_only_openmp.cfg")));  // events, derived
+  // The same state window filtering on an event type: whether paramedir writes anything
+  // depends on the trace's event types.
+  std::string text = ReadText(Data("cfg/bsc/General/views/state_as_is.cfg"));
+  const std::string path = ::testing::TempDir() + "/parallax_states_filter.cfg";
+  const size_t criterion = text.find("{evt_type, All}");
+  ASSERT_NE(criterion, std::string::npos);
+  text.replace(criterion, 15, "{evt_type, =}");
+  const size_t at = text.find("window_compose_functions");
+  ASSERT_NE(at, std::string::npos);
+  const size_t line_end = text.find('\n', at);
+  {
+    std::ofstream out(path);
+    out << text.substr(0, line_end + 1) << "window_filter_module evt_type 1 50000001\n"
+        << text.substr(line_end + 1);
+  }
+  auto filtered = SummarizeCfg(path);
+  ASSERT_TRUE(filtered.ok()) << filtered.status().ToString();
+  EXPECT_EQ(filtered->windows, std::vector<std::string>{"State as is"});
+  EXPECT_FALSE(filtered->reads_states_only);
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace parallax

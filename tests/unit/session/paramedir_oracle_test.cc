@@ -10,6 +10,7 @@
 #include <set>
 
 #include "src/base/input_buffer.h"
+#include "include/parallax/cfg.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax::session {
@@ -106,10 +107,11 @@ std::vector<std::vector<std::string>> OkRuns() { return Runs("ok"); }
 // Traces of the oracle runs, each loaded once per test.
 class TraceCache {
  public:
+  explicit TraceCache(LoadOptions options = {}) : options_(std::move(options)) {}
   TraceImpl* Get(const std::string& name) {
     auto& t = traces_[name];
     if (!t) {
-      auto opened = OpenTrace(Data(kTraces.at(name)), {});
+      auto opened = OpenTrace(Data(kTraces.at(name)), options_);
       EXPECT_TRUE(opened.ok()) << opened.status().ToString();
       if (opened.ok()) t = std::move(opened.value());
     }
@@ -117,6 +119,7 @@ class TraceCache {
   }
 
  private:
+  LoadOptions options_;
   std::map<std::string, std::unique_ptr<TraceImpl>> traces_;
 };
 
@@ -284,6 +287,46 @@ TEST(ParamedirOracle, NoFileWhereParamedirWritesNone) {
     ++checked;
   }
   std::printf("paramedir runs without output: %d checked\n", checked);
+}
+
+// A trace loaded with its states alone gives every cfg that reads states alone the outputs of
+// the full load (which the tests above compare with paramedir's), files written or not.
+TEST(ParamedirOracle, StatesOnlyLoadsGiveTheSameOutputs) {
+  std::vector<std::vector<std::string>> runs = OkRuns();
+  for (auto& r : Runs("empty")) runs.push_back(std::move(r));
+  LoadOptions states_only;
+  states_only.states_only = true;
+  TraceCache full, partial(states_only);
+  int compared = 0;
+  std::set<std::string> cfgs;
+  for (const std::vector<std::string>& f : runs) {
+    auto summary = SummarizeCfg(Data("cfg/" + f[1]));
+    if (!summary.ok() || !summary->reads_states_only) continue;
+    TraceImpl* a = full.Get(f[0]);
+    TraceImpl* b = partial.Get(f[0]);
+    ASSERT_TRUE(a != nullptr && b != nullptr);
+    EXPECT_EQ(b->store().event_records(), 0u);
+    EXPECT_EQ(b->store().comms().rows(), 0u);
+    EXPECT_EQ(b->store().end_time(), a->store().end_time()) << f[0];
+    for (bool units : {false, true}) {
+      ParamedirOptions o;
+      o.trace_units = units;
+      o.no_precision_limit = units;
+      auto want = a->Paramedir(Data("cfg/" + f[1]), "", o);
+      auto got = b->Paramedir(Data("cfg/" + f[1]), "", o);
+      ASSERT_EQ(got.ok(), want.ok()) << f[0] << " " << f[1];
+      if (!want.ok()) continue;
+      ASSERT_EQ(got->size(), want->size()) << f[0] << " " << f[1];
+      for (size_t i = 0; i < want->size(); ++i) {
+        EXPECT_EQ((*got)[i].content, (*want)[i].content) << f[0] << " " << f[1];
+        EXPECT_EQ((*got)[i].write, (*want)[i].write) << f[0] << " " << f[1];
+      }
+    }
+    ++compared;
+    cfgs.insert(f[1]);
+  }
+  EXPECT_EQ(compared, 18);  // 3 cfgs; the others read events or communications
+  std::printf("states-only loads: %d runs of %zu cfgs compared\n", compared, cfgs.size());
 }
 
 }  // namespace

@@ -944,6 +944,64 @@ TEST_F(TraceCacheTest, AOnePassCompactLoadWithoutACacheGivesWhatTheTwoPassParseG
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 2) << "no file written";
 }
 
+// A states-only load (LoadOptions::states_only) keeps the states, passes over the event and
+// communication lines and says so in `info`, in plain and compact records; with the cache on it
+// has no effect, since the cache holds every record.
+TEST_F(TraceCacheTest, AStatesOnlyLoadKeepsTheStatesUnlessTheCacheIsOn) {
+  const fs::path trace = WriteTrace(kTrace);
+  auto open = [&](bool cache, bool compact) {
+    LoadOptions o;
+    o.threads = 2;
+    o.use_cache = cache;
+    o.compact = compact;
+    o.states_only = true;
+    o.notice = [this](const std::string& n) { notices_.push_back(n); };
+    auto t = session::OpenTrace(trace.string(), o);
+    EXPECT_TRUE(t.ok()) << t.status().ToString();
+    return t.ok() ? std::move(t.value()) : nullptr;
+  };
+  auto passed_over = [](const TraceInfo& i) -> uint64_t {
+    for (const auto& d : i.diagnostics)
+      if (d.kind == "passed_over") return d.count;
+    return 0;
+  };
+  auto has = [](const TraceInfo& i, const std::string& kind) {
+    return std::any_of(i.diagnostics.begin(), i.diagnostics.end(),
+                       [&](const DiagnosticInfo& d) { return d.kind == kind; });
+  };
+  const std::unique_ptr<session::TraceImpl> full = Open(trace, false);
+  ASSERT_TRUE(full);
+  for (bool compact : {false, true}) {
+    SCOPED_TRACE(compact ? "compact" : "plain");
+    auto t = open(false, compact);
+    ASSERT_TRUE(t);
+    const TraceInfo i = t->Info();
+    EXPECT_EQ(i.states, 5u);
+    EXPECT_EQ(i.events, 0u);
+    EXPECT_EQ(i.event_pairs, 0u);
+    EXPECT_EQ(i.comms, 0u);
+    EXPECT_EQ(passed_over(i), 3u);  // two event lines, one communication
+    EXPECT_TRUE(has(i, "unknown_record_type"));  // the bogus line is still reported
+    EXPECT_EQ(i.trace_end, full->Info().trace_end);
+    for (uint32_t th = 0; th < 2; ++th) {
+      const auto pin = t->store().Pin(model::ThreadIndex(th));
+      EXPECT_EQ(pin->states.begin, full->store().thread(model::ThreadIndex(th)).states.begin);
+      EXPECT_EQ(pin->states.state, full->store().thread(model::ThreadIndex(th)).states.state);
+    }
+  }
+  EXPECT_FALSE(fs::exists(trace.string() + ".pxc"));
+  for (int round = 0; round < 2; ++round) {  // writes the cache, then reads it
+    auto t = open(true, false);
+    ASSERT_TRUE(t);
+    const TraceInfo i = t->Info();
+    EXPECT_EQ(i.event_pairs, 3u);
+    EXPECT_EQ(i.comms, 1u);
+    EXPECT_EQ(passed_over(i), 0u);
+    EXPECT_TRUE(fs::exists(trace.string() + ".pxc"));
+  }
+  EXPECT_TRUE(notices_.empty());
+}
+
 // The one-pass parse meets a full disk while writing the blocks, or after them: the trace
 // loads all the same, the failure is reported, and no file is left.
 TEST_F(TraceCacheTest, AFullDiskWhileParsingIntoACompactCacheLeavesNothing) {
