@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 
@@ -84,12 +86,20 @@ int Run(const ParamedirArgs& given, const Distribution* dist) {
     auto summary = SummarizeCfg(a.args[i]);
     states_only = states_only && summary.ok() && summary->reads_states_only;
   }
+  // PARALLAX_TIMINGS set: the open and the analyses' wall time on stderr (bench/mpi_bench.sh).
+  const bool timings = std::getenv("PARALLAX_TIMINGS") != nullptr && !quiet;
+  const auto started = std::chrono::steady_clock::now();
+  auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   auto trace = LoadTraceOrReport(a.args[0], false, dist != nullptr ? dist->threads : 0, dist, states_only);
   ParamedirOptions po{a.trace_units, a.no_precision, a.one_file_per_object};
   po.hide_empty_columns = a.empty_columns;
   po.selected_plane_only = a.plane;
   po.distribution = dist;
   if (!AllOk(dist, trace && ApplyRange(a.range, *trace, a.args[0], &po.from, &po.to))) return 1;
+  const double open_seconds = seconds_since(started);
+  const auto analysis_started = std::chrono::steady_clock::now();
   int status = 0;
   for (size_t i = 1; i < a.args.size(); ++i) {
     if (!IsCfg(a.args[i])) {
@@ -114,6 +124,9 @@ int Run(const ParamedirArgs& given, const Distribution* dist) {
       if (o.write && !WriteFile(o.file_name, o.content, a.force)) status = 1;
     }
   }
+  if (timings)
+    std::fprintf(stderr, "parallax: timings: open %.3f s, analysis %.3f s\n", open_seconds,
+                 seconds_since(analysis_started));
   return status;
 }
 
