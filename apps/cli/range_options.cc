@@ -94,7 +94,7 @@ Result<std::optional<TimeSpan>> ResolveRange(const RangeArgs& a, const Trace& tr
     if (!span.ok()) return span.status();
     return std::optional<TimeSpan>(span.value());
   }
-  TraceInfo info = trace.Info();
+  TraceInfo info = trace.Summary();  // the unit and end time: no pass over the records
   std::optional<uint64_t> from, to;
   if (!a.from.empty()) {
     auto t = ParseTimeLimit(a.from, "--from", info.time_unit, info.end_time);
