@@ -29,6 +29,7 @@
 #include "src/io/cache/trace_cache.h"
 #include "src/io/prv/prv_compact_reader.h"
 #include "src/session/trace_impl.h"
+#include "src/store/compact_threads.h"
 
 namespace parallax {
 namespace {
@@ -799,6 +800,15 @@ TEST_F(TraceCacheTest, ACompactCacheGivesTheSameResults) {
   // Reopened without asking for compact records: the cache's are used as they are.
   auto reopened = Open(trace);
   EXPECT_TRUE(reopened->store().compact());
+  // Every thread's blocks view the one mapped array, not a copy of it (a copy per thread would
+  // make a reopen cost threads x the blocks' bytes).
+  const store::CompactThreads* coded = reopened->store().compact_threads();
+  ASSERT_NE(coded, nullptr);
+  for (uint32_t t = 0; t < reopened->store().threads(); ++t) {
+    EXPECT_TRUE(coded->coded(t).states.bytes.is_view()) << t;
+    EXPECT_TRUE(coded->coded(t).events.bytes.is_view()) << t;
+    EXPECT_EQ(coded->coded(t).states.bytes.data(), coded->coded(0).events.bytes.data()) << t;
+  }
   EXPECT_EQ(parsed, Fingerprint(*reopened));
   EXPECT_TRUE(notices_.empty());
 
