@@ -48,7 +48,8 @@ struct LoadOptions {
   // progress come from rank 0 only.
   const Distribution* distribution = nullptr;
   // Without the cache only: keep the states alone. Event lines give only their time (to the
-  // trace end), communication lines nothing, and neither is checked; the trace has no events
+  // trace end, as a full load would), communication lines nothing, and neither is reported;
+  // the trace has no events
   // and no communications, and `info` counts the lines passed over (diagnostic
   // "passed_over"). For a load that serves only cfgs that read states alone
   // (CfgSummary::reads_states_only), such as a first paramedir run without a cache.

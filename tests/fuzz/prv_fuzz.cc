@@ -2,7 +2,8 @@
 // the streaming gzip path, any other input is read as text; both must never crash. A trace
 // that loads is written, read back and written again: the canonical writer is a fixed point.
 // It is also read in one pass into compact records (PrvReadOptions::segments, as the first
-// compact open does): unless a thread goes back in time across segments, the same trace.
+// compact open does): unless a thread goes back in time across segments, the same trace. And
+// with its states alone (PrvReadOptions::states_only): the same states and trace end.
 
 #include <cstdint>
 #include <cstdlib>
@@ -70,5 +71,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!second.ok() || Write(second.value()) != written) std::abort();
   std::string one_pass;
   if (OnePass(bytes, gzip, options, &one_pass) && one_pass != written) std::abort();
+  // States alone: the same states and trace end.
+  PrvReadOptions states_only = options;
+  states_only.states_only = true;
+  auto partial = gzip ? parallax::io::ParsePrvGzip(bytes, "fuzz.prv.gz", states_only)
+                      : parallax::io::ParsePrv(bytes, "fuzz.prv", states_only);
+  if (!partial.ok() || partial->store.end_time() != first->store.end_time() ||
+      partial->store.event_records() != 0 || partial->store.comms().rows() != 0)
+    std::abort();
+  for (uint32_t t = 0; t < first->store.threads(); ++t) {
+    const auto& a = first->store.thread(parallax::model::ThreadIndex(t)).states;
+    const auto& b = partial->store.thread(parallax::model::ThreadIndex(t)).states;
+    if (a.begin != b.begin || a.end != b.end || a.state != b.state || a.cpu != b.cpu) std::abort();
+  }
   return 0;
 }

@@ -437,8 +437,9 @@ class ChunkParser {
     return true;
   }
 
-  // States only: an event line gives its time to the trace end when its location and time
-  // read and a pair follows; nothing is reported.
+  // States only: an event line gives its time to the trace end when a full parse would keep
+  // it (Event); its pairs are read only when the time is later than any so far. Nothing is
+  // reported.
   void EventTime(const char* s, const char* e) {
     ++out_.passed_over;
     if (e - s < 2 || s[1] != ':') return;
@@ -447,9 +448,26 @@ class ChunkParser {
     LineError err;
     uint32_t thread = 0;
     if (!ReadFields(p, e, limit_, f, 5, kEventFields, err) || p >= e || f[4].negative ||
-        !locations_.Find(f, s, &thread, nullptr))
+        f[4].value <= out_.max_time || !locations_.Find(f, s, &thread, nullptr) || !PairsKept(p, e))
       return;
-    out_.max_time = std::max(out_.max_time, static_cast<Time>(f[4].value));
+    out_.max_time = f[4].value;
+  }
+
+  // Whether Event keeps a line whose pairs begin at p: every pair reads and fits, or only a
+  // last type lacks its value after complete pairs.
+  bool PairsKept(const char* p, const char* e) const {
+    LineError err;
+    bool any = false;
+    while (p < e) {
+      Field type, value;
+      if (!ReadField(p, e, limit_, type, err)) return false;
+      if (p >= e) return any;
+      if (!ReadField(p, e, limit_, value, err)) return false;
+      if (type.negative || type.value > UINT32_MAX) return false;
+      if (value.negative && value.value > uint64_t{1} << 63) return false;
+      any = true;
+    }
+    return true;
   }
 
   void NoteUnsigned(uint32_t type) {

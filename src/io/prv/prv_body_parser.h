@@ -50,8 +50,8 @@ struct ChunkResult {
 };
 
 // What a chunk's passes keep. `states_only`: event lines give only their time (to the trace
-// end, when their location and time read), communication lines nothing; neither is checked
-// further nor counted (a load for analyses that read states alone, PrvReadOptions).
+// end, when a full parse would keep the line), communication lines nothing; neither is
+// reported nor counted (a load for analyses that read states alone, PrvReadOptions).
 struct ChunkOptions {
   bool states_only = false;
 };

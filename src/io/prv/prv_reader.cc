@@ -542,7 +542,10 @@ Status FinishTrace(PrvTrace& trace, const std::string& file, const PrvReadOption
     Status s = StrictCheck(trace.diagnostics, file);
     if (!s.ok()) return s;
   }
-  if (trace.store.state_records() + trace.store.event_records() + trace.segment_records + trace.store.comms().rows() == 0)
+  // A states-only load of a trace without states has records all the same: none is an error.
+  if (trace.store.state_records() + trace.store.event_records() + trace.segment_records +
+          trace.store.comms().rows() + trace.passed_over_lines ==
+      0)
     return EmptyBodyError(trace.diagnostics, file);
   store::BuildCommIndices(trace.store, workers);
   store::BuildCpuView(trace.store, trace.header.resources.cpus(), workers);

@@ -53,8 +53,8 @@ struct PrvReadOptions {
   // of being kept: the store ends with the communications only. The one-pass parse into a
   // cache of compact records uses it (store/compact_builder.h). An error stops the load.
   std::function<Status(const model::TraceHeader& header, store::TraceStore& segment)> segments;
-  // Keep the states alone: event lines give only their time (the trace end counts it when the
-  // line's location and time read), communication lines nothing. Neither kind is checked, so
+  // Keep the states alone: event lines give only their time (to the trace end, when a full
+  // parse would keep the line), communication lines nothing. Neither kind is reported, so
   // their problems give no diagnostics; PrvTrace::passed_over_lines counts them. For a load
   // that serves only analyses reading states (paramedir of states cfgs without a cache).
   bool states_only = false;

@@ -271,11 +271,13 @@ TEST(PrvReader, StatesOnlyKeepsTheStatesAndTheEventTimes) {
                            "2:1:1:1:1:x:5:5\n"      // malformed: not reported
                            "2:1:9:1:1:2000:1:1\n"   // no such object: its time does not count
                            "2:1:1:1:1:1800\n"       // no pair: its time does not count
+                           "2:1:1:1:1:1900:5:x\n"   // a bad value: rejected, does not count
+                           "2:1:1:1:1:1700:5:6:7\n" // an odd type after a pair: kept, counts
                            "3:garbage\n"
                            "1:1:1:1:1:x\n";         // malformed state: reported
   auto full = Parse(text);
   ASSERT_TRUE(full.ok());
-  EXPECT_EQ(full->store.end_time(), 1500u);
+  EXPECT_EQ(full->store.end_time(), 1700u);
   EXPECT_GT(full->diagnostics.count(DiagKind::kUnknownObject), 0u);
   for (size_t chunk = 1; chunk < text.size() + 2; ++chunk) {
     SCOPED_TRACE(chunk);
@@ -292,13 +294,26 @@ TEST(PrvReader, StatesOnlyKeepsTheStatesAndTheEventTimes) {
       EXPECT_EQ(Thread(*r, i).events.size(), 0u);
     }
     EXPECT_EQ(r->store.comms().rows(), 0u);
-    EXPECT_EQ(r->store.end_time(), 1500u);
-    EXPECT_EQ(r->passed_over_lines, 3u + 1u + 4u + 1u);
+    EXPECT_EQ(r->store.end_time(), 1700u);
+    EXPECT_EQ(r->passed_over_lines, 3u + 1u + 6u + 1u);
     EXPECT_EQ(r->event_lines, 0u);
     EXPECT_EQ(r->diagnostics.count(DiagKind::kSyntax), 1u);
     EXPECT_EQ(r->diagnostics.count(DiagKind::kUnknownObject), 0u);
     EXPECT_EQ(r->diagnostics.count(DiagKind::kTooFewFields), 0u);
   }
+}
+
+// A trace without states loads states-only all the same (records were there), with nothing in
+// it but its end; a body of nothing but malformed state lines is still an error.
+TEST(PrvReader, StatesOnlyOfATraceWithoutStates) {
+  PrvReadOptions o;
+  o.threads = 2;
+  o.states_only = true;
+  auto r = ParsePrv("#Paraver (x):1000:1(2):1:2(1:1,1:1)\n2:1:1:1:1:1500:5:5\n", "t.prv", o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->store.state_records() + r->store.event_records(), 0u);
+  EXPECT_EQ(r->store.end_time(), 1500u);
+  EXPECT_FALSE(ParsePrv("#Paraver (x):1000:1(2):1:2(1:1,1:1)\n1:1:1:1:1:x\n", "t.prv", o).ok());
 }
 
 TEST(PrvReader, OpenEndedStates) {

@@ -76,12 +76,13 @@ class TraceCacheTest : public ::testing::Test {
 
   // Opens `path` with the cache on; the notices go to notices_.
   std::unique_ptr<session::TraceImpl> Open(const fs::path& path, bool cache = true, const std::string& cache_dir = "",
-                                           bool compact = false) {
+                                           bool compact = false, bool states_only = false) {
     LoadOptions o;
     o.threads = 2;
     o.use_cache = cache;
     o.cache_dir = cache_dir;
     o.compact = compact;
+    o.states_only = states_only;
     o.notice = [this](const std::string& n) { notices_.push_back(n); };
     auto t = session::OpenTrace(path.string(), o);
     EXPECT_TRUE(t.ok()) << t.status().ToString();
@@ -959,17 +960,7 @@ TEST_F(TraceCacheTest, AOnePassCompactLoadWithoutACacheGivesWhatTheTwoPassParseG
 // has no effect, since the cache holds every record.
 TEST_F(TraceCacheTest, AStatesOnlyLoadKeepsTheStatesUnlessTheCacheIsOn) {
   const fs::path trace = WriteTrace(kTrace);
-  auto open = [&](bool cache, bool compact) {
-    LoadOptions o;
-    o.threads = 2;
-    o.use_cache = cache;
-    o.compact = compact;
-    o.states_only = true;
-    o.notice = [this](const std::string& n) { notices_.push_back(n); };
-    auto t = session::OpenTrace(trace.string(), o);
-    EXPECT_TRUE(t.ok()) << t.status().ToString();
-    return t.ok() ? std::move(t.value()) : nullptr;
-  };
+  auto open = [&](bool cache, bool compact) { return Open(trace, cache, "", compact, /*states_only=*/true); };
   auto passed_over = [](const TraceInfo& i) -> uint64_t {
     for (const auto& d : i.diagnostics)
       if (d.kind == "passed_over") return d.count;
