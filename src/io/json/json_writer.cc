@@ -198,9 +198,20 @@ Status WriteJsonTrace(const TraceView& trace, const std::string& path, bool over
     return Status::Error(fmt::format("cannot create the output file: {}", std::strerror(errno)), Location{path, 0, 0});
   }
   Sink sink(fd);
-  bool ok = WriteAll(trace, sink);
+  bool ok = false;
+  try {  // a damaged block of a trace cache (store::DamagedRecords) leaves no partial file
+    ok = WriteAll(trace, sink);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    throw;
+  }
+  const int error = errno;
   if (::close(fd) != 0) ok = false;
-  if (!ok) return Status::Error(fmt::format("write failed: {}", std::strerror(errno)), Location{path, 0, 0});
+  if (!ok) {
+    ::unlink(path.c_str());
+    return Status::Error(fmt::format("write failed: {}", std::strerror(error)), Location{path, 0, 0});
+  }
   return Status::Ok();
 }
 

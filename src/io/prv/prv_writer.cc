@@ -313,10 +313,25 @@ Status WritePrvFile(const PrvWriteInput& in, const std::string& path, bool overw
     }
     return true;
   });
-  WriteAll(in, buf);
+  // A failed write, or a damaged block of a trace cache (store::DamagedRecords), leaves no
+  // partial file.
+  try {
+    WriteAll(in, buf);
+  } catch (...) {
+    if (gz) {
+      gzclose(z);
+    } else {
+      ::close(fd);
+    }
+    ::unlink(path.c_str());
+    throw;
+  }
   bool ok = buf.Flush();
   ok = (gz ? gzclose(z) == Z_OK : ::close(fd) == 0) && ok;
-  if (!ok) return Status::Error("write failed (disk full?)", Location{path, 0, 0}, "free some space and retry");
+  if (!ok) {
+    ::unlink(path.c_str());
+    return Status::Error("write failed (disk full?)", Location{path, 0, 0}, "free some space and retry");
+  }
   return Status::Ok();
 }
 

@@ -10,11 +10,13 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "src/io/prv/prv_reader.h"
+#include "src/io/prv/prv_writer.h"
 
 namespace parallax::store {
 namespace {
@@ -271,6 +273,30 @@ TEST(CompactThreads, BlockReadersGiveEveryRecordOnceInOrder) {
     EXPECT_NE(std::string(e.what()).find(fmt::format("thread {}", t + 1)), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("block 2"), std::string::npos) << e.what();
   }
+}
+
+// Writing a store with a damaged block throws (the session turns it into an error) and leaves
+// no partial file.
+TEST(CompactThreads, WritingADamagedStoreLeavesNoFile) {
+  auto t = io::ReadPrv(std::string(PARALLAX_TEST_DATA) + "/epoch/epoch_4proc.prv.gz", io::PrvReadOptions{});
+  ASSERT_TRUE(t.ok());
+  const TraceStore& plain = t->store;
+  size_t thread = 0;
+  while (plain.EventCount(ThreadIndex(thread)) <= compact::kBlockRecords) ++thread;
+  std::vector<CodedThread> coded(plain.threads());
+  for (uint32_t i = 0; i < plain.threads(); ++i) coded[i] = CodeThread(plain.thread(ThreadIndex(i)));
+  std::vector<uint8_t> bytes = coded[thread].events.bytes.ToVector();
+  bytes[coded[thread].events.blocks[1].offset + 8] = 9;
+  coded[thread].events.bytes = Column<uint8_t>(bytes);
+  TraceStore damaged = plain;
+  damaged.AdoptCompact(coded, 0, 64);
+  const std::string path = ::testing::TempDir() + "/parallax_damaged_write.prv";
+  std::remove(path.c_str());
+  io::PrvWriteInput in{&t->header, &damaged, &t->unsigned_value_types};
+  EXPECT_THROW((void)io::WritePrvFile(in, path, false), DamagedRecords);
+  FILE* f = std::fopen(path.c_str(), "r");
+  EXPECT_EQ(f, nullptr) << "a partial file was left";
+  if (f != nullptr) std::fclose(f);
 }
 
 // The last record time of a thread, from the blocks' index where it tells it: a thread of three
