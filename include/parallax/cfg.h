@@ -108,10 +108,11 @@ struct CfgSummary {
   std::vector<std::string> description;
   std::vector<std::string> windows;
   std::vector<std::string> histograms;
-  // The cfg reads no event and no communication: each window shows a thread's states as they
-  // are (State As Is, As Is composes, not derived) and names no event type in its filter, and
-  // each histogram has a semantic statistic. Such a cfg can be analysed on a trace loaded
-  // with LoadOptions::states_only.
+  // The cfg reads no event and no communication: each window is a window of threads, tasks,
+  // applications or the workload (not derived) whose thread function starts its intervals at
+  // state records only (the state group: State As Is, Useful, In State, ...), and names no
+  // event type in its filter; each histogram has a semantic statistic. Such a cfg can be
+  // analysed on a trace loaded with LoadOptions::states_only.
   bool reads_states_only = false;
 };
 Result<CfgSummary> SummarizeCfg(const std::string& cfg_path);

@@ -23,7 +23,6 @@
 #include "src/filter/filter_spec.h"
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
-#include "src/semantic/fast_rows.h"
 #include "src/semantic/function_table.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
@@ -623,6 +622,21 @@ Result<std::string> FunctionCfg(const Trace& trace, const std::string& function,
   return session::Guarded(function, [&] { return FunctionCfgUnguarded(trace, function, params); });
 }
 
+// A window whose intervals come from its threads' state records alone: not derived, at a
+// level of processes (resource levels go through the cpus' records), a built-in thread
+// function whose only valid records are states (semantics.md §4.1: events and communications
+// never start its intervals), and no event type named in its filter (whether any occurs in the
+// trace decides whether paramedir writes, cfg-format.md §6). Compose and aggregation functions
+// read their children's values, not records.
+static bool ReadsStatesOnly(const semantic::WindowSpec& w) {
+  if (w.derived || !w.filter.event_type.values.empty()) return false;
+  if (w.level != Level::kThread && w.level != Level::kTask && w.level != Level::kAppl &&
+      w.level != Level::kWorkload)
+    return false;
+  const semantic::FunctionDesc* f = semantic::FindFunction(SlotFunction(w, Slot::kThread).name, Slot::kThread);
+  return f != nullptr && f->custom == nullptr && f->valid == semantic::kValidStates;
+}
+
 static Result<CfgSummary> SummarizeCfgUnguarded(const std::string& cfg_path) {
   auto file = cfg::ReadCfg(cfg_path, cfg::CfgContext{});
   if (!file.ok()) return file.status();
@@ -632,10 +646,7 @@ static Result<CfgSummary> SummarizeCfgUnguarded(const std::string& cfg_path) {
   for (const cfg::CfgHistogram& h : file->histograms) out.histograms.push_back(h.spec.name);
   out.reads_states_only =
       !file->windows.empty() &&
-      std::all_of(file->windows.begin(), file->windows.end(),
-                  [](const semantic::WindowSpec& w) {
-                    return semantic::IsPlainStateWindow(w) && w.filter.event_type.values.empty();
-                  }) &&
+      std::all_of(file->windows.begin(), file->windows.end(), ReadsStatesOnly) &&
       std::all_of(file->histograms.begin(), file->histograms.end(), [](const cfg::CfgHistogram& h) {
         return std::find(std::begin(cfg::kSemanticStatistics), std::end(cfg::kSemanticStatistics),
                          h.spec.statistic) != std::end(cfg::kSemanticStatistics);

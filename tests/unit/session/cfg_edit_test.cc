@@ -728,8 +728,8 @@ TEST(SummarizeCfg, NamesWithoutATrace) {
   EXPECT_FALSE(SummarizeCfg(Data("no/such.cfg")).ok());
 }
 
-// Which cfgs read states alone: plain State As Is windows without an event-type filter, and
-// semantic statistics only.
+// Which cfgs read states alone: windows of process levels whose thread function starts its
+// intervals at state records only, without an event-type filter, and semantic statistics only.
 TEST(SummarizeCfg, ReadsStatesOnly) {
   auto reads = [](const std::string& path) {
     auto s = SummarizeCfg(path);
@@ -738,6 +738,9 @@ TEST(SummarizeCfg, ReadsStatesOnly) {
   };
   EXPECT_TRUE(reads(Data("cfg/bsc/General/views/state_as_is.cfg")));
   EXPECT_TRUE(reads(Data("cfg/bsc/General/analysis/timings.cfg")));  // % of time per state
+  EXPECT_TRUE(reads(Data("cfg/bsc/General/views/useful_duration.cfg")));  // a state function
+  EXPECT_TRUE(reads(Data("cfg/pypop/total_useful_computation.cfg")));     // Useful
+  EXPECT_TRUE(reads(Data("cfg/bsc/General/views/instantaneous_parallelism.cfg")));  // appl level
   EXPECT_FALSE(reads(Data(kMpiStats)));                               // MPI call events
   EXPECT_FALSE(reads(Data("cfg/bsc/mpi/analysis/other/communication_matrix.cfg")));  // Bytes sent
   EXPECT_FALSE(reads(Data("cfg/bsc/OpenMP/views/states_only_openmp.cfg")));  // events, derived
