@@ -228,6 +228,22 @@ Columns ReadAll(const TraceStore& s, ThreadIndex t, size_t* blocks) {
   return all;
 }
 
+// `plain` coded compact, with a byte of the second event block of the first thread that has
+// one (`*thread`) spoiled.
+TraceStore DamagedSecondEventBlock(const TraceStore& plain, size_t* thread) {
+  size_t t = 0;
+  while (plain.EventCount(ThreadIndex(t)) <= compact::kBlockRecords) ++t;
+  std::vector<CodedThread> coded(plain.threads());
+  for (uint32_t i = 0; i < plain.threads(); ++i) coded[i] = CodeThread(plain.thread(ThreadIndex(i)));
+  std::vector<uint8_t> bytes = coded[t].events.bytes.ToVector();
+  bytes[coded[t].events.blocks[1].offset + 8] = 9;
+  coded[t].events.bytes = Column<uint8_t>(bytes);
+  TraceStore damaged = plain;
+  damaged.AdoptCompact(coded, 0, 64);
+  *thread = t;
+  return damaged;
+}
+
 TEST(CompactThreads, BlockReadersGiveEveryRecordOnceInOrder) {
   const TraceStore plain = Load("epoch/epoch_4proc.prv.gz");
   TraceStore c = plain;
@@ -256,14 +272,7 @@ TEST(CompactThreads, BlockReadersGiveEveryRecordOnceInOrder) {
 
   // A damaged second block: the first reads, the second throws naming it.
   size_t t = 0;
-  while (plain.EventCount(ThreadIndex(t)) <= compact::kBlockRecords) ++t;
-  std::vector<CodedThread> coded(plain.threads());
-  for (uint32_t i = 0; i < plain.threads(); ++i) coded[i] = CodeThread(plain.thread(ThreadIndex(i)));
-  std::vector<uint8_t> bytes = coded[t].events.bytes.ToVector();
-  bytes[coded[t].events.blocks[1].offset + 8] = 9;
-  coded[t].events.bytes = Column<uint8_t>(bytes);
-  TraceStore damaged = plain;
-  damaged.AdoptCompact(coded, 0, 64);
+  const TraceStore damaged = DamagedSecondEventBlock(plain, &t);
   EventReader r(damaged, ThreadIndex(t));
   EXPECT_TRUE(r.Next());
   try {
@@ -280,16 +289,8 @@ TEST(CompactThreads, BlockReadersGiveEveryRecordOnceInOrder) {
 TEST(CompactThreads, WritingADamagedStoreLeavesNoFile) {
   auto t = io::ReadPrv(std::string(PARALLAX_TEST_DATA) + "/epoch/epoch_4proc.prv.gz", io::PrvReadOptions{});
   ASSERT_TRUE(t.ok());
-  const TraceStore& plain = t->store;
   size_t thread = 0;
-  while (plain.EventCount(ThreadIndex(thread)) <= compact::kBlockRecords) ++thread;
-  std::vector<CodedThread> coded(plain.threads());
-  for (uint32_t i = 0; i < plain.threads(); ++i) coded[i] = CodeThread(plain.thread(ThreadIndex(i)));
-  std::vector<uint8_t> bytes = coded[thread].events.bytes.ToVector();
-  bytes[coded[thread].events.blocks[1].offset + 8] = 9;
-  coded[thread].events.bytes = Column<uint8_t>(bytes);
-  TraceStore damaged = plain;
-  damaged.AdoptCompact(coded, 0, 64);
+  const TraceStore damaged = DamagedSecondEventBlock(t->store, &thread);
   const std::string path = ::testing::TempDir() + "/parallax_damaged_write.prv";
   std::remove(path.c_str());
   io::PrvWriteInput in{&t->header, &damaged, &t->unsigned_value_types};
