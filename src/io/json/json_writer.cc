@@ -2,42 +2,33 @@
 // integer trace times (ns traces get three decimals). Output is produced through a bounded
 // buffer flushed to the file, so memory does not grow with the trace.
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "src/io/json/json_trace.h"
 #include "src/io/pcf/pcf_writer.h"
 #include "src/io/row/row_writer.h"
+#include "src/io/text_file.h"
 #include "src/store/block_reader.h"
 
 namespace parallax::io {
 
 namespace {
 
-// Output sink: a string (tests) or a file descriptor flushed every MB.
+// Output sink: a string (tests) or a file (through AtomicOutput) flushed every MB.
 class Sink {
  public:
   explicit Sink(std::string* str) : str_(str) {}
-  explicit Sink(int fd) : fd_(fd) {}
+  explicit Sink(AtomicOutput* file) : file_(file) {}
   fmt::memory_buffer& buf() { return buf_; }
   bool MaybeFlush() { return buf_.size() < (1u << 20) || Flush(); }
   bool Flush() {
     if (str_) {
       str_->append(buf_.data(), buf_.size());
-    } else {
-      const char* p = buf_.data();
-      size_t n = buf_.size();
-      while (n > 0) {
-        ssize_t w = ::write(fd_, p, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return false;
-        p += w, n -= static_cast<size_t>(w);
-      }
+    } else if (!file_->Write(std::string_view(buf_.data(), buf_.size()))) {
+      return false;
     }
     buf_.clear();
     return true;
@@ -45,7 +36,7 @@ class Sink {
 
  private:
   std::string* str_ = nullptr;
-  int fd_ = -1;
+  AtomicOutput* file_ = nullptr;
   fmt::memory_buffer buf_;
 };
 
@@ -191,28 +182,13 @@ std::string WriteJsonTraceToString(const TraceView& trace) {
 }
 
 Status WriteJsonTrace(const TraceView& trace, const std::string& path, bool overwrite) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | (overwrite ? 0 : O_EXCL), 0644);
-  if (fd < 0) {
-    if (errno == EEXIST)
-      return Status::Error("output file exists", Location{path, 0, 0}, "use --force to replace it");
-    return Status::Error(fmt::format("cannot create the output file: {}", std::strerror(errno)), Location{path, 0, 0});
-  }
-  Sink sink(fd);
-  bool ok = false;
-  try {  // a damaged block of a trace cache (store::DamagedRecords) leaves no partial file
-    ok = WriteAll(trace, sink);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(path.c_str());
-    throw;
-  }
-  const int error = errno;
-  if (::close(fd) != 0) ok = false;
-  if (!ok) {
-    ::unlink(path.c_str());
-    return Status::Error(fmt::format("write failed: {}", std::strerror(error)), Location{path, 0, 0});
-  }
-  return Status::Ok();
+  // Written under a temporary name renamed at the end: a failed write, or a damaged block of a
+  // trace cache (store::DamagedRecords), leaves no partial file.
+  auto out = AtomicOutput::Create(path, overwrite);
+  if (!out.ok()) return out.status();
+  Sink sink(out->get());
+  WriteAll(trace, sink);  // a failed write is kept by AtomicOutput and reported by Commit
+  return (*out)->Commit();
 }
 
 }  // namespace parallax::io
