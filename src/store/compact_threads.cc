@@ -18,17 +18,16 @@ Column<T> ViewOf(const Column<T>& c, const std::shared_ptr<const void>& keep) {
 
 // Blocks coded by this process decode; blocks read from a cache may not (a damaged cache whose
 // checksum was not verified, as when its seal is trusted).
-[[noreturn]] void Damaged(size_t t, const std::string& what) { ThrowDamaged(t, what); }
 std::shared_ptr<const StateColumns> DecodeStates(const compact::CompactColumns& c, size_t t, uint32_t cpus) {
   auto r = std::make_shared<StateColumns>();
-  if (Status st = compact::DecodeAllStates(c, r.get()); !st.ok()) Damaged(t, st.message());
-  if (!CpusWithin(r->cpu, cpus)) Damaged(t, "a state names a cpu the trace does not have");
+  if (Status st = compact::DecodeAllStates(c, r.get()); !st.ok()) ThrowDamaged(t, st.message());
+  if (!CpusWithin(r->cpu, cpus)) ThrowDamaged(t, "a state names a cpu the trace does not have");
   return r;
 }
 std::shared_ptr<const EventColumns> DecodeEvents(const compact::CompactColumns& c, size_t t, uint32_t cpus) {
   auto r = std::make_shared<EventColumns>();
-  if (Status st = compact::DecodeAllEvents(c, r.get()); !st.ok()) Damaged(t, st.message());
-  if (!CpusWithin(r->cpu, cpus)) Damaged(t, "an event names a cpu the trace does not have");
+  if (Status st = compact::DecodeAllEvents(c, r.get()); !st.ok()) ThrowDamaged(t, st.message());
+  if (!CpusWithin(r->cpu, cpus)) ThrowDamaged(t, "an event names a cpu the trace does not have");
   return r;
 }
 
