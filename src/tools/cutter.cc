@@ -24,7 +24,9 @@ namespace {
 using tools::OutputFile;
 using tools::PrvRecord;
 
-constexpr uint64_t kHwcFirst = 42000000, kHwcLast = 43000000;
+// Hardware counter types as Extrae numbers them (PAPI presets from 42000000, native and uncore
+// counters above them); 41999999, the active counter set, is not one.
+constexpr uint64_t kHwcFirst = 42000000, kHwcLast = 50000000;
 
 bool TaskSelected(const std::vector<TaskRange>& tasks, uint32_t task) {
   if (tasks.empty()) return true;
@@ -49,7 +51,9 @@ constexpr uint32_t kDenseTypes = 1024, kNoId = UINT32_MAX;
 
 class TypeIds {
  public:
-  explicit TypeIds(std::vector<uint64_t> hwc) : hwc_(std::move(hwc)) {}
+  // `hwc` and `untracked`: sorted, disjoint.
+  TypeIds(std::vector<uint64_t> hwc, std::vector<uint64_t> untracked)
+      : hwc_(std::move(hwc)), untracked_(std::move(untracked)) {}
   uint32_t Id(uint64_t type) {
     Slot& slot = cache_[(type * 0x9E3779B97F4A7C15ull) >> (64 - kCacheBits)];
     if (slot.id_plus_1 != 0 && slot.type == type) return slot.id_plus_1 - 1;
@@ -62,6 +66,7 @@ class TypeIds {
       ids_.emplace(type, id);
       types_.push_back(type);
       hwc_of_.push_back(HwcIndex(type));
+      untracked_of_.push_back(Untracked(type));
     } else {
       return kNoId;
     }
@@ -71,6 +76,11 @@ class TypeIds {
   uint64_t type(uint32_t id) const { return types_[id]; }
   // Index of the type in the sorted hardware counter types, or -1.
   int32_t hwc(uint32_t id) const { return hwc_of_[id]; }
+  // Whether openings and closings of the type are not followed (see CutTrace).
+  bool untracked(uint32_t id) const { return untracked_of_[id]; }
+  bool Untracked(uint64_t type) const {
+    return std::binary_search(untracked_.begin(), untracked_.end(), type);
+  }
   int32_t HwcIndex(uint64_t type) const {
     if (hwc_.empty() || type < hwc_.front() || type > hwc_.back()) return -1;
     auto it = std::lower_bound(hwc_.begin(), hwc_.end(), type);
@@ -83,11 +93,13 @@ class TypeIds {
     uint64_t type = 0;
     uint32_t id_plus_1 = 0;  // 0: empty
   };
-  std::vector<uint64_t> hwc_;  // sorted
+  std::vector<uint64_t> hwc_;        // sorted
+  std::vector<uint64_t> untracked_;  // sorted
   std::array<Slot, size_t{1} << kCacheBits> cache_{};
   std::unordered_map<uint64_t, uint32_t> ids_;
   std::vector<uint64_t> types_;
   std::vector<int32_t> hwc_of_;
+  std::vector<bool> untracked_of_;
 };
 
 // What the cutter remembers about one thread.
@@ -107,8 +119,9 @@ struct ThreadState {
 
 class CutEngine {
  public:
-  CutEngine(const CutOptions& o, uint64_t tmin, uint64_t tmax, const std::vector<uint64_t>& hwc)
-      : o_(o), tmin_(tmin), tmax_(tmax), hwc_(hwc.begin(), hwc.end()), ids_(hwc_) {
+  CutEngine(const CutOptions& o, uint64_t tmin, uint64_t tmax, const std::vector<uint64_t>& hwc,
+            const std::vector<uint64_t>& untracked)
+      : o_(o), tmin_(tmin), tmax_(tmax), hwc_(hwc.begin(), hwc.end()), ids_(hwc_, untracked) {
     if (o_.original_time) o_.break_states = false;
     if (o_.break_states) o_.keep_events = false;
   }
@@ -324,7 +337,9 @@ void CutEngine::Events(const PrvRecord& r) {
     const uint32_t id = ids_.Id(p.type);
     const int32_t hwc_index = id != kNoId ? ids_.hwc(id) : ids_.HwcIndex(p.type);
     uint8_t* hwc = hwc_index >= 0 ? &t->hwc_flags[static_cast<size_t>(hwc_index)] : nullptr;
-    if (p.value != 0) {
+    if (hwc == nullptr && (id != kNoId ? ids_.untracked(id) : ids_.Untracked(p.type))) {
+      // neither opened nor closed
+    } else if (p.value != 0) {
       if (hwc != nullptr) {
         *hwc |= 1;
       } else {
@@ -650,9 +665,16 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   tools::InputTrace in = std::move(opened).value();
   auto limits = Limits(options, in.header, run.input);
   if (!limits.ok()) return limits.status();
-  std::vector<uint64_t> hwc;
-  for (uint32_t type : tools::PcfEventTypes(run.input))
-    if (type >= kHwcFirst && type < kHwcLast) hwc.push_back(type);
+  // What the cutter follows, by the types of the .pcf: a type with value labels, or absent from
+  // the .pcf, is opened by a value other than 0 and closed by 0 (the ones still open are closed
+  // at the cut's end); a hardware counter type (no value labels) has its first value in the cut
+  // written as 0 and is closed at the end when it was seen; any other type of the .pcf (no value
+  // labels: sizes, addresses, identifiers) is copied and never closed.
+  std::vector<uint64_t> hwc, untracked;
+  for (const tools::PcfType& t : tools::PcfEventTypesWithValues(run.input)) {
+    if (t.has_values) continue;
+    (t.type >= kHwcFirst && t.type < kHwcLast ? hwc : untracked).push_back(t.type);
+  }
 
   const uint64_t tmin = limits.value().tmin, tmax = limits.value().tmax;
   const std::string stamp = run.provenance_date.empty() ? NowStamp() : run.provenance_date;
@@ -685,7 +707,6 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
     return report;
   };
   model::TraceHeader header = in.header;
-  header.resources_bare = false;
   uint64_t shift = 0, end_time = in.header.end_time;
   uint64_t lines = 0, others = 0;
   if (!options.original_time) {
@@ -699,10 +720,10 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
     if (!out.value()->compressed()) {
       out.value()->WriteBehind();
       std::string provisional;
-      CutEngine engine(options, tmin, tmax, hwc);
+      CutEngine engine(options, tmin, tmax, hwc, untracked);
       engine.SetOutputGuessingShift(out.value().get(), [&](uint64_t guess) {
         header.end_time = std::max(std::min(tmax, in.header.end_time), guess) - guess;
-        provisional = io::FormatPrvHeader(header);
+        provisional = tools::ParaverToolHeader(header);
         out.value()->Text(provisional);
         out.value()->Text(provenance(guess));
       });
@@ -710,7 +731,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
       if (!s.ok()) return s;
       if (!engine.guess_failed() && engine.any_written()) {
         header.end_time = engine.last_time() - engine.first_time();
-        const std::string final_header = io::FormatPrvHeader(header);
+        const std::string final_header = tools::ParaverToolHeader(header);
         if (final_header.size() == provisional.size() &&
             (final_header == provisional || out.value()->RewriteStart(final_header)))
           return finish(engine, *out.value(), lines, others);
@@ -722,7 +743,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
     }
     out.value().reset();  // what the attempt wrote is dropped
     // First pass: where the written records begin and end.
-    CutEngine probe(options, tmin, tmax, hwc);
+    CutEngine probe(options, tmin, tmax, hwc, untracked);
     ToolRun quiet = run;
     quiet.progress = nullptr;
     s = RunPass(in, probe, quiet, &lines, &others, true);
@@ -738,9 +759,9 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   header.end_time = end_time;
-  out.value()->Text(io::FormatPrvHeader(header));
+  out.value()->Text(tools::ParaverToolHeader(header));
   out.value()->Text(provenance(options.original_time ? 0 : shift));
-  CutEngine engine(options, tmin, tmax, hwc);
+  CutEngine engine(options, tmin, tmax, hwc, untracked);
   engine.SetOutput(out.value().get(), shift);
   s = RunPass(in, engine, run, &lines, &others, false);
   if (!s.ok()) return s;

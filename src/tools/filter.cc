@@ -73,7 +73,9 @@ class FilterEngine {
       case '1':
         if (!o_.keep_states) return;
         if (!o_.all_states && states_.count(r.state) == 0) return;
-        if (o_.min_state_time != 0 && (r.t2 < r.t1 || r.t2 - r.t1 < o_.min_state_time)) return;
+        // The duration is unsigned, as Paraver's: a state that ends before it begins (a broken
+        // record real traces have) is longer than any minimum, and kept.
+        if (o_.min_state_time != 0 && r.t2 >= r.t1 && r.t2 - r.t1 < o_.min_state_time) return;
         Line(r.line);
         return;
       case '2':
@@ -181,9 +183,7 @@ Result<ToolReport> FilterTrace(const ToolRun& run, const FilterOptions& options)
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
-  model::TraceHeader header = in.header;
-  header.resources_bare = false;
-  out.value()->Text(io::FormatPrvHeader(header));
+  out.value()->Text(tools::ParaverToolHeader(in.header));
   FilterEngine engine(options, std::move(ids).value(), out.value().get());
   ToolReport report;
   s = tools::ProcessRecords(run, in, engine, report);

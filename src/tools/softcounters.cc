@@ -393,9 +393,7 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
   auto out = tools::OutputFile::Create(run.output, run.force);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
-  model::TraceHeader header = in.header;
-  header.resources_bare = false;
-  out.value()->Text(io::FormatPrvHeader(header));
+  out.value()->Text(tools::ParaverToolHeader(in.header));
   SoftCountersEngine engine(options, in.header.end_time, out.value().get());
   ToolReport report;
   s = tools::ProcessRecords(run, in, engine, report);

@@ -5,6 +5,7 @@
 #include "src/base/input_buffer.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/prv/prv_header_parser.h"
+#include "src/io/prv/prv_writer.h"
 
 namespace parallax {
 
@@ -48,10 +49,29 @@ Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes) {
   return in;
 }
 
-std::vector<uint32_t> PcfEventTypes(const std::string& trace) {
+std::vector<PcfType> PcfEventTypesWithValues(const std::string& trace) {
   auto pcf = io::ReadPcf(TraceCompanion(trace, ".pcf"), nullptr);
   if (!pcf.ok()) return {};
-  return pcf.value().EventTypes();
+  std::vector<PcfType> types;
+  for (uint32_t type : pcf.value().EventTypes()) types.push_back({type, pcf.value().HasValueLabels(type)});
+  return types;
+}
+
+std::string ParaverToolHeader(model::TraceHeader header) {
+  header.space_before_date = true;
+  header.resources_bare = false;
+  header.has_comm_count = !header.communicators.empty();
+  switch (header.unit) {
+    case model::TimeUnit::kNs:
+      header.unit_suffix = "_ns";
+      break;
+    case model::TimeUnit::kMs:
+      header.unit_suffix = "_ms";
+      break;
+    default:
+      header.unit_suffix.clear();
+  }
+  return io::FormatPrvHeader(header);
 }
 
 namespace {

@@ -30,7 +30,18 @@ struct InputTrace {
 Result<InputTrace> OpenInputTrace(const std::string& path, size_t block_bytes = 128u << 10);
 
 // Event types of the input's .pcf (sorted); empty when there is no .pcf.
-std::vector<uint32_t> PcfEventTypes(const std::string& trace);
+struct PcfType {
+  uint32_t type = 0;
+  bool has_values = false;  // some value of the type has a label
+};
+std::vector<PcfType> PcfEventTypesWithValues(const std::string& trace);
+
+// The header line (and communicator lines) of a trace written by paramedir's tools (cut, filter,
+// software counters): Paraver's own spelling whatever the input's: "#Paraver (" with a space,
+// the resource model in full, ",N" only when there are communicator lines, and no unit suffix
+// for microseconds. A time unit of ms keeps "_ms" (Paraver writes "_ns" there, which changes
+// the trace's times; docs/compatibility.md).
+std::string ParaverToolHeader(model::TraceHeader header);
 
 // Fails when the output is the input itself, or when an output exists and `force` is false
 // (checked for the .prv, .pcf and .row before anything is written).
