@@ -124,7 +124,7 @@ XML
 # break), so the first record is at 100 (the shift) and the last ends at 900 (end 800); the
 # event at 100 lies before the cut and keep_events is off, so it is dropped; thread 2's open
 # tracing event is closed at the last record time.
-expected_chop='#Paraver (01/01/2024 at 10:00):800_ns:1(2):1:2(1:1,1:1),0
+expected_chop='#Paraver (01/01/2024 at 10:00):800_ns:1(2):1:2(1:1,1:1)
 #DATE:CUTTER:ORIGINAL:"PATH":100:110:799
 1:1:1:1:1:0:800:1
 1:2:1:2:1:10:800:1

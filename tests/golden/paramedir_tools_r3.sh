@@ -8,25 +8,29 @@
 # checked here as what Parallax writes instead.
 #
 # Usage: paramedir_tools_r3.sh PARALLAX TESTDATA [CASE-FILTER]
-# TESTDATA is the shared test data (../shared/testdata); without its oracles the test is
-# skipped (exit 77). With VERBOSE=1 each failing case prints the first lines of its diff.
+# TESTDATA is tests/data (the traces); the oracles are in the shared test data beside the clone
+# (../shared/testdata, or $PARALLAX_SHARED_TESTDATA); without them the test is skipped (exit
+# 77). With VERBOSE=1 each failing case prints the first lines of its diff, KEEP=1 keeps the
+# work folder.
 set -euo pipefail
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 PARAMEDIR=$(dirname "$BIN")/paramedir
-SHARED=$(cd "$2" && pwd)
+DATA=$(cd "$2" && pwd)
 only=${3:-}
+SHARED=${PARALLAX_SHARED_TESTDATA:-$DATA/../../../shared/testdata}
 ORACLES=$SHARED/oracles/paramedir-tools-r3
 if [ ! -d "$ORACLES" ]; then echo "SKIP: no $ORACLES"; exit 77; fi
+ORACLES=$(cd "$ORACLES" && pwd)
 WORK=$(mktemp -d /tmp/parallax_tools_r3.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 
 trace_of() {  # oracle folder -> trace path without its .prv[.gz]
   case $1 in
-    compss_cholesky) echo "$SHARED/prv/compss_cholesky/cholesky_autoparallel" ;;
-    epoch_*) echo "$SHARED/prv/epoch/$1" ;;
-    lulesh_7p1) echo "$SHARED/prv/profet/lulesh_7+1_with_uncores_sockets1+2.chop8" ;;
-    omp2) echo "$SHARED/prv/omp/omp2" ;;
-    profet_test1) echo "$SHARED/prv/profet/test1" ;;
+    compss_cholesky) echo "$DATA/compss_cholesky/cholesky_autoparallel" ;;
+    epoch_*) echo "$DATA/epoch/$1" ;;
+    lulesh_7p1) echo "$DATA/profet/lulesh_7+1_with_uncores_sockets1+2.chop8" ;;
+    omp2) echo "$DATA/omp/omp2" ;;
+    profet_test1) echo "$DATA/profet/test1" ;;
     *) echo "unknown oracle folder $1" >&2; return 1 ;;
   esac
 }

@@ -163,6 +163,42 @@ TEST(CutterTest, FailedGuessesCutAgainInTwoPasses) {
   EXPECT_EQ(std::system(("test \"$(ls -A '" + dir.path() + "' | wc -l)\" = 5").c_str()), 0);
 }
 
+// What the cutter follows is decided by the .pcf, as paramedir's cutter does (worked by hand):
+// type 100 has value labels and 200 is not in the .pcf: both are opened by a value other than 0
+// and closed at the cut's end, the one opened last first; 46096880 is a hardware counter (no
+// labels, in Extrae's counter range): its first value in the cut is written 0, and it is closed
+// on a line of its own; 50100001 (no labels, not a counter) and 41999999 (the active counter
+// set) are copied and never closed. The header's ",0" is dropped, as Paraver's tools write it.
+TEST(CutterTest, PcfDecidesWhichTypesAreClosedAndReset) {
+  tools_test::ScratchDir dir;
+  tools_test::WriteAll(dir / "t.prv",
+                       "#Paraver(01/01/2024 at 10:00):100_ns:1(1):1:1(1:1),0\n"
+                       "1:1:1:1:1:0:100:1\n"
+                       "2:1:1:1:1:10:100:3:200:4:50100001:8:41999999:1:46096880:555\n"
+                       "2:1:1:1:1:20:46096880:30:50100001:0\n");
+  tools_test::WriteAll(dir / "t.pcf",
+                       "EVENT_TYPE\n0 100 Region\nVALUES\n0 End\n3 Solve\n\n"
+                       "EVENT_TYPE\n1 50100001 Send Size in MPI Global OP\n\n"
+                       "EVENT_TYPE\n7 41999999 Active hardware counter set\n"
+                       "7 46096880 skx_unc_imc0::UNC_M_CAS_COUNT:RD ([DRAM reads])\n");
+  ToolRun run;
+  run.input = dir / "t.prv";
+  run.output = dir / "cut.prv";
+  CutOptions o;
+  o.begin = 5;
+  o.end = 50;
+  ASSERT_TRUE(CutTrace(run, o).ok());
+  EXPECT_EQ(NormaliseProvenance(ReadAll(run.output)),
+            "#Paraver (01/01/2024 at 10:00):45_ns:1(1):1:1(1:1)\n"
+            "#DATE:CUTTER:ORIGINAL:\"PATH\":5:5:50\n"
+            "1:1:1:1:1:0:45:1\n"
+            "2:1:1:1:1:5:100:3:200:4:50100001:8:41999999:1:46096880:0\n"
+            "2:1:1:1:1:15:46096880:30:50100001:0\n"
+            "# Appending events with value 0\n"
+            "2:1:1:1:1:45:200:0:100:0\n"
+            "2:1:1:1:1:45:46096880:0\n");
+}
+
 TEST(CutterTest, PercentagesUseTheHeaderEndTime) {
   // 260199 / 100 = 2601 (integer), so 40%..60% is 104040..156060.
   tools_test::ScratchDir dir;

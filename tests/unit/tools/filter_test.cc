@@ -65,6 +65,25 @@ TEST(FilterTest, KeepsStatesByNameAndMinimumDuration) {
   EXPECT_EQ(Body(dir), "1:1:1:1:1:0:50:1\n1:2:1:2:1:5:100:1\n");
 }
 
+// A state that ends before it begins (real traces have them) has an unsigned duration in
+// Paraver, longer than any minimum: kept, as the reference keeps it.
+TEST(FilterTest, StateEndingBeforeItBeginsPassesAnyMinimum) {
+  tools_test::ScratchDir dir;
+  tools_test::WriteAll(dir / "in.prv",
+                       "#Paraver (01/01/2024 at 10:00):100_ns:1(1):1:1(1:1),0\n"
+                       "1:1:1:1:1:0:10:1\n"
+                       "1:1:1:1:1:90:20:1\n");
+  ToolRun run;
+  run.input = dir / "in.prv";
+  run.output = dir / "out.prv";
+  FilterOptions o;
+  o.min_state_time = 50;
+  ASSERT_TRUE(FilterTrace(run, o).ok());
+  // The header as Paraver's tools write it: no ",0" without communicator lines.
+  EXPECT_EQ(ReadAll(run.output),
+            "#Paraver (01/01/2024 at 10:00):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:90:20:1\n");
+}
+
 TEST(FilterTest, KeepsSelectedPairsOfAnEventLine) {
   tools_test::ScratchDir dir;
   FilterOptions o;
