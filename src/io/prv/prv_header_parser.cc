@@ -37,8 +37,16 @@ class HeaderCursor {
     return Status::Ok();
   }
 
-  // Reads an unsigned decimal number.
+  // The ')' closing a list, after an optional ',': Dimemas writes "2(1,1,)" and Paraver reads
+  // it (it takes the last item up to the ')').
+  Status CloseList(std::string_view what) {
+    if (Peek() == ',' && pos_ + 1 < s_.size() && s_[pos_ + 1] == ')') Skip();
+    return Expect(')', what);
+  }
+
+  // Reads an unsigned decimal number (after any blanks, which Paraver's reader skips too).
   Status Number(uint64_t* out, std::string_view what, uint64_t max) {
+    while (!AtEnd() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
     size_t start = pos_;
     uint64_t v = 0;
     while (!AtEnd() && s_[pos_] >= '0' && s_[pos_] <= '9') {
@@ -117,8 +125,8 @@ Status ParseResources(HeaderCursor& c, model::TraceHeader& h) {
       uint64_t k = 0;
       PARALLAX_TRY(c.Number(&k, fmt::format("the cpu count of node {}", n + 1), 65535));
       cpus.push_back(static_cast<uint32_t>(k));
-      PARALLAX_TRY(c.Expect(n + 1 < nodes ? ',' : ')',
-                            n + 1 < nodes ? "between cpu counts" : "after the last cpu count"));
+      PARALLAX_TRY(n + 1 < nodes ? c.Expect(',', "between cpu counts")
+                                 : c.CloseList("after the last cpu count"));
     }
   } else {
     h.resources_bare = true;
@@ -153,7 +161,7 @@ Status ParseAppl(HeaderCursor& c, model::TraceHeader& h, uint64_t appl) {
           Location{"", 1, node_col + 1}, "node numbers are 1-based and must exist in the resource model");
     }
     tasks.emplace_back(static_cast<uint32_t>(nthreads), static_cast<uint32_t>(node));
-    PARALLAX_TRY(c.Expect(t < ntasks ? ',' : ')', t < ntasks ? "between tasks" : "after the last task"));
+    PARALLAX_TRY(t < ntasks ? c.Expect(',', "between tasks") : c.CloseList("after the last task"));
   }
   uint64_t threads_after = h.processes.threads();
   for (auto& [n, node] : tasks) threads_after += n;
@@ -197,6 +205,7 @@ Result<model::TraceHeader> ParsePrvHeader(std::string_view line, const std::stri
   h.has_comm_count = !c.AtEnd();
   if (h.has_comm_count) {
     PARALLAX_TRY(c.Expect(',', "before the communicator count"));
+    if (c.AtEnd()) return h;  // "...)," : no count, as Paraver reads it (no communicator)
     uint64_t ncomm = 0;
     PARALLAX_TRY(c.Number(&ncomm, "the number of communicator lines", kMaxObjects));
     h.communicators.resize(ncomm);

@@ -120,6 +120,32 @@ TEST(PrvReader, OtherValidHeaders) {
   EXPECT_EQ(Thread(*other_unit, 1).states.size(), 1u);
 }
 
+// Every header form Paraver's own reader accepts, one per case: lists closed after a trailing
+// ',' (Dimemas 5.4.2 writes "2(1,1,)" and "2(1:1,1:2,)"), blanks before numbers, a ',' with no
+// communicator count after it, ':' between applications.
+TEST(PrvReader, HeaderFormsParaverAccepts) {
+  struct Form {
+    const char* header;
+    uint32_t nodes, cpus, tasks;
+  };
+  const Form forms[] = {
+      {"#Paraver (x):100_ns:2(1,1,):1:2(1:1,1:2)", 2, 2, 2},
+      {"#Paraver (x):100_ns:2(1,1):1:2(1:1,1:2,)", 2, 2, 2},
+      {"#Paraver (x):100_ns:2(1,1,):1:2(1:1,1:2,),0", 2, 2, 2},
+      {"#Paraver (x):100_ns:2( 1, 1):1: 2(1: 1,1:2)", 2, 2, 2},
+      {"#Paraver (x):100_ns:2(1,1):1:2(1:1,1:2),", 2, 2, 2},
+      {"#Paraver (x):100_ns:2(1,1):2:1(1:1):1(1:2)", 2, 2, 2},
+  };
+  for (const Form& f : forms) {
+    auto r = Parse(std::string(f.header) + "\n1:1:1:1:1:0:10:1\n");
+    ASSERT_TRUE(r.ok()) << f.header << " -> " << r.status().ToString();
+    EXPECT_EQ(r->header.resources.nodes(), f.nodes) << f.header;
+    EXPECT_EQ(r->header.resources.cpus(), f.cpus) << f.header;
+    EXPECT_EQ(r->header.processes.tasks(), f.tasks) << f.header;
+    EXPECT_TRUE(r->header.communicators.empty()) << f.header;
+  }
+}
+
 struct BadHeader {
   const char* text;
   uint64_t line, column;
