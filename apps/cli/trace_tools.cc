@@ -66,7 +66,7 @@ std::string DefaultToolOutput(const std::string& input, ToolStep::Kind kind) {
 
 int RunToolChain(const std::string& prog, const std::string& input,
                  const std::vector<ToolStep>& steps, const std::string& output, bool force,
-                 std::string* written) {
+                 std::string* written, bool paramedir_output) {
   std::string current = input;
   std::vector<std::string> temporaries;
   int status = 0;
@@ -78,6 +78,7 @@ int RunToolChain(const std::string& prog, const std::string& input,
     run.force = force;
     if (last) {
       run.output = output.empty() ? DefaultToolOutput(current, step.kind) : output;
+      run.paramedir_output = paramedir_output;
     } else {
       run.output = DefaultToolOutput(output.empty() ? current : output, step.kind);
       temporaries.push_back(run.output);
@@ -209,7 +210,7 @@ int RunParamedirTools(const std::vector<std::string>& args, const std::vector<To
     steps.push_back(*found);
   }
   std::string written;
-  int status = RunToolChain(prog, trace, steps, output_name, force, &written);
+  int status = RunToolChain(prog, trace, steps, output_name, force, &written, true);
   if (status != 0) return status;
   remaining->clear();
   if (!cfg_part.empty()) {

@@ -17,9 +17,10 @@ std::string DefaultToolOutput(const std::string& input, ToolStep::Kind kind);
 // Runs `steps` in order on `input`. The last step writes `output` (when empty: the default
 // name of the last step); earlier steps write temporary traces in the output's folder, removed
 // at the end. `prog` prefixes messages. Returns the exit status; *written gets the final trace.
+// `paramedir_output`: the final trace follows paramedir's rule (any name, plain text).
 int RunToolChain(const std::string& prog, const std::string& input,
                  const std::vector<ToolStep>& steps, const std::string& output, bool force,
-                 std::string* written);
+                 std::string* written, bool paramedir_output = false);
 
 }  // namespace parallax::cli
 

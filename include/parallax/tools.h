@@ -154,6 +154,10 @@ struct ToolRun {
   std::string input;   // .prv or .prv.gz; its .pcf and .row are read and copied when present
   std::string output;  // .prv or .prv.gz; the .pcf and .row are written beside it
   bool force = false;  // replace existing outputs
+  // paramedir's rule for the output: any name, always written as plain text (pypop asks for
+  // X.prv.roifilter.gz and reads it as text). Otherwise the name ends in .prv or .prv.gz and
+  // .gz means gzip.
+  bool paramedir_output = false;
   std::function<void(uint64_t done, uint64_t total)> progress;  // input bytes
   // The date of the cutter's provenance line (YYYYMMDDhhmmss); empty: now (UTC).
   std::string provenance_date;

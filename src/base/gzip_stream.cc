@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "src/base/input_buffer.h"
+
 namespace parallax::base {
 
 namespace {
@@ -55,6 +57,19 @@ Status GzipStream::Init() {
         "if it is plain text, rename it without .gz; otherwise the file is damaged");
   }
   return Status::Ok();
+}
+
+bool GzipStream::IsGzipFile(const std::string& path) {
+  if (!EndsWith(path, ".gz")) return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return true;  // the gzip reader reports why it cannot be read
+  struct stat st {};
+  unsigned char magic[2] = {0, 0};
+  // Only a regular file is peeked at (a FIFO would lose its first bytes).
+  bool text = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::pread(fd, magic, 2, 0) == 2 &&
+              !(magic[0] == 0x1f && magic[1] == 0x8b);
+  ::close(fd);
+  return !text;
 }
 
 Result<std::unique_ptr<GzipStream>> GzipStream::OpenFile(const std::string& path) {

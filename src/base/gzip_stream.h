@@ -22,6 +22,10 @@ class GzipStream {
 
   // Opens `path`; fails when it cannot be read or does not start with the gzip magic.
   static Result<std::unique_ptr<GzipStream>> OpenFile(const std::string& path);
+  // Whether the file at `path` holds gzip data: named *.gz and starting with gzip's magic bytes.
+  // A .gz name holding plain text (paramedir writes its outputs as text whatever their name) is
+  // read as text, as zlib's readers do.
+  static bool IsGzipFile(const std::string& path);
   // Reads compressed bytes held by the caller (kept alive while the stream is used); `name`
   // is used in messages.
   static Result<std::unique_ptr<GzipStream>> FromMemory(std::string_view bytes, std::string name);

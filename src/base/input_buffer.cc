@@ -156,7 +156,7 @@ Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn&
   InputBuffer b;
   b.identity_ = IdentityOf(st);
   b.compressed_size_ = static_cast<uint64_t>(st.st_size);
-  if (EndsWith(path, ".gz")) {
+  if (GzipStream::IsGzipFile(path)) {
     ::close(fd);
     b.compressed_ = true;
     Status s = ReadGzip(path, b.compressed_size_, progress, memory_budget, b.owned_, b.size_);

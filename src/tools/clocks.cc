@@ -571,7 +571,7 @@ Result<ClockCorrection> CorrectClocks(const ToolRun& run, const ClockCorrectOpti
   opened = tools::OpenInputTrace(run.input);
   if (!opened.ok()) return opened.status();
   in = std::move(opened).value();
-  auto out = tools::OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   model::TraceHeader header = in.header;

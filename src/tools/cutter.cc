@@ -715,7 +715,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
     // rewritten in place at the end. A record written later that begins earlier, an end time of
     // another length, an empty cut or a compressed output: two passes, the first finding where
     // the written records begin and end.
-    auto out = tools::OutputFile::Create(run.output, run.force);
+    auto out = tools::CreateTraceOutput(run);
     if (!out.ok()) return out.status();
     if (!out.value()->compressed()) {
       out.value()->WriteBehind();
@@ -755,7 +755,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
     in = std::move(opened).value();
     lines = others = 0;
   }
-  auto out = tools::OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   header.end_time = end_time;

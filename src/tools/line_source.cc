@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/base/gzip_stream.h"
 #include "src/base/input_buffer.h"
 
 namespace parallax::tools {
@@ -35,7 +36,7 @@ Result<std::unique_ptr<LineSource>> LineSource::Open(const std::string& path, si
     }
     src->file_size_ = static_cast<uint64_t>(st.st_size);
   }
-  if (base::EndsWith(path, ".gz")) {
+  if (base::GzipStream::IsGzipFile(path)) {
     src->gz_ = gzdopen(fd, "rb");
     if (src->gz_ == nullptr) {
       close(fd);

@@ -445,7 +445,7 @@ Result<ToolReport> MergePrvTraces(const ToolRun& run, const MergeOptions& option
     row_out = std::move(f).value();
   }
 
-  auto out_r = OutputFile::Create(run.output, run.force);
+  auto out_r = tools::CreateTraceOutput(run);
   if (!out_r.ok()) return out_r.status();
   OutputFile& out = *out_r.value();
   out.WriteBehind();

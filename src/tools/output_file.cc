@@ -25,6 +25,11 @@ OutputFile::~OutputFile() {
 }
 
 Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, bool force) {
+  return Create(path, force, base::EndsWith(path, ".gz"));
+}
+
+Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, bool force,
+                                                       bool gzip) {
   if (!force && PathExists(path)) {
     return Status::Error(path + " exists", {path},
                          "use --force to replace it, or choose another name");
@@ -45,7 +50,7 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, 
   }
   fchmod(fd, 0644);
   out->tmp_path_ = name.data();
-  if (base::EndsWith(path, ".gz")) {
+  if (gzip) {
     out->gz_ = gzdopen(fd, "wb6");
     if (out->gz_ == nullptr) {
       close(fd);

@@ -27,8 +27,12 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();  // removes the temporary file unless committed
 
-  // Fails when `path` exists and `force` is false, or when the folder is not writable.
+  // Fails when `path` exists and `force` is false, or when the folder is not writable. The
+  // output is gzip-compressed when `path` ends in ".gz".
   static Result<std::unique_ptr<OutputFile>> Create(const std::string& path, bool force);
+  // The same with the compression chosen by the caller.
+  static Result<std::unique_ptr<OutputFile>> Create(const std::string& path, bool force,
+                                                    bool gzip);
 
   // From now on, full buffers are written (or compressed) by a thread of their own while the
   // caller fills the next one (at most kBehind buffers wait). Without it (or when the thread

@@ -348,7 +348,7 @@ Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tool
     if (!s.ok()) return s;
   }
   outs.clear();
-  auto out = tools::OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   model::TraceHeader header = in.header;
@@ -372,7 +372,7 @@ Result<bool> ShiftByGroups(const ToolRun& run, const ShiftOptions& options, tool
 // its length).
 Result<bool> ShiftThroughWindow(const ToolRun& run, const ShiftOptions& options,
                                 tools::InputTrace& in, ToolReport* report) {
-  auto out = tools::OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   if (out.value()->compressed()) return false;
   out.value()->WriteBehind();

@@ -390,7 +390,7 @@ Result<ToolReport> SoftwareCountersTrace(const ToolRun& run, const SoftCountersO
   auto opened = tools::OpenInputTrace(run.input);
   if (!opened.ok()) return opened.status();
   tools::InputTrace in = std::move(opened).value();
-  auto out = tools::OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   out.value()->Text(tools::ParaverToolHeader(in.header));

@@ -175,7 +175,7 @@ Result<bool> SortThroughWindow(const ToolRun& run, size_t budget, std::optional<
   if (!opened.ok()) return opened.status();
   tools::InputTrace in = std::move(opened).value();
   report->input_bytes = in.lines->bytes_total();
-  auto out = OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   out.value()->Text(io::FormatPrvHeader(SortedHeader(in.header, end_time)));
@@ -278,7 +278,7 @@ Result<ToolReport> SortWithEnd(const ToolRun& run, const SortOptions& options,
     if (!s.ok()) return s;
   }
 
-  auto out = OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   out.value()->Text(io::FormatPrvHeader(SortedHeader(in.header, end_time)));

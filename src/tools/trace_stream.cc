@@ -85,8 +85,14 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+Result<std::unique_ptr<OutputFile>> CreateTraceOutput(const ToolRun& run) {
+  return OutputFile::Create(run.output, run.force,
+                            !run.paramedir_output && base::EndsWith(run.output, ".gz"));
+}
+
 Status CheckOutputs(const ToolRun& run) {
-  if (!base::EndsWith(run.output, ".prv") && !base::EndsWith(run.output, ".prv.gz")) {
+  if (!run.paramedir_output && !base::EndsWith(run.output, ".prv") &&
+      !base::EndsWith(run.output, ".prv.gz")) {
     return Status::Error("output name " + run.output + " does not end in .prv or .prv.gz",
                          {run.output},
                          "name the output trace NAME.prv (or NAME.prv.gz to compress it)");

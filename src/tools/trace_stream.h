@@ -43,6 +43,9 @@ std::vector<PcfType> PcfEventTypesWithValues(const std::string& trace);
 // the trace's times; docs/compatibility.md).
 std::string ParaverToolHeader(model::TraceHeader header);
 
+// Creates the output trace of `run` (its name, `force`, and compression by its rule).
+Result<std::unique_ptr<OutputFile>> CreateTraceOutput(const ToolRun& run);
+
 // Fails when the output is the input itself, or when an output exists and `force` is false
 // (checked for the .prv, .pcf and .row before anything is written).
 Status CheckOutputs(const ToolRun& run);

@@ -189,7 +189,7 @@ Result<ToolReport> TranslateEventsTrace(const ToolRun& run, const TranslateOptio
   auto opened = tools::OpenInputTrace(run.input);
   if (!opened.ok()) return opened.status();
   tools::InputTrace in = std::move(opened).value();
-  auto out = tools::OutputFile::Create(run.output, run.force);
+  auto out = tools::CreateTraceOutput(run);
   if (!out.ok()) return out.status();
   out.value()->WriteBehind();
   auto pcf_out = tools::OutputFile::Create(TraceCompanion(run.output, ".pcf"), run.force);

@@ -136,6 +136,24 @@ expected_chop='#Paraver (01/01/2024 at 10:00):800_ns:1(2):1:2(1:1,1:1)
 if [ "$(norm < "$WORK/app.chop.prv")" = "$expected_chop" ]; then echo "ok pypop cutter call"
 else echo "FAIL pypop cutter call:"; norm < "$WORK/app.chop.prv"; fail=1; fi
 
+# 3b. pypop names its filtered trace X.prv.roifilter.gz: paramedir writes any output name as
+#     plain text (parallax's own commands still gzip a .gz), and a cfg given in the same call
+#     reads it; the .pcf goes beside it without the .gz.
+(
+  cd "$WORK"
+  "$PARAMEDIR" -c qsort_beo3.prv "$ORACLES/qsort_beo3/cut.bytime.orig-0.brk-0.rmfirst-0.rmlast-0.xml" \
+    "$DATA/qsort_beo3/qsort_beo3.prv.cfg" roi.csv -o "$WORK/x.prv.roifilter.gz" 2> /dev/null
+)
+if head -1 "$WORK/x.prv.roifilter.gz" | grep -q '^#Paraver' && [ -f "$WORK/x.prv.roifilter.pcf" ] \
+   && [ -s "$WORK/roi.csv" ]; then echo "ok paramedir -o X.prv.roifilter.gz (plain text)"
+else echo "FAIL paramedir -o X.prv.roifilter.gz"; ls "$WORK"; fail=1; fi
+# Dimemas 5.4.2 writes lists with a trailing ',': the header "2(1,1,)" and "2(1:1,1:2,)".
+printf '#Paraver (01/01/2024 at 10:00):100_ns:2(1,1,):1:2(1:1,1:2,),0\n1:1:1:1:1:0:100:1\n1:2:1:2:1:0:50:1\n' > "$WORK/dimemas.prv"
+if "$PARAMEDIR" -f "$WORK/dimemas.prv" "$ORACLES/epoch_2proc/filter.mpi50000001.states.xml" -o "$WORK/dimemas.f.prv" 2> "$WORK/err" \
+   && [ "$(head -1 "$WORK/dimemas.f.prv")" = '#Paraver (01/01/2024 at 10:00):100_ns:2(1,1):1:2(1:1,1:2)' ]; then
+  echo "ok Dimemas header"
+else echo "FAIL Dimemas header: $(cat "$WORK/err")"; fail=1; fi
+
 # 4. The parallax commands on the same oracles.
 "$BIN" cut "$DATA/qsort_beo3/qsort_beo3.prv" --from 106933 --to 107202 --no-break-states -o "$WORK/c.prv"
 check "parallax cut" "$ORACLES/qsort_beo3/cut.bytime.orig-0.brk-0.rmfirst-0.rmlast-0.prv" "$WORK/c.prv"

@@ -655,7 +655,7 @@ Result<PrvTrace> ParsePrvGzip(std::string_view compressed, const std::string& fi
 }
 
 Result<PrvTrace> ReadPrv(const std::string& path, const PrvReadOptions& options) {
-  if (base::EndsWith(path, ".gz")) {
+  if (base::GzipStream::IsGzipFile(path)) {
     auto z = base::GzipStream::OpenFile(path);
     if (!z.ok()) return z.status();
     return ParseGzipStream(*z.value(), path, options);
