@@ -265,6 +265,9 @@ std::shared_ptr<PyTrace> Open(const std::string& path, bool strict, unsigned thr
   return std::make_shared<PyTrace>(Take(std::move(t)));
 }
 
+// What the load could not take from the file (LoadWarnings); parallax.open warns with them.
+std::vector<std::string> LoadWarningsOf(const PyTrace& t) { return LoadWarnings(t.get().Summary()); }
+
 py::dict Info(const PyTrace& t) {
   TraceInfo i = t.get().Info();
   py::dict d;
@@ -525,6 +528,7 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("progress") = nullptr, py::arg("functions") = nullptr, py::arg("cache") = false,
         py::arg("cache_dir") = "", py::arg("compact") = false);
   m.def("info", &Info);
+  m.def("load_warnings", &LoadWarningsOf);
   m.def("window", &Window, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("function") = "",
         py::arg("parameters") = std::vector<double>{}, py::arg("from_") = py::none(),

@@ -55,6 +55,15 @@ class App {
     if (text && !isError) this.statusTimer = setTimeout(() => this.status(''), STATUS_SECONDS * 1000);
   }
 
+  // A banner for what the load could not take from the file (LoadWarnings on the server).
+  showLoadWarnings(lines) {
+    const box = $('load-warning');
+    if (!lines.length) return;
+    box.querySelector('ul').replaceChildren(...lines.map((l) => el('li', l)));
+    box.querySelector('button').onclick = () => { box.hidden = true; };
+    box.hidden = false;
+  }
+
   showError(e, owner = null) {
     this.status(`${e.message}${e.hint ? ` (${e.hint})` : ''}`, true, owner);
   }
@@ -133,6 +142,7 @@ class App {
       });
       this.traces.set(path, info);
       this.status(`${path} loaded in ${info.load_seconds.toFixed(2)} s`);
+      this.showLoadWarnings(info.warnings || []);
       if (select || !this.current) this.setCurrent(path);
       this.listTraces();
       if (!this.panels.some((p) => p.doc.trace === path)) await this.openFunction('State As Is', [], path);

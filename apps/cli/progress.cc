@@ -138,6 +138,10 @@ std::unique_ptr<Trace> LoadTraceOrReport(const std::string& path, bool strict, u
     std::fprintf(stderr, "%s\n", trace.status().ToString().c_str());
     return nullptr;
   }
+  // What the load could not take from the file is said on every command (--strict refuses it).
+  if (dist == nullptr || dist->rank == 0)
+    for (const std::string& w : LoadWarnings(trace.value()->Summary()))
+      std::fprintf(stderr, "parallax: warning: %s\n", w.c_str());
   return std::move(trace.value());
 }
 

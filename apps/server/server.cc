@@ -617,8 +617,11 @@ class ServerImpl final : public Server {
   // `scan`: the whole info (GET /api/info), else the summary that needs no pass over the
   // records (the open: a trace of billions of records opens in the time of its cache's reopen).
   json InfoJson(const std::string& user_path, const Trace& t, bool scan) const {
-    json j = ToJson(scan ? t.Info() : t.Summary());
+    TraceInfo info = scan ? t.Info() : t.Summary();
+    json j = ToJson(info);
     j["trace"] = root_.Relative(ResolvePath(user_path));
+    info.path = j["trace"].get<std::string>();
+    j["warnings"] = LoadWarnings(info);  // shown as a banner: what the load could not take
     j.erase("path");  // the absolute path says nothing the client needs
     return j;
   }

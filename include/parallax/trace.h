@@ -106,6 +106,12 @@ struct TraceInfo {
   bool scanned = true;
 };
 
+// The lines every front end shows after a load (the CLI on stderr, the browser as a banner,
+// Python as warnings): what the load could not take from the file, or took with doubt. One
+// line per diagnostic kind of warning or error severity, with its count and first location;
+// empty for a clean trace. `--strict` (LoadOptions::strict) refuses such a trace instead.
+std::vector<std::string> LoadWarnings(const TraceInfo& info);
+
 // What the textual view shows: which window (a cfg, or one thread function), which object,
 // which time range.
 struct TextRequest {

@@ -15,12 +15,13 @@ Errors raise parallax.Error; its `file`, `line`, `column` and `hint` say where a
 from __future__ import annotations
 
 import os as _os
+import warnings as _warnings
 
 from . import _parallax
 from ._parallax import Error
 
 __all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "open", "pop",
-           "functions", "register_function", "load_plugin"]
+           "functions", "register_function", "load_plugin", "LoadWarning"]
 
 
 def _pandas():
@@ -324,6 +325,10 @@ def register_function(name, kind, fn, params=(), info="same as below", doc="",
                                         bool(stateful))
 
 
+class LoadWarning(UserWarning):
+    """A trace loaded with something missing or doubtful (a file cut short, skipped records)."""
+
+
 def open(path, strict=False, threads=0, progress=None, cache=False, cache_dir=None,  # noqa: A001
          compact=False):
     """Loads a .prv/.prv.gz trace with its .pcf and .row. `progress`: a callable(done, total)
@@ -333,11 +338,15 @@ def open(path, strict=False, threads=0, progress=None, cache=False, cache_dir=No
     it, as the parallax commands do; `compact`: hold the records coded in blocks, about 5 bytes
     each instead of 22 (docs/scale.md, "Compact records")."""
     path = _os.fspath(path)
-    return Trace(_parallax.open(path, strict=strict, threads=threads,
-                                progress=_progress_callback(progress), functions=_registry(),
-                                cache=cache, cache_dir=_os.fspath(cache_dir) if cache_dir else "",
-                                compact=compact),
-                 path)
+    handle = _parallax.open(path, strict=strict, threads=threads,
+                            progress=_progress_callback(progress), functions=_registry(),
+                            cache=cache, cache_dir=_os.fspath(cache_dir) if cache_dir else "",
+                            compact=compact)
+    # What the load could not take from the file (a cut-off .prv.gz, a skipped record) is said,
+    # as the command line and the browser say it; strict=True refuses such a trace instead.
+    for line in _parallax.load_warnings(handle):
+        _warnings.warn(line, LoadWarning, stacklevel=2)
+    return Trace(handle, path)
 
 
 def pop(traces, scaling="auto", from_=None, to=None):

@@ -19,7 +19,7 @@ constexpr std::array<KindInfo, static_cast<size_t>(DiagKind::kCount)> kKinds = {
     {"comment_line", Severity::kInfo, "'#' lines in the body (no effect on values)"},
     {"blank_line", Severity::kInfo, "empty lines in the body"},
     {"global_comm_skipped", Severity::kInfo, "type-4 global communication records (ignored, as Paraver does)"},
-    {"missing_final_newline", Severity::kInfo, "the last line has no newline"},
+    {"missing_final_newline", Severity::kWarning, "the last line has no newline: the file may have been cut short (the line is kept as read)"},
     {"out_of_order", Severity::kWarning, "records earlier than the previous record of their thread (sorted into place)"},
     {"state_end_before_begin", Severity::kWarning, "state records whose end precedes their begin (kept as written)"},
     {"extra_fields", Severity::kWarning, "records with trailing fields (ignored)"},

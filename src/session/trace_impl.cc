@@ -434,6 +434,18 @@ Result<std::unique_ptr<TraceImpl>> OpenTrace(const std::string& path, const Load
 
 }  // namespace session
 
+std::vector<std::string> LoadWarnings(const TraceInfo& info) {
+  std::vector<std::string> lines;
+  for (const DiagnosticInfo& d : info.diagnostics) {
+    if (d.severity == "info") continue;
+    std::string line = fmt::format("{}: {}", info.path, d.description);
+    if (d.count > 1) line += fmt::format(" ({} times)", d.count);
+    if (!d.examples.empty()) line += fmt::format(" (first: {})", d.examples.front());
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 void LeaveDistributedOpen(const Distribution& distribution) {
   session::DistributedCall(distribution).Finish(true);
 }

@@ -246,3 +246,15 @@ def test_a_cached_compact_open_gives_the_same_windows(tmp_path, epoch2):
         for name in ("begin", "end", "value"):
             np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".pxc"] != []
+
+
+def test_a_trace_cut_short_loads_with_a_warning(tmp_path):
+    # The first 30000 bytes of epoch_2proc.prv.gz: a gzip member without its end. What can be
+    # read is loaded and a LoadWarning says the input was cut short; strict=True refuses it.
+    with open(os.path.join(DATA, "epoch", "epoch_2proc.prv.gz"), "rb") as f:
+        (tmp_path / "cut.prv.gz").write_bytes(f.read(30000))
+    with pytest.warns(parallax.LoadWarning, match="compressed input cut short"):
+        t = parallax.open(tmp_path / "cut.prv.gz")
+    assert t.info()["states"] > 0
+    with pytest.raises(parallax.Error, match="cut short"):
+        parallax.open(tmp_path / "cut.prv.gz", strict=True)

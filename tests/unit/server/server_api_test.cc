@@ -104,6 +104,21 @@ TEST_F(ServerApiTest, OpensATraceAndReportsItsInfo) {
   json progress = Json(Get(std::string("/api/progress?trace=") + kTrace));
   EXPECT_TRUE(progress["loaded"].get<bool>());
   EXPECT_EQ(Json(Get("/api/traces"))["traces"], json::array({kTrace}));
+  EXPECT_EQ(info["warnings"], json::array());  // a clean trace: no banner
+}
+
+// A trace cut short loads what it can, and the open says so (the page shows it as a banner),
+// naming the trace by its path under the root.
+TEST_F(ServerApiTest, ATraceCutShortOpensWithWarnings) {
+  std::ifstream in((Root() / kTrace).string(), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream((Root() / "cut.prv.gz").string(), std::ios::binary) << bytes.substr(0, 20000);
+  json info = Json(Get("/api/open?path=cut.prv.gz"));
+  ASSERT_FALSE(info["warnings"].empty()) << info.dump();
+  bool said = false;
+  for (const auto& w : info["warnings"])
+    said = said || w.get<std::string>().rfind("cut.prv.gz: compressed input cut short", 0) == 0;
+  EXPECT_TRUE(said) << info["warnings"].dump();
 }
 
 // /api/traces tells the traces given on the command line (Preload) from those some page opened:
