@@ -264,7 +264,8 @@ TEST(PrvReader, LinesThatAreNotRecords) {
   EXPECT_EQ(d.count(DiagKind::kBlankLine), 2u);
   EXPECT_EQ(d.count(DiagKind::kGlobalCommSkipped), 1u);
   EXPECT_EQ(d.count(DiagKind::kMissingFinalNewline), 1u);
-  EXPECT_EQ(d.problems(), 0u);
+  // A last line without newline may be a file cut short: a warning, the only problem here.
+  EXPECT_EQ(d.problems(), 1u);
   EXPECT_EQ(r->global_comm_lines, 1u);
   EXPECT_EQ(Thread(*r, 0).events.size(), 1u);
   EXPECT_EQ(r->body_lines, 6u);
