@@ -47,6 +47,8 @@ void PrintText(const TraceInfo& i) {
   out += fmt::format("early recvs  {} receives posted before their send (normal for MPI)\n",
                      i.backward_logical);
   out += fmt::format("labels       .pcf {}, .row {}\n", i.has_pcf ? "yes" : "no", i.has_row ? "yes" : "no");
+  if (!i.cache_path.empty()) out += fmt::format("cache        {} ({})\n", i.cache_path, i.cache_use);
+  else out += fmt::format("cache        none ({})\n", i.cache_use.empty() ? "not a .prv" : i.cache_use);
   double mb = static_cast<double>(i.file_bytes) / 1e6;
   out += fmt::format("load         {:.1f} MB in {:.3f} s ({:.0f} MB/s); store {:.1f} bytes/record\n", mb,
                      i.load_seconds, i.load_seconds > 0 ? mb / i.load_seconds : 0.0,

@@ -34,17 +34,21 @@ int Run(int argc, char** argv) {
   app.add_option("--plugin", plugins,
                  "load semantic functions from a plug-in library (repeatable); also "
                  "PARALLAX_PLUGINS (colon-separated)");
-  bool no_cache = false;
+  bool no_cache = false, cache_all = false;
   std::string cache_dir;
-  app.add_flag("--no-cache", no_cache,
-               "neither read nor write the trace cache (TRACE.pxc); also PARALLAX_CACHE=off");
+  app.add_flag("--no-cache", no_cache, "neither read nor write trace caches; also PARALLAX_CACHE=off");
+  app.add_flag("--cache", cache_all,
+               "write a cache for every trace opened, small ones too (by default only traces of "
+               "PARALLAX_CACHE_MIN=64M of text or more); also PARALLAX_CACHE=on");
   bool compact = false;
   app.add_flag("--compact", compact,
                "hold the records coded in blocks (about 5 bytes each instead of 22) and decode each "
                "thread as it is read; also PARALLAX_COMPACT=on. A trace whose plain cache would "
                "exceed half the memory limit is cached so anyway");
   app.add_option("--cache-dir", cache_dir,
-                 "keep trace caches in DIR instead of next to the trace; also PARALLAX_CACHE_DIR");
+                 "keep trace caches in DIR (default: ~/.cache/parallax, kept within "
+                 "PARALLAX_CACHE_MAX=16G); 'beside' keeps TRACE.pxc next to each trace; also "
+                 "PARALLAX_CACHE_DIR");
   app.fallthrough();
   std::vector<parallax::cli::Command> commands = {
       parallax::cli::AddInfoCommand(app),
@@ -122,6 +126,7 @@ int Run(int argc, char** argv) {
   }
   std::shared_ptr<const parallax::FunctionRegistry> functions;
   if (!parallax::cli::LoadFunctionsOrReport(&functions)) return 1;
+  if (cache_all) setenv("PARALLAX_CACHE", "on", 1);
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
   if (compact) setenv("PARALLAX_COMPACT", "on", 1);

@@ -106,11 +106,28 @@ std::string LowerEnv(const char* name) {
 }  // namespace
 
 void ApplyCacheEnvironment(LoadOptions& opts) {
+  // The policy (docs/formats.md, "Trace cache"): caches of traces worth one (PARALLAX_CACHE_MIN
+  // of text, default 64 MB: about a second of parsing) in the user's cache folder, kept within
+  // PARALLAX_CACHE_MAX (default 16 GB), least recently used removed first. PARALLAX_CACHE=on
+  // caches every trace, off none; PARALLAX_CACHE_DIR=DIR keeps them in DIR, =beside next to
+  // their traces.
   opts.use_cache = true;
+  opts.cache_min_bytes = 64ull << 20;
+  opts.cache_max_bytes = 16ull << 30;
   if (const std::string m = LowerEnv("PARALLAX_CACHE"); m == "off" || m == "0" || m == "no" || m == "false")
     opts.use_cache = false;
+  else if (m == "on" || m == "1" || m == "yes" || m == "true")
+    opts.cache_min_bytes = 0;
+  auto size = [](const char* name, uint64_t* out) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || v[0] == '\0') return;
+    if (auto bytes = ParseByteSize(v)) *out = *bytes;
+    else std::fprintf(stderr, "parallax: warning: %s='%s' is not a size (e.g. 64M, 16G); ignored\n", name, v);
+  };
+  size("PARALLAX_CACHE_MIN", &opts.cache_min_bytes);
+  size("PARALLAX_CACHE_MAX", &opts.cache_max_bytes);
   if (const char* dir = std::getenv("PARALLAX_CACHE_DIR"); dir != nullptr && dir[0] != '\0')
-    opts.cache_dir = dir;
+    opts.cache_dir = std::string(dir) == "beside" ? std::string(kCacheBeside) : std::string(dir);
   if (const std::string m = LowerEnv("PARALLAX_COMPACT"); !m.empty())
     opts.compact = m == "on" || m == "1" || m == "yes" || m == "true";
   if (const char* resident = std::getenv("PARALLAX_COMPACT_RESIDENT"); resident != nullptr && resident[0] != '\0')

@@ -17,6 +17,9 @@ namespace parallax {
 class FunctionRegistry;  // include/parallax/functions.h
 struct Distribution;      // below
 
+// LoadOptions::cache_dir that puts each cache next to its trace (TRACE.pxc).
+inline constexpr const char kCacheBeside[] = ":beside:";
+
 struct LoadOptions {
   bool strict = false;     // a malformed or out-of-order record is fatal
   unsigned threads = 0;    // worker threads, 0 = all cores
@@ -31,7 +34,17 @@ struct LoadOptions {
   // The on-disk cache of a .prv (docs/formats.md, "Trace cache"): when on, a valid cache is
   // read instead of parsing the trace, and a missing, stale or damaged one is (re)built.
   bool use_cache = false;
-  std::string cache_dir;  // "" = next to the trace, or $XDG_CACHE_HOME/parallax if read-only
+  // Where: "" = the user's cache folder ($XDG_CACHE_HOME/parallax, ~/.cache/parallax, else a
+  // private /tmp/parallax-UID), kCacheBeside = TRACE.pxc next to the trace (when its folder is
+  // writable), else the folder named.
+  std::string cache_dir;
+  // A missing cache is written only for traces of at least this many bytes of text (a .prv.gz
+  // counts 8 times its size); smaller ones load fast enough without. An existing valid cache is
+  // read whatever the size. 0 = every trace.
+  uint64_t cache_min_bytes = 0;
+  // In the user's cache folder: after a cache is written, the least recently used others are
+  // removed until the folder's caches take at most this many bytes. 0 = no limit.
+  uint64_t cache_max_bytes = 0;
   // Compact records (docs/scale.md "Compact records"): once loaded, every thread's states and
   // events are held coded in blocks (about 5 bytes per record instead of 22) and decoded when
   // something reads them; decoded threads no reader holds are kept within a quarter of the
@@ -97,6 +110,10 @@ struct TraceInfo {
   // coded size).
   uint64_t store_bytes = 0;
   double load_seconds = 0;
+  // The trace cache of this open: where it is ("" when none is used) and what the open did
+  // with it: "read", "written", "not written: ..." (a small trace, a folder that cannot be
+  // used), or "off".
+  std::string cache_path, cache_use;
   bool has_pcf = false, has_row = false;
   std::vector<LabelCount> state_values;  // by state value
   std::vector<LabelCount> event_types;   // by event type, count of pairs

@@ -334,13 +334,15 @@ def open(path, strict=False, threads=0, progress=None, cache=False, cache_dir=No
     """Loads a .prv/.prv.gz trace with its .pcf and .row. `progress`: a callable(done, total)
     or True for a tqdm bar (when tqdm is installed). The GIL is released while loading. Cfgs
     may name the functions of load_plugin() and register_function() called before.
-    `cache`: read the trace's cache (TRACE.pxc, or in `cache_dir`) when it is valid, else write
-    it, as the parallax commands do; `compact`: hold the records coded in blocks, about 5 bytes
+    `cache`: read the trace's cache (in the user's cache folder ~/.cache/parallax, or in
+    `cache_dir`; "beside" for TRACE.pxc next to the trace) when it is valid, else write it; `compact`: hold the records coded in blocks, about 5 bytes
     each instead of 22 (docs/scale.md, "Compact records")."""
     path = _os.fspath(path)
     handle = _parallax.open(path, strict=strict, threads=threads,
                             progress=_progress_callback(progress), functions=_registry(),
-                            cache=cache, cache_dir=_os.fspath(cache_dir) if cache_dir else "",
+                            cache=cache,
+                            cache_dir=(":beside:" if cache_dir == "beside"
+                                       else _os.fspath(cache_dir) if cache_dir else ""),
                             compact=compact)
     # What the load could not take from the file (a cut-off .prv.gz, a skipped record) is said,
     # as the command line and the browser say it; strict=True refuses such a trace instead.

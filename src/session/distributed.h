@@ -57,8 +57,8 @@ void DealRows(analysis::HistogramInput& in, DistributedCall& call);
 // process checks its share of the checksum blocks, and all agree on the verdict; a damaged cache
 // is rebuilt once by rank 0, then every process parses the trace. Notices come from rank 0 only.
 // `write`: how rank 0 writes the cache (compact records, in one pass, for a trace too large for
-// plain ones) and the resident budget of compact records.
-Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_dir,
+// plain ones) and the resident budget of compact records. `cache_path`: where the cache is.
+Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_path,
                                         const io::PrvReadOptions& ro,
                                         const io::cache::WriteOptions& write, DistributedCall& call,
                                         const std::function<void(const std::string&)>& notice);

@@ -122,13 +122,12 @@ Result<std::vector<uint32_t>> ShareEventTypes(const io::PrvTrace& prv, Distribut
   return std::vector<uint32_t>(types.begin(), types.end());
 }
 
-Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_dir,
+Result<io::PrvTrace> ReadPrvDistributed(const std::string& path, const std::string& cache_path,
                                         const io::PrvReadOptions& ro,
                                         const io::cache::WriteOptions& write, DistributedCall& call,
                                         const std::function<void(const std::string&)>& notice) {
   auto stamp = io::cache::StampOf(path);
   if (!stamp.ok()) return stamp.status();
-  const std::string cache_path = io::cache::CachePathFor(path, cache_dir);
   const bool first = call.rank() == 0;
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (first) {  // rank 0 writes the cache when it is missing, stale or (second attempt) damaged

@@ -138,6 +138,8 @@ TraceInfo TraceImpl::Summary() const {
   info.file_bytes = prv_.file_bytes;
   info.store_bytes = st.RecordBytes();
   info.load_seconds = load_seconds_;
+  info.cache_path = cache_path_;
+  info.cache_use = cache_use_;
   info.has_pcf = pcf_.has_value();
   info.has_row = row_.has_value();
   AddDiagnostics(prv_.diagnostics, path_, info.diagnostics);
@@ -321,36 +323,91 @@ io::cache::WriteOptions CacheWriteOptions(const std::string& path, const LoadOpt
   return w;
 }
 
+// What an open does with the trace cache: where it is, whether it may be written, whether its
+// folder is the user's cache folder (kept within LoadOptions::cache_max_bytes).
+static_assert(std::string_view(kCacheBeside) == io::cache::kCacheBesideTrace);
+
+struct CachePlan {
+  std::string path;   // "" when no cache is used
+  std::string use;    // TraceInfo::cache_use, until the open says what happened
+  bool exists = false, write = false, managed = false;
+};
+
+CachePlan PlanCache(const std::string& path, const LoadOptions& options, const io::cache::SourceStamp& stamp) {
+  CachePlan plan;
+  if (!options.use_cache) {
+    plan.use = "off";
+    return plan;
+  }
+  const std::string cache_path = io::cache::CachePathFor(path, options.cache_dir);
+  const std::string folder = std::filesystem::path(cache_path).parent_path().string();
+  const uint64_t text_bytes = stamp.size * (base::EndsWith(path, ".gz") ? 8 : 1);
+  plan.write = text_bytes >= options.cache_min_bytes;
+  std::error_code ec;
+  plan.managed = folder == io::cache::UserCacheFolder();
+  // The user's cache folder is made only to write a cache into it; another user must not be
+  // able to plant or replace the caches read from it.
+  if (plan.managed && (plan.write || std::filesystem::exists(folder, ec))) {
+    if (Status st = io::cache::EnsurePrivateFolder(folder); !st.ok()) {
+      Notice(options, fmt::format("parallax: note: {}: {}", folder, st.message()));
+      plan.use = "not used: " + st.message();
+      return plan;
+    }
+  }
+  plan.path = cache_path;
+  plan.exists = std::filesystem::is_regular_file(cache_path, ec);
+  if (!plan.write)
+    plan.use = fmt::format("not written: the trace has about {:.1f} MB of text, under the {} MB worth a cache",
+                           static_cast<double>(text_bytes) / (1 << 20), options.cache_min_bytes >> 20);
+  return plan;
+}
+
 // Reads the trace's cache when it is valid for the trace as it is now, else parses the trace
-// and writes the cache. A damaged or stale cache, or one that cannot be written, gives one
-// notice; the result is the same either way. `write`: how the cache is written.
-Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& options,
+// and writes the cache (when the plan allows). A damaged or stale cache, or one that cannot be
+// written, gives one notice; the result is the same either way. `write`: how the cache is written.
+Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& options, CachePlan& plan,
                                    const io::PrvReadOptions& ro, const io::cache::WriteOptions& write) {
   auto stamp = io::cache::StampOf(path);
   if (!stamp.ok()) return io::ReadPrv(path, ro);  // the reader reports the problem
-  const std::string cache_path = io::cache::CachePathFor(path, options.cache_dir);
-  std::error_code ec;
+  const std::string& cache_path = plan.path;
   // The cache is mapped, not copied: its columns are the kernel's page cache, dropped under
   // pressure, so a cache larger than the memory budget is read too (the budget bounds what the
   // process allocates; parsing the trace is what needs it).
-  if (std::filesystem::is_regular_file(cache_path, ec)) {
+  if (plan.exists) {
     io::cache::DecodeOptions d;
     d.expect = &stamp.value();
     d.threads = options.threads;
     d.resident_budget = ResidentBudget(options);
     auto cached = io::cache::ReadCache(cache_path, d);
-    if (cached.ok() && !(options.strict && cached->diagnostics.problems() > 0)) return cached;
+    if (cached.ok() && !(options.strict && cached->diagnostics.problems() > 0)) {
+      io::cache::TouchCache(cache_path);
+      plan.use = "read";
+      return cached;
+    }
     if (!cached.ok())
       Notice(options, fmt::format("parallax: note: {}: {}; rebuilding it", cache_path, cached.status().message()));
   }
+  if (!plan.write)
+    return write.compact ? io::ReadPrvCompact(path, ro, write.resident_budget) : io::ReadPrv(path, ro);
   // Parsed straight into the new cache: its columns are written in place, not copied (or, for
   // compact records, coded from there).
   Status written;
   auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written, write);
   if (!prv.ok()) return prv;
-  if (!written.ok())
+  if (!written.ok()) {
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
                                 cache_path, written.message()));
+    plan.use = "not written: " + written.message();
+    return prv;
+  }
+  plan.use = "written";
+  if (plan.managed && options.cache_max_bytes > 0) {
+    const std::string folder = std::filesystem::path(cache_path).parent_path().string();
+    if (uint64_t n = io::cache::EvictCaches(folder, options.cache_max_bytes, cache_path); n > 0)
+      Notice(options, fmt::format("parallax: note: {}: removed the {} least recently used caches (the folder "
+                                  "keeps at most {} MB of them)",
+                                  folder, n, options.cache_max_bytes >> 20));
+  }
   return prv;
 }
 
@@ -387,19 +444,31 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   ro.chunk_bytes = options.chunk_bytes;
   ro.progress = options.progress;
   ro.memory_budget = options.memory_limit;
-  ro.states_only = options.states_only && !options.use_cache;  // a cache has every record
   // Compact records, with or without a cache, when asked for or when plain ones are too large.
   const io::cache::WriteOptions compact = CacheWriteOptions(path, options);
-  auto prv = !options.use_cache
-                 ? (compact.compact ? io::ReadPrvCompact(path, ro, compact.resident_budget)
-                                    : io::ReadPrv(path, ro))
+  // The ranks of a distributed open share the trace through its cache, which they must all
+  // see: next to the trace unless a folder is given, whatever the size.
+  CachePlan plan;
+  if (call != nullptr && options.use_cache) {
+    plan.path = io::cache::CachePathFor(path, options.cache_dir.empty() ? std::string(kCacheBeside) : options.cache_dir);
+    plan.use = "shared by the ranks";
+  } else if (auto stamp = io::cache::StampOf(path); stamp.ok()) {
+    plan = PlanCache(path, options, stamp.value());
+  } else {
+    plan.use = "off";
+  }
+  const bool cached = !plan.path.empty() && (plan.exists || plan.write || call != nullptr);
+  ro.states_only = options.states_only && !cached;  // a cache has every record
+  auto prv = !cached ? (compact.compact ? io::ReadPrvCompact(path, ro, compact.resident_budget)
+                                        : io::ReadPrv(path, ro))
              : call != nullptr
-                 ? ReadPrvDistributed(path, options.cache_dir, ro, compact, *call,
+                 ? ReadPrvDistributed(path, plan.path, ro, compact, *call,
                                       [&](const std::string& text) { Notice(options, text); })
-                 : ReadPrvCached(path, options, ro, compact);
+                 : ReadPrvCached(path, options, plan, ro, compact);
   if (!prv.ok()) return prv.status();
   if (options.compact) prv->store.Compact(ResidentBudget(options), options.threads);
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));
+  t->set_cache(plan.path, plan.use);
   LoadCompanions(*t, path);
   t->set_functions(options.functions);
   t->set_load_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -80,6 +80,11 @@ class TraceImpl : public Trace {
   void set_pcf(model::PcfCatalog pcf) { pcf_ = std::move(pcf); }
   void set_row(model::RowNames row) { row_ = std::move(row); }
   void set_load_seconds(double s) { load_seconds_ = s; }
+  // What this open did with the trace cache (TraceInfo::cache_path, cache_use).
+  void set_cache(std::string path, std::string use) {
+    cache_path_ = std::move(path);
+    cache_use_ = std::move(use);
+  }
   // Problems found in the .pcf/.row (lines ignored), shown by info.
   std::vector<DiagnosticInfo>& companion_diagnostics() { return companion_diagnostics_; }
 
@@ -104,6 +109,7 @@ class TraceImpl : public Trace {
 
   std::vector<DiagnosticInfo> companion_diagnostics_;
   double load_seconds_ = 0;
+  std::string cache_path_, cache_use_;
   mutable std::once_flag event_types_once_;
   mutable std::vector<uint32_t> event_types_;
   mutable std::mutex palettes_mutex_;

@@ -801,18 +801,91 @@ std::string CachePathFor(const std::string& trace_path, const std::string& cache
   abs = abs.lexically_normal();
   std::string keyed =
       fmt::format("{}-{:08x}.pxc", abs.filename().string(), HashAbsolutePath(abs.string()));
-  if (!cache_dir.empty()) return (fs::path(cache_dir) / keyed).string();
-  fs::path folder = abs.parent_path();
-  if (folder_writable(folder.string())) return abs.string() + ".pxc";
-  std::string base;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/') {
-    base = xdg;
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
-    base = std::string(home) + "/.cache";
-  } else {
-    base = "/tmp";
+  if (cache_dir == kCacheBesideTrace) {
+    if (folder_writable(abs.parent_path().string())) return abs.string() + ".pxc";
+  } else if (!cache_dir.empty()) {
+    return (fs::path(cache_dir) / keyed).string();
   }
-  return (fs::path(base) / "parallax" / keyed).string();
+  return (fs::path(UserCacheFolder()) / keyed).string();
+}
+
+std::string UserCacheFolder() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/')
+    return std::string(xdg) + "/parallax";
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/')
+    return std::string(home) + "/.cache/parallax";
+  return fmt::format("/tmp/parallax-{}", ::geteuid());
+}
+
+Status EnsurePrivateFolder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p(folder);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
+    return Status::Error(fmt::format("cannot create the cache folder: {}", std::strerror(errno)),
+                         Location{folder, 0, 0}, "set --cache-dir or PARALLAX_CACHE_DIR, or --no-cache");
+  struct stat st {};
+  if (::lstat(folder.c_str(), &st) != 0)
+    return Status::Error(fmt::format("cannot use the cache folder: {}", std::strerror(errno)),
+                         Location{folder, 0, 0}, "set --cache-dir or PARALLAX_CACHE_DIR, or --no-cache");
+  std::string wrong;
+  if (S_ISLNK(st.st_mode)) wrong = "it is a symbolic link";
+  else if (!S_ISDIR(st.st_mode)) wrong = "it is not a folder";
+  else if (st.st_uid != ::geteuid()) wrong = fmt::format("it belongs to user {}", st.st_uid);
+  else if ((st.st_mode & 022) != 0) wrong = fmt::format("others can write into it (mode {:o})", st.st_mode & 0777);
+  if (!wrong.empty())
+    return Status::Error(fmt::format("the cache folder is not private: {}; no cache is read or written there", wrong),
+                         Location{folder, 0, 0},
+                         "remove it, or set --cache-dir or PARALLAX_CACHE_DIR to a folder of your own");
+  return Status::Ok();
+}
+
+namespace {
+
+int64_t MtimeNs(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+}  // namespace
+
+void TouchCache(const std::string& cache_path) {
+  // The seal, not the cache: the cache's own times are part of what the seal vouches for.
+  ::utimensat(AT_FDCWD, SealPathFor(cache_path).c_str(), nullptr, 0);
+}
+
+uint64_t EvictCaches(const std::string& folder, uint64_t max_bytes, const std::string& keep) {
+  namespace fs = std::filesystem;
+  struct Entry {
+    int64_t used;
+    uint64_t bytes;
+    std::string path;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p.extension() != ".pxc" || !it->is_regular_file(ec)) continue;
+    Entry e{std::max(MtimeNs(p.string()), MtimeNs(SealPathFor(p.string()))), it->file_size(ec), p.string()};
+    if (ec) continue;
+    total += e.bytes;
+    entries.push_back(std::move(e));
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  const std::string kept = fs::path(keep).lexically_normal().string();
+  uint64_t removed = 0;
+  for (const Entry& e : entries) {
+    if (total <= max_bytes) break;
+    if (fs::path(e.path).lexically_normal().string() == kept) continue;
+    if (std::remove(e.path.c_str()) != 0) continue;
+    std::remove(SealPathFor(e.path).c_str());
+    total -= e.bytes;
+    ++removed;
+  }
+  return removed;
 }
 
 std::string SealPathFor(const std::string& cache_path) { return cache_path + ".ok"; }

@@ -49,13 +49,31 @@ struct SourceStamp {
 
 Result<SourceStamp> StampOf(const std::string& path);
 
-// Where the cache of `trace_path` lives: in `cache_dir` when given, else next to the trace
-// (TRACE.pxc) when its folder is writable, else in $XDG_CACHE_HOME/parallax (default
-// ~/.cache/parallax). Outside the trace's folder the name carries a hash of the absolute path.
+// The cache_dir that puts caches next to their traces (LoadOptions::cache_dir, kCacheBeside).
+inline constexpr std::string_view kCacheBesideTrace = ":beside:";
+
+// Where the cache of `trace_path` lives (docs/formats.md, "Trace cache"): in `cache_dir` when it
+// names a folder; next to the trace (TRACE.pxc) when it is kCacheBeside and the trace's folder is
+// writable; else (and by default, "") in the user's cache folder (UserCacheFolder). Outside the
+// trace's folder the name carries a hash of the absolute path.
 std::string CachePathFor(const std::string& trace_path, const std::string& cache_dir);
 // The same with the writability test given (tests: a read-only folder when running as root).
 std::string CachePathFor(const std::string& trace_path, const std::string& cache_dir,
                          const std::function<bool(const std::string& folder)>& folder_writable);
+// $XDG_CACHE_HOME/parallax, else ~/.cache/parallax, else /tmp/parallax-UID (a folder that
+// must be private: EnsurePrivateFolder).
+std::string UserCacheFolder();
+// Creates `folder` (mode 0700 for the last component) when missing, and checks that it is a
+// folder of this user that nobody else can write into, not a symbolic link: else an error
+// saying what is wrong (another user could plant or replace caches there).
+Status EnsurePrivateFolder(const std::string& folder);
+// Removes the least recently used caches (*.pxc with their seals) of `folder` until the caches
+// there take at most `max_bytes`; `keep` (the cache just written or read) is never removed. A
+// cache's last use is the later of its own and its seal's modification times (a read touches the
+// seal). Returns the number of caches removed.
+uint64_t EvictCaches(const std::string& folder, uint64_t max_bytes, const std::string& keep);
+// Marks the cache at `cache_path` as used now (for EvictCaches).
+void TouchCache(const std::string& cache_path);
 
 struct WriteOptions {
   // Tests: fail as a full disk would after this many bytes were written.

@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <filesystem>
 #include <functional>
@@ -46,6 +48,27 @@ void Spit(const fs::path& p, const std::string& bytes) {
   out << bytes;
 }
 
+// Sets (or, with null, unsets) an environment variable for a scope, then restores it.
+class EnvVar {
+ public:
+  EnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value != nullptr) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  EnvVar(const char* name, const std::string& value) : EnvVar(name, value.c_str()) {}
+  ~EnvVar() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  EnvVar(const EnvVar&) = delete;
+  EnvVar& operator=(const EnvVar&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
 // A trace with two malformed lines, so the diagnostics must come back from the cache too.
 constexpr const char* kTrace =
     "#Paraver (01/01/2024 at 00:00):1000_ns:1(2):1:2(1:1,1:1),1\n"
@@ -74,13 +97,14 @@ class TraceCacheTest : public ::testing::Test {
     fs::remove_all(dir_, ec);
   }
 
-  // Opens `path` with the cache on; the notices go to notices_.
+  // Opens `path` with the cache on (next to the trace unless `cache_dir` is given); the notices
+  // go to notices_.
   std::unique_ptr<session::TraceImpl> Open(const fs::path& path, bool cache = true, const std::string& cache_dir = "",
                                            bool compact = false, bool states_only = false) {
     LoadOptions o;
     o.threads = 2;
     o.use_cache = cache;
-    o.cache_dir = cache_dir;
+    o.cache_dir = cache_dir.empty() ? std::string(kCacheBeside) : cache_dir;
     o.compact = compact;
     o.states_only = states_only;
     o.notice = [this](const std::string& n) { notices_.push_back(n); };
@@ -433,6 +457,7 @@ TEST_F(TraceCacheTest, DistributedOpenAgreesOnTheCache) {
         LoadOptions o;
         o.threads = 1;
         o.use_cache = true;
+        o.cache_dir = kCacheBeside;
         o.compact = compact;
         o.distribution = &dist[r];
         o.notice = [&notices, r](const std::string& n) { notices[r].push_back(n); };
@@ -492,6 +517,7 @@ TEST_F(TraceCacheTest, CacheLargerThanTheBudgetIsMappedNotRefused) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("memory"), std::string::npos) << refused.status().ToString();
   tight.use_cache = true;
+  tight.cache_dir = kCacheBeside;
   tight.notice = [this](const std::string& n) { notices_.push_back(n); };
   auto mapped = session::OpenTrace(trace.string(), tight);
   ASSERT_TRUE(mapped.ok()) << mapped.status().ToString();
@@ -520,6 +546,7 @@ TEST_F(TraceCacheTest, TheFirstOpenOfATraceLargerThanTheBudgetParsesIntoTheCache
   EXPECT_NE(refused.status().message().find("memory budget"), std::string::npos) << refused.status().ToString();
   ASSERT_FALSE(fs::exists(dir_ / "t.prv.pxc"));
   tight.use_cache = true;
+  tight.cache_dir = kCacheBeside;
   auto parsed = session::OpenTrace(trace.string(), tight);
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_TRUE(fs::exists(dir_ / "t.prv.pxc"));
@@ -690,7 +717,7 @@ TEST_F(TraceCacheTest, ASealedCacheIsNotHashedAgainUntilItChanges) {
   EXPECT_TRUE(notices_.empty());
 
   // Clearing the cache removes its seal too.
-  auto cleared = ClearCache(trace.string(), "");
+  auto cleared = ClearCache(trace.string(), kCacheBeside);
   ASSERT_TRUE(cleared.ok());
   EXPECT_TRUE(cleared.value());
   EXPECT_FALSE(fs::exists(cache));
@@ -711,31 +738,135 @@ TEST_F(TraceCacheTest, TheCacheRecordsTheEventTypes) {
   EXPECT_EQ(reopened->EventTypes(), reopened->prv().event_types);
 }
 
-TEST_F(TraceCacheTest, ReadOnlyFolderFallsBackToTheUserCacheFolder) {
+// Where caches go (docs/formats.md, "Trace cache"): by default in the user's cache folder
+// ($XDG_CACHE_HOME/parallax, else ~/.cache/parallax, else a private /tmp/parallax-UID), named
+// after the trace with a hash of its absolute path; next to the trace only when asked
+// (kCacheBeside) and its folder is writable.
+TEST_F(TraceCacheTest, CachesGoToTheUserCacheFolderUnlessAskedBeside) {
   fs::path trace = dir_ / "ro" / "t.prv";
-  std::string path = io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return false; });
-  ::setenv("XDG_CACHE_HOME", (dir_ / "xdg").c_str(), 1);
-  std::string xdg = io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return false; });
-  ::unsetenv("XDG_CACHE_HOME");
+  EnvVar xdg_var("XDG_CACHE_HOME", (dir_ / "xdg").string());
+  std::string xdg = io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return true; });
   EXPECT_EQ(fs::path(xdg).parent_path(), dir_ / "xdg" / "parallax");
   EXPECT_EQ(fs::path(xdg).filename().string().rfind("t.prv-", 0), 0u) << xdg;
-  EXPECT_NE(path, xdg);
   // Another folder, same name: another cache file.
   std::string other = io::cache::CachePathFor((dir_ / "t.prv").string(), (dir_ / "xdg").string(), nullptr);
   EXPECT_NE(fs::path(other).filename(), fs::path(xdg).filename());
-  // Writable: next to the trace.
-  EXPECT_EQ(io::cache::CachePathFor(trace.string(), "", [](const std::string&) { return true; }),
+  // Beside, writable: next to the trace; read-only: the user's folder.
+  EXPECT_EQ(io::cache::CachePathFor(trace.string(), kCacheBeside, [](const std::string&) { return true; }),
             trace.string() + ".pxc");
-  if (::geteuid() != 0) {  // the permission bits bind only other users than root
-    fs::create_directories(dir_ / "ro");
-    Spit(trace, kTrace);
-    fs::permissions(dir_ / "ro", fs::perms::owner_read | fs::perms::owner_exec);
-    ::setenv("XDG_CACHE_HOME", (dir_ / "xdg").c_str(), 1);
-    Open(trace);
-    ::unsetenv("XDG_CACHE_HOME");
-    EXPECT_FALSE(fs::exists(trace.string() + ".pxc"));
-    EXPECT_TRUE(fs::exists(xdg));
+  EXPECT_EQ(io::cache::CachePathFor(trace.string(), kCacheBeside, [](const std::string&) { return false; }), xdg);
+  {
+    EnvVar no_xdg("XDG_CACHE_HOME", nullptr);
+    EnvVar home("HOME", (dir_ / "home").string());
+    EXPECT_EQ(fs::path(io::cache::CachePathFor(trace.string(), "")).parent_path(),
+              dir_ / "home" / ".cache" / "parallax");
+    EnvVar no_home("HOME", nullptr);
+    EXPECT_EQ(fs::path(io::cache::CachePathFor(trace.string(), "")).parent_path(),
+              fs::path(fmt::format("/tmp/parallax-{}", ::geteuid())));
   }
+  // An open with the defaults writes into the user's folder, made private, nothing beside.
+  fs::path t2 = WriteTrace(kTrace);
+  LoadOptions o;
+  o.use_cache = true;
+  o.notice = [this](const std::string& n) { notices_.push_back(n); };
+  auto t = session::OpenTrace(t2.string(), o);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t.value()->Summary().cache_use, "written");
+  EXPECT_EQ(fs::path(t.value()->Summary().cache_path).parent_path(), dir_ / "xdg" / "parallax");
+  EXPECT_FALSE(fs::exists(t2.string() + ".pxc"));
+  EXPECT_EQ(fs::status(dir_ / "xdg" / "parallax").permissions() & fs::perms::all, fs::perms::owner_all);
+  EXPECT_TRUE(notices_.empty());
+}
+
+// A trace smaller than cache_min_bytes gets no cache (and the user's folder is not even made);
+// an existing valid cache is read whatever the size.
+TEST_F(TraceCacheTest, SmallTracesAreNotCachedButAnExistingCacheIsRead) {
+  EnvVar xdg_var("XDG_CACHE_HOME", (dir_ / "xdg").string());
+  fs::path trace = WriteTrace(kTrace);
+  LoadOptions o;
+  o.use_cache = true;
+  o.cache_min_bytes = 64 << 20;
+  auto small = session::OpenTrace(trace.string(), o);
+  ASSERT_TRUE(small.ok()) << small.status().ToString();
+  EXPECT_EQ(small.value()->Summary().cache_use.rfind("not written: the trace has about", 0), 0u)
+      << small.value()->Summary().cache_use;
+  EXPECT_FALSE(fs::exists(dir_ / "xdg"));
+  LoadOptions all = o;
+  all.cache_min_bytes = 0;
+  ASSERT_TRUE(session::OpenTrace(trace.string(), all).ok());
+  auto again = session::OpenTrace(trace.string(), o);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value()->Summary().cache_use, "read");
+  EXPECT_EQ(Fingerprint(*again.value()), Fingerprint(*small.value()));
+}
+
+// The user's folder keeps its caches within cache_max_bytes: the least recently used go first
+// (a read counts as a use), never the one just written.
+TEST_F(TraceCacheTest, TheUserFolderEvictsTheLeastRecentlyUsedCaches) {
+  EnvVar xdg_var("XDG_CACHE_HOME", (dir_ / "xdg").string());
+  std::vector<fs::path> traces;
+  for (const char* name : {"a", "b", "c"}) {
+    traces.push_back(dir_ / (std::string(name) + ".prv"));
+    Spit(traces.back(), kTrace);
+  }
+  LoadOptions o;
+  o.use_cache = true;
+  o.notice = [this](const std::string& n) { notices_.push_back(n); };
+  auto open = [&](const fs::path& p) {
+    auto t = session::OpenTrace(p.string(), o);
+    EXPECT_TRUE(t.ok()) << t.status().ToString();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // distinct file times
+    return t.ok() ? t.value()->Summary().cache_path : std::string();
+  };
+  const std::string a = open(traces[0]), b = open(traces[1]);
+  const uint64_t one = fs::file_size(a);
+  open(traces[0]);  // a is read: b is now the least recently used
+  o.cache_max_bytes = 2 * one + one / 2;
+  const std::string c = open(traces[2]);
+  EXPECT_TRUE(fs::exists(a));
+  EXPECT_FALSE(fs::exists(b));
+  EXPECT_FALSE(fs::exists(b + ".ok"));
+  EXPECT_TRUE(fs::exists(c));
+  ASSERT_EQ(notices_.size(), 1u);
+  EXPECT_NE(notices_[0].find("removed the 1 least recently used caches"), std::string::npos) << notices_[0];
+  o.cache_max_bytes = 1;  // even below one cache: the one written now stays
+  const std::string b2 = open(traces[1]);
+  EXPECT_TRUE(fs::exists(b2));
+  EXPECT_FALSE(fs::exists(a));
+  EXPECT_FALSE(fs::exists(c));
+}
+
+// Without XDG_CACHE_HOME and HOME the caches go to /tmp/parallax-UID, which must be this user's
+// and private: a folder another user could write into (or a link) is not used at all.
+TEST_F(TraceCacheTest, ASharedFallbackFolderIsNotUsed) {
+  EnvVar no_xdg("XDG_CACHE_HOME", nullptr);
+  EnvVar no_home("HOME", nullptr);
+  const fs::path folder = fmt::format("/tmp/parallax-{}", ::geteuid());
+  std::error_code ec;
+  fs::remove_all(folder, ec);
+  fs::path trace = WriteTrace(kTrace);
+  LoadOptions o;
+  o.use_cache = true;
+  o.notice = [this](const std::string& n) { notices_.push_back(n); };
+  ASSERT_TRUE(::mkdir(folder.c_str(), 0777) == 0 && ::chmod(folder.c_str(), 0777) == 0);
+  auto planted = session::OpenTrace(trace.string(), o);
+  ASSERT_TRUE(planted.ok()) << planted.status().ToString();
+  EXPECT_EQ(planted.value()->Summary().cache_path, "");
+  EXPECT_NE(planted.value()->Summary().cache_use.find("others can write into it"), std::string::npos)
+      << planted.value()->Summary().cache_use;
+  EXPECT_TRUE(fs::is_empty(folder));
+  ASSERT_EQ(notices_.size(), 1u);
+  fs::remove(folder);
+  fs::create_directory_symlink(dir_, folder);
+  auto linked = session::OpenTrace(trace.string(), o);
+  ASSERT_TRUE(linked.ok());
+  EXPECT_NE(linked.value()->Summary().cache_use.find("symbolic link"), std::string::npos);
+  fs::remove(folder);
+  auto made = session::OpenTrace(trace.string(), o);  // missing: made private, and used
+  ASSERT_TRUE(made.ok());
+  EXPECT_EQ(made.value()->Summary().cache_use, "written");
+  EXPECT_EQ(fs::status(folder).permissions() & fs::perms::all, fs::perms::owner_all);
+  fs::remove_all(folder, ec);
 }
 
 TEST_F(TraceCacheTest, CacheDirOverridesTheLocation) {
@@ -776,6 +907,7 @@ TEST_F(TraceCacheTest, StrictOpenOfACachedTraceWithProblemsStillFails) {
   Open(trace);
   LoadOptions o;
   o.use_cache = true;
+  o.cache_dir = kCacheBeside;
   o.strict = true;
   auto t = session::OpenTrace(trace.string(), o);
   EXPECT_FALSE(t.ok());
@@ -793,7 +925,7 @@ TEST_F(TraceCacheTest, ACompactCacheGivesTheSameResults) {
   auto cached = ReadTheCache(trace);
   ASSERT_TRUE(cached.ok()) << cached.status().ToString();
   EXPECT_TRUE(cached->store.compact());
-  auto info = InspectCache(trace.string(), "");
+  auto info = InspectCache(trace.string(), kCacheBeside);
   ASSERT_TRUE(info.ok());
   EXPECT_TRUE(info->usable);
   EXPECT_TRUE(info->compact);
@@ -1046,12 +1178,13 @@ TEST_F(TraceCacheTest, ATraceTooLargeForAPlainCacheIsCachedCompact) {
     LoadOptions o;
     o.threads = 2;
     o.use_cache = true;
+    o.cache_dir = kCacheBeside;
     o.memory_limit = limit;
     o.notice = [this](const std::string& n) { notices_.push_back(n); };
     auto t = session::OpenTrace(trace.string(), o);
     ASSERT_TRUE(t.ok()) << t.status().ToString();
     EXPECT_EQ(t.value()->store().compact(), limit != 0);
-    auto info = InspectCache(trace.string(), "");
+    auto info = InspectCache(trace.string(), kCacheBeside);
     ASSERT_TRUE(info.ok());
     EXPECT_EQ(info->compact, limit != 0);
   }
