@@ -73,6 +73,9 @@ struct Rec {
   Kind kind = Kind::kUnknown;
 };
 
+// Rec::container of records of the root container "0".
+constexpr uint32_t kRoot = UINT32_MAX;
+
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 class PajeImporter {
@@ -223,9 +226,10 @@ void PajeImporter::Event(uint64_t line_no) {
   std::string_view cname = d.kind == Kind::kDestroyContainer && d.name_field >= 0 ? f(d.name_field) : f(d.container);
   bool link = d.kind == Kind::kStartLink || d.kind == Kind::kEndLink;
   int64_t c = FindContainer(cname);
-  // Links usually live in the root container "0"; only their end points matter.
-  if (c < 0 && !(link && cname == "0")) return undefined("container", cname);
-  r.container = c < 0 ? UINT32_MAX : static_cast<uint32_t>(c);
+  // Links usually live in the root container "0"; only their end points matter. Destroying the
+  // root is valid (pajeng destroys every container with it).
+  if (c < 0 && !((link || d.kind == Kind::kDestroyContainer) && cname == "0")) return undefined("container", cname);
+  r.container = c < 0 ? kRoot : static_cast<uint32_t>(c);
   if (d.kind == Kind::kDestroyContainer) {
     recs_.push_back(r);
     return;
@@ -393,6 +397,12 @@ Result<ImportedTrace> PajeImporter::Build() {
   std::unordered_map<uint32_t, uint32_t> main_state_type;  // container -> its first state type
   std::map<std::pair<uint32_t, uint32_t>, double> variables;
   std::vector<const Rec*> pending_start(keys_.entries().size(), nullptr), pending_end(keys_.entries().size(), nullptr);
+  // Containers inside each container; the root's are at index `root`.
+  const auto root = static_cast<uint32_t>(containers_.size());
+  std::vector<std::vector<uint32_t>> children(containers_.size() + 1);
+  for (uint32_t c = 0; c < containers_.size(); ++c)
+    children[containers_[c].parent >= 0 ? static_cast<size_t>(containers_[c].parent) : root].push_back(c);
+  std::vector<uint32_t> destroyed;
 
   auto state_change = [&](uint32_t c, uint32_t type, Stack& st, int64_t t, auto&& modify) {
     uint32_t th = static_cast<uint32_t>(thread_of[c]);
@@ -433,9 +443,16 @@ Result<ImportedTrace> PajeImporter::Build() {
         break;
       }
       case Kind::kDestroyContainer:
-        for (auto it = stacks.lower_bound({r.container, 0}); it != stacks.end() && it->first.first == r.container; ++it)
-          if (!it->second.values.empty())
-            state_change(r.container, it->first.second, it->second, r.time, [&] { it->second.values.clear(); });
+        // pajeng destroys a container with every container inside it; the root holds them all.
+        destroyed.assign(1, r.container == kRoot ? root : r.container);
+        while (!destroyed.empty()) {
+          uint32_t k = destroyed.back();
+          destroyed.pop_back();
+          destroyed.insert(destroyed.end(), children[k].begin(), children[k].end());
+          for (auto it = stacks.lower_bound({k, 0}); it != stacks.end() && it->first.first == k; ++it)
+            if (!it->second.values.empty())
+              state_change(k, it->first.second, it->second, r.time, [&] { it->second.values.clear(); });
+        }
         break;
       case Kind::kNewEvent:
         b.AddEvent(static_cast<uint32_t>(thread_of[r.container]), static_cast<model::Time>(r.time),

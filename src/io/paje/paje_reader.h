@@ -16,7 +16,8 @@
 //   NewEvent -> an event of type kPajeEventTypeBase + n, value = the entity value's number;
 //   Set/Add/SubVariable -> an event of type kPajeVariableBase + n with the new value rounded;
 //   StartLink/EndLink with the same type and key -> a communication (size from a Size field).
-// A container's destruction ends its open states.
+// A container's destruction ends its open states and those of every container inside it;
+// destroying the root container "0" ends them all (as pajeng does).
 
 #include <cstdint>
 #include <string>

@@ -1,0 +1,175 @@
+// The Pajé reader's rules on hand-made traces written into a scratch folder, each checked
+// against what pajeng's simulator (pj_dump) does with the same events: destroying containers
+// (the root included), the scope of link keys, the field names of Pajé's first format,
+// zero-duration states and which state type becomes the Paraver states.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "src/io/paje/paje_reader.h"
+#include "tests/unit/scratch_folder.h"
+
+namespace parallax::io {
+namespace {
+
+using model::ThreadIndex;
+using model::Time;
+
+constexpr Time kSecond = 1000000000;
+
+// Pajé's reference header (lang-paje, section 5, with aliases), ids 0 to 11.
+const char kHeader[] = R"(%EventDef PajeDefineContainerType 0
+%  Alias string
+%  Type string
+%  Name string
+%EndEventDef
+%EventDef PajeDefineStateType 1
+%  Alias string
+%  Type string
+%  Name string
+%EndEventDef
+%EventDef PajeDefineLinkType 2
+%  Alias string
+%  Type string
+%  StartContainerType string
+%  EndContainerType string
+%  Name string
+%EndEventDef
+%EventDef PajeCreateContainer 3
+%  Time date
+%  Alias string
+%  Type string
+%  Container string
+%  Name string
+%EndEventDef
+%EventDef PajeDestroyContainer 4
+%  Time date
+%  Type string
+%  Name string
+%EndEventDef
+%EventDef PajeSetState 5
+%  Time date
+%  Container string
+%  Type string
+%  Value string
+%EndEventDef
+%EventDef PajePushState 6
+%  Time date
+%  Container string
+%  Type string
+%  Value string
+%EndEventDef
+%EventDef PajePopState 7
+%  Time date
+%  Container string
+%  Type string
+%EndEventDef
+%EventDef PajeStartLink 8
+%  Time date
+%  Container string
+%  Type string
+%  StartContainer string
+%  Value string
+%  Key string
+%EndEventDef
+%EventDef PajeEndLink 9
+%  Time date
+%  Container string
+%  Type string
+%  EndContainer string
+%  Value string
+%  Key string
+%EndEventDef
+%EventDef PajeNewEvent 10
+%  Time date
+%  Container string
+%  Type string
+%  Value string
+%EndEventDef
+%EventDef PajeDefineEventType 11
+%  Alias string
+%  Type string
+%  Name string
+%EndEventDef
+)";
+
+// Two processes of two threads each, a state type and a link type per process.
+const char kHierarchy[] = R"(0 P 0 Process
+0 T P Thread
+1 S T "Thread state"
+1 M T "MPI state"
+2 L P T T Message
+11 E T Mark
+3 0 p1 P 0 "proc 1"
+3 0 p2 P 0 "proc 2"
+3 0 t1 T p1 "thread 1"
+3 0 t1b T p1 "thread 1b"
+3 0 t2 T p2 "thread 2"
+3 0 t2b T p2 "thread 2b"
+)";
+
+struct Loaded {
+  ImportedTrace t;
+  uint32_t Thread(const std::string& name) const {
+    const auto& labels = *t.row->Labels(model::Level::kThread);
+    for (uint32_t i = 0; i < labels.size(); ++i)
+      if (labels[i] == name) return i;
+    ADD_FAILURE() << "no thread " << name;
+    return 0;
+  }
+  // (begin, end, label) of a thread's states.
+  std::vector<std::tuple<Time, Time, std::string>> States(const std::string& thread) const {
+    std::vector<std::tuple<Time, Time, std::string>> out;
+    const auto& st = t.prv.store.thread(ThreadIndex(Thread(thread))).states;
+    for (size_t i = 0; i < st.size(); ++i) {
+      const std::string* l = t.pcf.StateLabel(st.state[i]);
+      out.emplace_back(st.begin[i], st.end[i], l ? *l : "?");
+    }
+    return out;
+  }
+  const Diagnostics& diags() const { return t.prv.diagnostics; }
+};
+
+// Writes the trace into a scratch folder and reads it as a file, as `parallax` does.
+Loaded Read(const std::string& text) {
+  test::ScratchFolder dir;
+  auto r = ReadPajeTrace(dir.Write("hand.trace", text));
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return Loaded{std::move(r.value())};
+}
+
+std::string Problems(const Diagnostics& d) {
+  std::string s;
+  for (size_t k = 0; k < static_cast<size_t>(DiagKind::kCount); ++k) {
+    auto kind = static_cast<DiagKind>(k);
+    if (d.count(kind) == 0 || DiagKindSeverity(kind) == Severity::kInfo) continue;
+    s += std::string(DiagKindName(kind)) + " x" + std::to_string(d.count(kind));
+    if (!d.examples(kind).empty()) s += " (" + d.examples(kind)[0].detail + ")";
+    s += "; ";
+  }
+  return s;
+}
+
+// pajeng destroys a container with everything it holds, and the root "0" (type "0") like any
+// other: destroying it ends every container. Neither is an error.
+TEST(PajeRules, DestroyingAContainerEndsItsChildrenAndTheRootEndsAll) {
+  Loaded l = Read(std::string(kHeader) + kHierarchy +
+                  "5 1 t1 S run\n"
+                  "5 1 t2 S run\n"
+                  "4 3 P p1\n"      // ends thread 1 and thread 1b
+                  "4 6 0 0\n"       // the root: ends thread 2
+                  "10 8 t2 E x\n");  // kept (pajeng ignores it): the trace ends at 8 s
+  EXPECT_EQ(Problems(l.diags()), "");
+  using S = std::vector<std::tuple<Time, Time, std::string>>;
+  EXPECT_EQ(l.States("thread 1"), (S{{1 * kSecond, 3 * kSecond, "run"}}));
+  EXPECT_EQ(l.States("thread 2"), (S{{1 * kSecond, 6 * kSecond, "run"}}));
+  EXPECT_EQ(l.t.prv.store.end_time(), 8 * kSecond);
+  EXPECT_EQ(l.t.prv.store.thread(ThreadIndex(l.Thread("thread 2"))).events.size(), 3u);  // run, end, x
+}
+
+}  // namespace
+}  // namespace parallax::io
