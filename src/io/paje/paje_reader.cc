@@ -271,7 +271,8 @@ void PajeImporter::Event(uint64_t line_no) {
       if (o < 0) return undefined("container", other);
       r.other = static_cast<uint32_t>(o);
       containers_[r.other].has_data = true;
-      r.key = static_cast<uint32_t>(keys_.Id(fmt::format("{}\x1f{}", r.type, f(d.key))));
+      // pajeng keeps pending links per container (the link's Container field) and link type.
+      r.key = static_cast<uint32_t>(keys_.Id(fmt::format("{}\x1f{}\x1f{}", r.container, r.type, f(d.key))));
       if (d.size >= 0) r.size = std::atoll(std::string(f(d.size)).c_str());
       break;
     }

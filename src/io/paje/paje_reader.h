@@ -15,7 +15,8 @@
 //     stack empties);
 //   NewEvent -> an event of type kPajeEventTypeBase + n, value = the entity value's number;
 //   Set/Add/SubVariable -> an event of type kPajeVariableBase + n with the new value rounded;
-//   StartLink/EndLink with the same type and key -> a communication (size from a Size field).
+//   StartLink/EndLink with the same container, type and key -> a communication (size from a
+//     Size field); keys are scoped as pajeng scopes them, by the link's container and type.
 // A container's destruction ends its open states and those of every container inside it;
 // destroying the root container "0" ends them all (as pajeng does).
 

@@ -171,5 +171,25 @@ TEST(PajeRules, DestroyingAContainerEndsItsChildrenAndTheRootEndsAll) {
   EXPECT_EQ(l.t.prv.store.thread(ThreadIndex(l.Thread("thread 2"))).events.size(), 3u);  // run, end, x
 }
 
+// pajeng keeps the pending links of each container (the link's Container field) by link type
+// and key: the same key in two containers names two links. Start and end containers are not
+// part of the key.
+TEST(PajeRules, LinkKeysAreMatchedWithinTheLinksContainer) {
+  Loaded l = Read(std::string(kHeader) + kHierarchy +
+                  "8 1 p1 L t1 m k\n"     // link k of proc 1 starts
+                  "8 1.5 p2 L t2 m k\n"   // link k of proc 2 starts: another link
+                  "9 2 p2 L t2b m k\n"    // ends proc 2's link
+                  "9 3 p1 L t1b m k\n");  // ends proc 1's link
+  EXPECT_EQ(Problems(l.diags()), "");
+  const auto& c = l.t.prv.store.comms();
+  std::vector<std::tuple<uint32_t, uint32_t, Time, Time>> got, want = {
+      {l.Thread("thread 1"), l.Thread("thread 1b"), 1 * kSecond, 3 * kSecond},
+      {l.Thread("thread 2"), l.Thread("thread 2b"), 3 * kSecond / 2, 2 * kSecond}};
+  for (size_t i = 0; i < c.rows(); ++i) got.emplace_back(c.sender[i], c.receiver[i], c.log_send[i], c.log_recv[i]);
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+}
+
 }  // namespace
 }  // namespace parallax::io
