@@ -45,6 +45,17 @@ struct Def {
       key = -1, size = -1;
 };
 
+// The fields the reader uses, by name. Pajé's first format named some of them otherwise
+// (lang-paje's change log, versions 1.2 and 1.2.1); pajeng still reads those names unless run in
+// strict mode, and so does Parallax. (SourceContainerType and DestContainerType, the old
+// StartContainerType and EndContainerType, are not used: links need only their containers.)
+constexpr std::pair<std::string_view, int Def::*> kFieldNames[] = {
+    {"Time", &Def::time},   {"Container", &Def::container},  {"Type", &Def::type},
+    {"Value", &Def::value}, {"Alias", &Def::alias},          {"Name", &Def::name_field},
+    {"Key", &Def::key},     {"StartContainer", &Def::start},  {"EndContainer", &Def::end},
+    {"Size", &Def::size},   {"SourceContainer", &Def::start}, {"DestContainer", &Def::end},
+    {"ContainerType", &Def::type}, {"EntityType", &Def::type}};
+
 enum class TypeKind : uint8_t { kContainer, kState, kEvent, kVariable, kLink };
 
 struct TypeInfo {
@@ -322,17 +333,8 @@ Result<ImportedTrace> PajeImporter::Run() {
         if (!open_def) return Error(line_no, 2, "a field definition outside %EventDef ... %EndEventDef");
         if (fields_.size() != 2) return Error(line_no, 2, "expected `% FIELD TYPE` (a field name and its type)");
         int index = static_cast<int>(open_def->fields++);
-        std::string_view n = fields_[0];
-        if (n == "Time") open_def->time = index;
-        else if (n == "Container") open_def->container = index;
-        else if (n == "Type") open_def->type = index;
-        else if (n == "Value") open_def->value = index;
-        else if (n == "Alias") open_def->alias = index;
-        else if (n == "Name") open_def->name_field = index;
-        else if (n == "StartContainer") open_def->start = index;
-        else if (n == "EndContainer") open_def->end = index;
-        else if (n == "Key") open_def->key = index;
-        else if (n == "Size") open_def->size = index;
+        for (const auto& [name, member] : kFieldNames)
+          if (name == fields_[0]) open_def->*member = index;
       }
       continue;
     }

@@ -4,7 +4,9 @@
 // Accepted input: `%EventDef NAME ID` blocks, each followed by `% FIELD TYPE` lines (tabs or
 // spaces, any number) and `%EndEventDef`; then event lines `ID field...` whose fields are
 // separated by blanks, a field with blanks being written in double quotes; `#` lines are
-// comments. Times (`date` fields) are seconds, stored as nanoseconds.
+// comments. Fields are found by name; the names of Pajé's first format (ContainerType,
+// EntityType, SourceContainer, DestContainer) are read as the new ones. Containers and types are
+// referred to by alias or by name. Times (`date` fields) are seconds, stored as nanoseconds.
 //
 // Mapping (docs/formats.md): containers without child containers, and containers that hold
 // states, events or variables or end links, are threads; a thread's parent container is its

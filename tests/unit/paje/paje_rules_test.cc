@@ -191,5 +191,87 @@ TEST(PajeRules, LinkKeysAreMatchedWithinTheLinksContainer) {
   EXPECT_EQ(got, want);
 }
 
+// Pajé's first format (lang-paje's change log, versions 1.1 to 1.2.1; pajeng reads these names
+// unless it runs in strict mode): ContainerType and EntityType for Type, SourceContainer and
+// DestContainer for StartContainer and EndContainer, SourceContainerType and DestContainerType
+// for StartContainerType and EndContainerType; types and containers referred to by name or by
+// alias alike.
+TEST(PajeRules, FirstFormatFieldNamesAreRead) {
+  const char old_format[] = R"(%EventDef PajeDefineContainerType 0
+%  Alias string
+%  ContainerType string
+%  Name string
+%EndEventDef
+%EventDef PajeDefineStateType 1
+%  Alias string
+%  ContainerType string
+%  Name string
+%EndEventDef
+%EventDef PajeDefineLinkType 2
+%  Alias string
+%  ContainerType string
+%  SourceContainerType string
+%  DestContainerType string
+%  Name string
+%EndEventDef
+%EventDef PajeDefineEntityValue 3
+%  Alias string
+%  EntityType string
+%  Name string
+%EndEventDef
+%EventDef PajeCreateContainer 4
+%  Time date
+%  Alias string
+%  Type string
+%  Container string
+%  Name string
+%EndEventDef
+%EventDef PajeSetState 5
+%  Time date
+%  Container string
+%  EntityType string
+%  Value string
+%EndEventDef
+%EventDef PajeStartLink 6
+%  Time date
+%  Container string
+%  EntityType string
+%  SourceContainer string
+%  Value string
+%  Key string
+%EndEventDef
+%EventDef PajeEndLink 7
+%  Time date
+%  Container string
+%  EntityType string
+%  DestContainer string
+%  Value string
+%  Key string
+%EndEventDef
+0 P 0 Process
+0 T P Thread
+1 S T "Thread state"
+2 L P T T Message
+3 r S Running
+4 0 p1 P 0 "proc 1"
+4 0 t1 T p1 "thread 1"
+4 0 t2 T p1 "thread 2"
+5 1 t1 S r
+5 2 "thread 1" "Thread state" Idle
+5 3 t1 S r
+6 1 p1 L t1 m k1
+7 2 "proc 1" Message "thread 2" m k1
+)";
+  Loaded l = Read(old_format);
+  EXPECT_EQ(Problems(l.diags()), "");
+  using S = std::vector<std::tuple<Time, Time, std::string>>;
+  EXPECT_EQ(l.States("thread 1"),
+            (S{{1 * kSecond, 2 * kSecond, "Running"}, {2 * kSecond, 3 * kSecond, "Idle"}}));
+  const auto& c = l.t.prv.store.comms();
+  ASSERT_EQ(c.rows(), 1u);
+  EXPECT_EQ(c.sender[0], l.Thread("thread 1"));
+  EXPECT_EQ(c.receiver[0], l.Thread("thread 2"));
+}
+
 }  // namespace
 }  // namespace parallax::io
