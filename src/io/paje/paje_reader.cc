@@ -351,6 +351,77 @@ Result<ImportedTrace> PajeImporter::Run() {
 }
 
 
+// The state stacks of every (container, state type), replayed in time order. The top of the
+// stack of a container's main state type (the first one it uses) is its Paraver state; every
+// change of any stack is an event of its state type. A state of the main type that ends when it
+// begins cannot be a Paraver state: it stays an event, and is counted.
+class StateStacks {
+ public:
+  StateStacks(TraceBuilder& b, const std::vector<int64_t>& thread_of, const std::vector<TypeInfo>& types,
+              const NameTable& values, Diagnostics& diags)
+      : b_(b), thread_of_(thread_of), types_(types), values_(values), diags_(diags) {}
+
+  // A Set, Push, Pop or Reset of the stack of r.type in r.container.
+  void Apply(const Rec& r) {
+    Stack& st = stacks_[{r.container, r.type}];
+    if (r.kind == Kind::kPopState && st.entries.empty()) {
+      diags_.Add(DiagKind::kUnmatchedEnd, r.line, 0, "PopState with no state pushed on the container");
+      return;
+    }
+    size_t keep = r.kind == Kind::kPushState ? st.entries.size() : r.kind == Kind::kPopState ? st.entries.size() - 1 : 0;
+    bool push = r.kind == Kind::kSetState || r.kind == Kind::kPushState;
+    Entry e{r.value, r.time, r.line};
+    Change(r.container, r.type, st, r.time, keep, push ? &e : nullptr);
+  }
+  // Ends every state of container c at t.
+  void End(uint32_t c, int64_t t) {
+    for (auto it = stacks_.lower_bound({c, 0}); it != stacks_.end() && it->first.first == c; ++it)
+      if (!it->second.entries.empty()) Change(c, it->first.second, it->second, t, 0, nullptr);
+  }
+  void EndAll(int64_t t) {
+    for (auto& [key, st] : stacks_)
+      if (!st.entries.empty()) Change(key.first, key.second, st, t, 0, nullptr);
+  }
+
+ private:
+  struct Entry {
+    int64_t value = 0;
+    int64_t begin = 0;
+    uint64_t line = 0;
+  };
+  struct Stack {
+    std::vector<Entry> entries;
+    int64_t since = 0;
+  };
+  // Ends the states above the first `keep` of the stack at t, pushes `push`, and records the
+  // new top as an event.
+  void Change(uint32_t c, uint32_t type, Stack& st, int64_t t, size_t keep, const Entry* push) {
+    auto th = static_cast<uint32_t>(thread_of_[c]);
+    uint32_t event_type = kPajeStateEventBase + types_[type].index_of_kind;
+    bool main = main_type_.emplace(c, type).first->second == type;
+    if (main && !st.entries.empty() && t > st.since)
+      b_.AddState(th, static_cast<model::Time>(st.since), static_cast<model::Time>(t),
+                  static_cast<uint32_t>(st.entries.back().value));
+    st.since = t;
+    for (size_t i = keep; main && i < st.entries.size(); ++i)
+      if (st.entries[i].begin == t)
+        diags_.Add(DiagKind::kZeroDurationState, st.entries[i].line, 0,
+                   fmt::format("state \"{}\" ends when it begins: an event of type {}, not a state",
+                               values_.entries()[static_cast<size_t>(st.entries[i].value) - 1].second, event_type));
+    st.entries.resize(keep);
+    if (push) st.entries.push_back(*push);
+    b_.AddEvent(th, static_cast<model::Time>(t), event_type, st.entries.empty() ? 0 : st.entries.back().value);
+  }
+
+  TraceBuilder& b_;
+  const std::vector<int64_t>& thread_of_;
+  const std::vector<TypeInfo>& types_;
+  const NameTable& values_;
+  Diagnostics& diags_;
+  std::map<std::pair<uint32_t, uint32_t>, Stack> stacks_;
+  std::unordered_map<uint32_t, uint32_t> main_type_;  // container -> its first state type used
+};
+
 Result<ImportedTrace> PajeImporter::Build() {
   // Threads: leaf containers and containers with data, grouped by their parent (the task).
   std::vector<int64_t> task_of(containers_.size(), -1);
@@ -392,12 +463,7 @@ Result<ImportedTrace> PajeImporter::Build() {
 
   std::stable_sort(recs_.begin(), recs_.end(), [](const Rec& a, const Rec& b) { return a.time < b.time; });
   TraceBuilder b(header);
-  struct Stack {
-    std::vector<int64_t> values;
-    int64_t since = 0;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, Stack> stacks;
-  std::unordered_map<uint32_t, uint32_t> main_state_type;  // container -> its first state type
+  StateStacks states(b, thread_of, types_, values_, diags_);
   std::map<std::pair<uint32_t, uint32_t>, double> variables;
   std::vector<const Rec*> pending_start(keys_.entries().size(), nullptr), pending_end(keys_.entries().size(), nullptr);
   // Containers inside each container; the root's are at index `root`.
@@ -407,16 +473,6 @@ Result<ImportedTrace> PajeImporter::Build() {
     children[containers_[c].parent >= 0 ? static_cast<size_t>(containers_[c].parent) : root].push_back(c);
   std::vector<uint32_t> destroyed;
 
-  auto state_change = [&](uint32_t c, uint32_t type, Stack& st, int64_t t, auto&& modify) {
-    uint32_t th = static_cast<uint32_t>(thread_of[c]);
-    bool main = main_state_type.emplace(c, type).first->second == type;
-    if (main && !st.values.empty() && t > st.since)
-      b.AddState(th, static_cast<model::Time>(st.since), static_cast<model::Time>(t), static_cast<uint32_t>(st.values.back()));
-    st.since = t;
-    modify();
-    b.AddEvent(th, static_cast<model::Time>(t), kPajeStateEventBase + types_[type].index_of_kind,
-               st.values.empty() ? 0 : st.values.back());
-  };
   auto link = [&](const Rec& s, const Rec& e) {
     TraceBuilder::Comm cm;
     cm.sender = static_cast<uint32_t>(thread_of[s.other]);
@@ -431,20 +487,9 @@ Result<ImportedTrace> PajeImporter::Build() {
       case Kind::kSetState:
       case Kind::kPushState:
       case Kind::kPopState:
-      case Kind::kResetState: {
-        Stack& st = stacks[{r.container, r.type}];
-        if (r.kind == Kind::kPopState && st.values.empty()) {
-          diags_.Add(DiagKind::kUnmatchedEnd, r.line, 0, "PopState with no state pushed on the container");
-          break;
-        }
-        state_change(r.container, r.type, st, r.time, [&] {
-          if (r.kind == Kind::kSetState) st.values.assign(1, r.value);
-          else if (r.kind == Kind::kPushState) st.values.push_back(r.value);
-          else if (r.kind == Kind::kPopState) st.values.pop_back();
-          else st.values.clear();
-        });
+      case Kind::kResetState:
+        states.Apply(r);
         break;
-      }
       case Kind::kDestroyContainer:
         // pajeng destroys a container with every container inside it; the root holds them all.
         destroyed.assign(1, r.container == kRoot ? root : r.container);
@@ -452,9 +497,7 @@ Result<ImportedTrace> PajeImporter::Build() {
           uint32_t k = destroyed.back();
           destroyed.pop_back();
           destroyed.insert(destroyed.end(), children[k].begin(), children[k].end());
-          for (auto it = stacks.lower_bound({k, 0}); it != stacks.end() && it->first.first == k; ++it)
-            if (!it->second.values.empty())
-              state_change(k, it->first.second, it->second, r.time, [&] { it->second.values.clear(); });
+          if (k != root) states.End(k, r.time);
         }
         break;
       case Kind::kNewEvent:
@@ -488,10 +531,7 @@ Result<ImportedTrace> PajeImporter::Build() {
       default: break;
     }
   }
-  for (auto& entry : stacks) {
-    Stack& st = entry.second;  // a named reference: clang 14 cannot capture structured bindings
-    if (!st.values.empty()) state_change(entry.first.first, entry.first.second, st, last_time_, [&] { st.values.clear(); });
-  }
+  states.EndAll(last_time_);
   for (const auto* list : {&pending_start, &pending_end})
     for (const Rec* r : *list)
       if (r) diags_.Add(DiagKind::kUnmatchedFlow, r->line, 0, "link start or end without its other end");

@@ -14,7 +14,8 @@
 //   Set/Push/Pop/ResetState of the first state type of a container -> its states (the top of
 //     the stack, as `pj_dump --no-imbrication` prints), and for every state type an event of
 //     type kPajeStateEventBase + n (value = the entity value's number at a change, 0 when the
-//     stack empties);
+//     stack empties); a state that ends when it begins is only that event (counted as
+//     zero_duration_state);
 //   NewEvent -> an event of type kPajeEventTypeBase + n, value = the entity value's number;
 //   Set/Add/SubVariable -> an event of type kPajeVariableBase + n with the new value rounded;
 //   StartLink/EndLink with the same container, type and key -> a communication (size from a

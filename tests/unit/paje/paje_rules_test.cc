@@ -273,5 +273,51 @@ TEST(PajeRules, FirstFormatFieldNamesAreRead) {
   EXPECT_EQ(c.receiver[0], l.Thread("thread 2"));
 }
 
+// pj_dump prints states whose begin is their end. A Paraver state interval cannot show them:
+// they are kept as events of their state type (60002000 + n) and counted, with the line that
+// began them, so they are not lost silently. Only states of the type that gives the Paraver
+// states count (the others are events anyway).
+TEST(PajeRules, ZeroDurationStatesAreEventsAndCounted) {
+  std::string body = std::string(kHeader) + kHierarchy;
+  const size_t first = static_cast<size_t>(std::count(body.begin(), body.end(), '\n')) + 1;
+  body += "6 1 t1 S run\n"   // first + 0
+          "6 2 t1 S zero\n"  // first + 1: pushed and popped at 2 s
+          "7 2 t1 S\n"
+          "6 3 t1 M x\n"     // first + 3: zero-duration state of the other type: not counted
+          "7 3 t1 M\n"
+          "7 4 t1 S\n"
+          "5 5 t1 S a\n"     // first + 6: replaced at once
+          "5 5 t1 S b\n"
+          "5 7 t1 S c\n"
+          "4 9 T t1\n";
+  Loaded l = Read(body);
+  EXPECT_EQ(Problems(l.diags()), "");
+  using S = std::vector<std::tuple<Time, Time, std::string>>;
+  EXPECT_EQ(l.States("thread 1"), (S{{1 * kSecond, 2 * kSecond, "run"},
+                                     {2 * kSecond, 4 * kSecond, "run"},
+                                     {5 * kSecond, 7 * kSecond, "b"},
+                                     {7 * kSecond, 9 * kSecond, "c"}}));
+  // Every state, zero-duration ones included, is an event of its state type.
+  std::vector<std::pair<Time, std::string>> events;
+  const auto& ev = l.t.prv.store.thread(ThreadIndex(l.Thread("thread 1"))).events;
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.type[i] != kPajeStateEventBase) continue;
+    const std::string* v = l.t.pcf.EventValueLabel(ev.type[i], ev.value[i]);
+    events.emplace_back(ev.time[i], ev.value[i] == 0 ? "-" : v ? *v : "?");
+  }
+  EXPECT_EQ(events, (std::vector<std::pair<Time, std::string>>{{1 * kSecond, "run"},
+                                                               {2 * kSecond, "zero"},
+                                                               {2 * kSecond, "run"},
+                                                               {4 * kSecond, "-"},
+                                                               {5 * kSecond, "a"},
+                                                               {5 * kSecond, "b"},
+                                                               {7 * kSecond, "c"},
+                                                               {9 * kSecond, "-"}}));
+  const Diagnostics& d = l.diags();
+  ASSERT_EQ(d.count(DiagKind::kZeroDurationState), 2u);
+  EXPECT_EQ(d.examples(DiagKind::kZeroDurationState)[0].line, first + 1);
+  EXPECT_EQ(d.examples(DiagKind::kZeroDurationState)[1].line, first + 6);
+}
+
 }  // namespace
 }  // namespace parallax::io
