@@ -46,9 +46,10 @@ struct Def {
 };
 
 // The fields the reader uses, by name. Pajé's first format named some of them otherwise
-// (lang-paje's change log, versions 1.2 and 1.2.1); pajeng still reads those names unless run in
-// strict mode, and so does Parallax. (SourceContainerType and DestContainerType, the old
-// StartContainerType and EndContainerType, are not used: links need only their containers.)
+// (lang-paje's change log, versions 1.2 and 1.2.1); pajeng still reads those names outside its
+// strict mode (pj_dump --no-strict), and so does Parallax. (SourceContainerType and
+// DestContainerType, the old StartContainerType and EndContainerType, are not used: links need
+// only their containers.)
 constexpr std::pair<std::string_view, int Def::*> kFieldNames[] = {
     {"Time", &Def::time},   {"Container", &Def::container},  {"Type", &Def::type},
     {"Value", &Def::value}, {"Alias", &Def::alias},          {"Name", &Def::name_field},

@@ -11,7 +11,7 @@
 // Mapping (docs/formats.md): containers without child containers, and containers that hold
 // states, events or variables or end links, are threads; a thread's parent container is its
 // task (a container directly under the root is its own task); one application.
-//   Set/Push/Pop/ResetState of the first state type of a container -> its states (the top of
+//   Set/Push/Pop/ResetState of the first state type a container uses -> its states (the top of
 //     the stack, as `pj_dump --no-imbrication` prints), and for every state type an event of
 //     type kPajeStateEventBase + n (value = the entity value's number at a change, 0 when the
 //     stack empties); a state that ends when it begins is only that event (counted as

@@ -319,5 +319,21 @@ TEST(PajeRules, ZeroDurationStatesAreEventsAndCounted) {
   EXPECT_EQ(d.examples(DiagKind::kZeroDurationState)[1].line, first + 6);
 }
 
+// When a container has several state types, its Paraver states are those of the first type
+// it uses in time (ties in file order), not the first type defined; the other types are
+// events only. pj_dump has no such choice to follow (it prints every type's states).
+TEST(PajeRules, TheFirstStateTypeUsedGivesTheStates) {
+  Loaded l = Read(std::string(kHeader) + kHierarchy +
+                  "5 1 t1 M mpi\n"   // "MPI state", defined second, used first
+                  "5 2 t1 S run\n"
+                  "5 1 t2 S run\n"   // another container: its own first type
+                  "5 2 t2 M mpi\n"
+                  "4 3 T t1\n"
+                  "4 3 T t2\n");
+  using S = std::vector<std::tuple<Time, Time, std::string>>;
+  EXPECT_EQ(l.States("thread 1"), (S{{1 * kSecond, 3 * kSecond, "mpi"}}));
+  EXPECT_EQ(l.States("thread 2"), (S{{1 * kSecond, 3 * kSecond, "run"}}));
+}
+
 }  // namespace
 }  // namespace parallax::io
