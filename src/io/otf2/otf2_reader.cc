@@ -14,6 +14,8 @@
 #include <memory>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "src/io/otf2/otf2_internal.h"
 #include "src/io/otf2/otf2_trace.h"
@@ -75,6 +77,7 @@ struct Pending {  // one half of a point-to-point message waiting for the other
   uint32_t thread;
   uint16_t cpu;
   uint64_t size;
+  uint64_t order;  // of a send: its position among the sends read
 };
 
 // A UINT64 attribute of a record, when the archive defines it and the record has it.
@@ -126,6 +129,11 @@ struct Reader {
   };
   std::vector<Stack> stacks;
   std::map<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>, std::deque<Pending>> sends, recvs;
+  // Matched messages with the order of their send: they go to the store in that order, so the
+  // sends of one thread at one time keep the order they were written in (they are matched in
+  // the order of their receives).
+  std::vector<std::pair<uint64_t, TraceBuilder::Comm>> messages;
+  uint64_t sends_read = 0;
   std::map<std::pair<uint32_t, uint64_t>, model::Time> irecv_requests;
   NameTable user_functions{1};
   std::map<uint32_t, NameTable> mpi_other_values;  // calls not in Extrae's table
@@ -382,7 +390,7 @@ void Message(Reader& rd, uint32_t th, uint64_t comm, uint32_t peer_rank, uint32_
   uint32_t sender = is_send ? th : peer, receiver = is_send ? peer : th;
   auto key = std::make_tuple(comm, sender, receiver, tag);
   auto& other = is_send ? rd.recvs[key] : rd.sends[key];
-  Pending mine{log, phy, th, cpu, size};
+  Pending mine{log, phy, th, cpu, size, is_send ? rd.sends_read++ : 0};
   if (other.empty()) {
     (is_send ? rd.sends[key] : rd.recvs[key]).push_back(mine);
     return;
@@ -397,7 +405,7 @@ void Message(Reader& rd, uint32_t th, uint64_t comm, uint32_t peer_rank, uint32_
   c.log_send = s.log, c.phy_send = s.phy, c.log_recv = r.log, c.phy_recv = r.phy;
   c.size = static_cast<int64_t>(s.size);
   c.tag = tag;
-  rd.builder->AddComm(c);
+  rd.messages.emplace_back(s.order, c);
 }
 
 uint64_t AttrOr(const OTF2_AttributeList* a, OTF2_AttributeRef ref, uint64_t fallback) {
@@ -783,6 +791,9 @@ static Result<ImportedTrace> ReadArchive(const std::string& path) {
                  fmt::format("{} region(s) of thread {} never left: closed at the last event", rd.stacks[th].open.size(), th + 1));
     rd.StateBoundary(th, end);
   }
+  std::sort(rd.messages.begin(), rd.messages.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& m : rd.messages) rd.builder->AddComm(m.second);
+  rd.messages = {};
   size_t unmatched = 0;
   for (const auto& [k, q] : rd.sends) unmatched += q.size();
   for (const auto& [k, q] : rd.recvs) unmatched += q.size();

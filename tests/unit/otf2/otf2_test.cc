@@ -211,6 +211,29 @@ TEST(Otf2Writer, OtfPrintReadsTheArchive) {
   EXPECT_EQ(kinds["MPI_RECV"], in.prv.store.comms().rows());
 }
 
+// Several messages sent by one thread at one time come back in the order they were sent,
+// whatever the order of their receives (the reader completes them as the receives arrive).
+TEST(Otf2Writer, RoundTripKeepsTheOrderOfSendsAtOneTime) {
+  SKIP_WITHOUT_OTF2();
+  TempDir tmp;
+  std::ofstream(tmp.path / "sends.prv") << "#Paraver (01/01/2024 at 00:00):1000_ns:1(3):1:3(1:1,1:1,1:1),0\n"
+                                           "3:1:1:1:1:100:100:1:1:2:1:500:500:10:1\n"
+                                           "3:1:1:1:1:100:100:1:1:3:1:400:400:20:2\n"
+                                           "3:1:1:1:1:100:100:1:1:2:1:300:300:30:3\n"
+                                           "3:1:1:3:1:200:200:1:1:1:1:250:250:40:4\n";
+  auto in = ReadPrv((tmp.path / "sends.prv").string(), PrvReadOptions{});
+  ASSERT_TRUE(in.ok()) << in.status().ToString();
+  model::PcfCatalog pcf;
+  ASSERT_TRUE(WriteOtf2Trace(TraceView{&in->header, &in->store, &pcf, nullptr, nullptr}, (tmp.path / "s.otf2").string(),
+                             false).ok());
+  auto back = ReadOtf2Trace((tmp.path / "s.otf2").string());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->prv.diagnostics.problems(), 0u);
+  PrvWriteInput a{&in->header, &in->store, &in->unsigned_value_types, false};
+  PrvWriteInput b{&back->prv.header, &back->prv.store, &back->prv.unsigned_value_types, false};
+  EXPECT_EQ(WritePrvToString(b), WritePrvToString(a));
+}
+
 // Copies the ping-pong archive into a temp folder so that a test can damage it.
 fs::path CopyArchive(const TempDir& tmp) {
   fs::copy(kPingPong, tmp.path / "pp", fs::copy_options::recursive);
