@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 #include "src/io/import/trace_import.h"
@@ -232,6 +233,29 @@ TEST(Otf2Writer, RoundTripKeepsTheOrderOfSendsAtOneTime) {
   PrvWriteInput a{&in->header, &in->store, &in->unsigned_value_types, false};
   PrvWriteInput b{&back->prv.header, &back->prv.store, &back->prv.unsigned_value_types, false};
   EXPECT_EQ(WritePrvToString(b), WritePrvToString(a));
+}
+
+// Score-P records PAPI counters as ACCUMULATED_START metrics (the count since the start of the
+// measurement, as otf2-print shows: 98850 then 122765 cycles on location 0, 96084888 at its last sample). Paraver's counter
+// events hold the count since the previous sample of the thread, as Extrae writes them: the
+// first sample keeps its value, the next ones are differences, and their sum is the last
+// accumulated value.
+TEST(Otf2Reader, AccumulatedMetricsBecomeCountsPerInterval) {
+  SKIP_WITHOUT_OTF2();
+  auto r = ReadOtf2Trace(kPapi + "/traces.otf2");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(*r->pcf.EventTypeLabel(kOtf2MetricTypeBase), "PAPI_TOT_CYC");
+  std::vector<int64_t> cycles;
+  const auto& ev = r->prv.store.thread(ThreadIndex(0)).events;
+  for (size_t i = 0; i < ev.size(); ++i)
+    if (ev.type[i] == kOtf2MetricTypeBase) cycles.push_back(ev.value[i]);
+  ASSERT_GT(cycles.size(), 2u);
+  EXPECT_EQ(cycles[0], 98850);
+  EXPECT_EQ(cycles[1], 122765 - 98850);
+  for (int64_t c : cycles) EXPECT_GE(c, 0);
+  // otf2-print: 42 samples on location 0, the last one 96084888 cycles since the start.
+  EXPECT_EQ(cycles.size(), 42u);
+  EXPECT_EQ(std::accumulate(cycles.begin(), cycles.end(), int64_t{0}), 96084888);
 }
 
 // Copies the ping-pong archive into a temp folder so that a test can damage it.
