@@ -43,6 +43,7 @@ constexpr std::array<KindInfo, static_cast<size_t>(DiagKind::kCount)> kKinds = {
     {"overlapping_slice", Severity::kError, "complete slices that overlap the end of their enclosing slice (skipped)"},
     {"unmatched_flow", Severity::kError, "flow or link records without their other end (skipped)"},
     {"undefined_name", Severity::kError, "records naming a container, type or value never defined (skipped)"},
+    {"zero_duration_state", Severity::kInfo, "states that end when they begin (kept as events of their state type, not as states)"},
 }};
 
 }  // namespace

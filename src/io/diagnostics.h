@@ -44,6 +44,7 @@ enum class DiagKind : uint8_t {
   kOverlappingSlice,    // a complete slice not nested in the enclosing one (skipped)
   kUnmatchedFlow,       // a flow/link start or finish without its other end (skipped)
   kUndefinedName,       // a record naming a container, type or value never defined
+  kZeroDurationState,   // a state that ends when it begins: kept as events, not as a state
   kCount
 };
 

@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -29,6 +31,11 @@ struct RawEvent {
   std::string ph, name, cat, id, bp, pid, tid;
   double ts = 0, dur = 0;
   bool has_ts = false, has_dur = false;
+  // Flow binding of a slice (the newer flow form): bind_id, read as Perfetto reads it (a
+  // number, or a string of hexadecimal digits), and the directions.
+  bool has_bind_id = false, bind_id_ok = false, flow_in = false, flow_out = false;
+  uint64_t bind_id = 0;
+  std::string bind_id_text;  // as written, for messages
   struct Arg {
     std::string key, text;
     double number = 0;
@@ -40,6 +47,7 @@ struct RawEvent {
   void Clear() {
     ph.clear(), name.clear(), cat.clear(), id.clear(), bp.clear(), pid.clear(), tid.clear();
     has_ts = has_dur = false;
+    has_bind_id = bind_id_ok = flow_in = flow_out = false;
     nargs = 0;
   }
   const Arg* FindArg(std::string_view key) const {
@@ -55,11 +63,27 @@ class EventSax {
  public:
   explicit EventSax(RawEvent& e) : e_(e) {}
   bool null() { return Scalar(nullptr, 0, false); }
-  bool boolean(bool b) { return Scalar(nullptr, b ? 1 : 0, true); }
-  bool number_integer(json::number_integer_t v) { return Number(static_cast<double>(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return Number(static_cast<double>(v)); }
-  bool number_float(json::number_float_t v, const std::string&) { return Number(v); }
-  bool string(std::string& s) { return Scalar(&s, 0, false); }
+  bool boolean(bool b) { return Flag(b) || Scalar(nullptr, b ? 1 : 0, true); }
+  // bind_id is kept exactly (a double would merge ids above 2^53); a negative or fractional one
+  // names no flow.
+  bool number_integer(json::number_integer_t v) {
+    if (!Top("bind_id")) return Number(static_cast<double>(v));
+    return BindId(v >= 0 ? static_cast<uint64_t>(v) : 0, v >= 0, std::to_string(v));
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    if (!Top("bind_id")) return Number(static_cast<double>(v));
+    return BindId(v, true, std::to_string(v));
+  }
+  bool number_float(json::number_float_t v, const std::string& text) {
+    if (!Top("bind_id")) return Number(v);
+    bool whole = v >= 0 && v < 1.8e19 && v == std::floor(v);  // converts without loss
+    return BindId(whole ? static_cast<uint64_t>(v) : 0, whole, text);
+  }
+  bool string(std::string& s) {
+    if (!Top("bind_id")) return Scalar(&s, 0, false);
+    std::optional<uint64_t> v = ParseHex(s);
+    return BindId(v.value_or(0), v.has_value(), s);
+  }
   bool binary(json::binary_t&) { return true; }
   bool start_object(size_t) { return Open(); }
   bool start_array(size_t) { return Open(); }
@@ -79,6 +103,27 @@ class EventSax {
   const std::string& error() const { return error_; }
 
  private:
+  bool Top(std::string_view key) const { return depth_ == 1 && key1_ == key; }
+  bool BindId(uint64_t v, bool ok, std::string text) {
+    e_.has_bind_id = true, e_.bind_id_ok = ok, e_.bind_id = v, e_.bind_id_text = std::move(text);
+    return true;
+  }
+  // flow_in / flow_out given as booleans (or numbers, non-zero being true); false when the
+  // value is not one of them.
+  bool Flag(bool v) {
+    if (Top("flow_in")) e_.flow_in = v;
+    else if (Top("flow_out")) e_.flow_out = v;
+    else return false;
+    return true;
+  }
+  // Perfetto reads a string bind_id as hexadecimal digits (an optional 0x first).
+  static std::optional<uint64_t> ParseHex(std::string_view s) {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+    uint64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+  }
   bool Open() {
     ++depth_;
     return true;
@@ -90,6 +135,7 @@ class EventSax {
   }
   bool Number(double v) {
     if (depth_ == 1) {
+      if (Flag(v != 0)) return true;
       if (key1_ == "ts") e_.ts = v, e_.has_ts = true;
       else if (key1_ == "dur") e_.dur = v, e_.has_dur = true;
       else if (key1_ == "pid") SetNumber(e_.pid, v);
@@ -172,6 +218,7 @@ class JsonImporter {
   void ScanArray(size_t p);
   void HandleElement(size_t begin, size_t end);
   void Accept(size_t offset);
+  void BindFlow(const Rec& slice, size_t offset);
   uint32_t ThreadKey(const std::string& pid, const std::string& tid);
   uint32_t ThreadKeySlow(const std::string& pid, const std::string& tid);
   uint32_t last_key_ = UINT32_MAX;
@@ -325,6 +372,10 @@ void JsonImporter::Accept(size_t offset) {
     return;
   }
   char ph = e.ph[0];
+  bool bound = e.has_bind_id || e.flow_in || e.flow_out;
+  if (bound && ph != 'B' && ph != 'X')
+    Diag(DiagKind::kUnsupportedRecord, offset,
+         fmt::format("a flow binding on a '{}' event is not read (Perfetto reads it on B and X slices)", ph));
   if (ph == 'M') {
     const RawEvent::Arg* n = e.FindArg("name");
     if (!n || n->is_number) return;
@@ -337,10 +388,6 @@ void JsonImporter::Accept(size_t offset) {
                ph == 'f' || ph == 't';
   if (!known) {
     Diag(DiagKind::kUnsupportedRecord, offset, fmt::format("phase '{}' is not mapped", ph));
-    return;
-  }
-  if (ph == 't') {
-    diags_.Count(DiagKind::kUnsupportedRecord);
     return;
   }
   if (!e.has_ts || !std::isfinite(e.ts)) {
@@ -392,7 +439,9 @@ void JsonImporter::Accept(size_t offset) {
       break;
     case 's':
     case 'f':
-      scratch_.assign(e.cat).append(1, '\x1f').append(e.name).append(1, '\x1f').append(e.id);
+    case 't':
+      // Keys of this form begin with '1', those of bind_id flows with '2'.
+      scratch_.assign("1").append(e.cat).append(1, '\x1f').append(e.name).append(1, '\x1f').append(e.id);
       r.name = static_cast<uint32_t>(flows_.Id(scratch_));
       r.has_pax = num("size", &r.a) && num("tag", &r.b) && num("phy", &r.c);
       num("cpu", &r.value);
@@ -412,6 +461,29 @@ void JsonImporter::Accept(size_t offset) {
       break;
   }
   recs_.push_back(r);
+  if (bound && (ph == 'B' || ph == 'X')) BindFlow(r, offset);
+}
+
+// The newer flow form: a B or X slice with a bind_id and flow_out (a flow starts at the slice),
+// flow_in (it ends there) or both (a step through it), as Perfetto's importer reads it. The
+// flow half is placed at the slice's begin.
+void JsonImporter::BindFlow(const Rec& slice, size_t offset) {
+  const RawEvent& e = ev_;
+  if (!e.has_bind_id) {
+    Diag(DiagKind::kUnmatchedFlow, offset, "flow_in or flow_out without a bind_id: no flow");
+  } else if (!e.bind_id_ok) {
+    Diag(DiagKind::kUnmatchedFlow, offset,
+         fmt::format("bind_id {} is not a flow id (a number, or hexadecimal digits in a string)", e.bind_id_text));
+  } else if (!e.flow_in && !e.flow_out) {
+    Diag(DiagKind::kUnmatchedFlow, offset, fmt::format("bind_id {} without flow_in or flow_out", e.bind_id_text));
+  } else {
+    Rec f = slice;
+    f.ph = e.flow_in && e.flow_out ? 't' : e.flow_out ? 's' : 'f';
+    f.dur = f.value = f.a = f.b = f.c = 0;
+    f.has_pax = false;
+    f.name = static_cast<uint32_t>(flows_.Id("2" + std::to_string(e.bind_id)));
+    recs_.push_back(f);
+  }
 }
 
 Result<ImportedTrace> JsonImporter::Run() {
@@ -569,6 +641,56 @@ void SortKeys(std::vector<std::string>& keys) {
     });
 }
 
+// Links flow halves, given in time order, into communications as Perfetto's flow tracker links
+// slices: a start (s, flow_out) opens the flow of its key; an end (f, flow_in) links the open
+// start to itself and leaves the flow open, so several ends may follow one start; a step (t, or
+// both flow_in and flow_out) links the open start to itself and starts the flow again from
+// there. An end may also come before its start (a Paraver logical receive can precede its send),
+// and a start replaces one that was linked. Every half that links nothing is counted.
+class FlowMatcher {
+ public:
+  FlowMatcher(size_t keys, Diagnostics& d) : flows_(keys), diags_(d) {}
+
+  template <typename Link>
+  void Add(const Rec& r, Link&& link) {
+    Flow& f = flows_[r.name];
+    if (r.ph == 'f' || r.ph == 't') {
+      if (f.start) {
+        link(f.start, &r);
+        f.linked = true;
+      } else if (r.ph == 't') {
+        Unmatched(r, "flow step with no start before it (its outgoing half is kept)");
+      } else {
+        if (f.early_end) Unmatched(*f.early_end, "flow end with no start (its id ends another flow later)");
+        f.early_end = &r;
+      }
+      if (r.ph == 'f') return;
+    }
+    if (f.start && !f.linked) Unmatched(*f.start, "flow start never finished (its id starts another flow later)");
+    f.start = &r;
+    f.linked = f.early_end != nullptr;
+    if (f.early_end) link(&r, f.early_end);
+    f.early_end = nullptr;
+  }
+  void Finish() {
+    for (const Flow& f : flows_) {
+      if (f.start && !f.linked) Unmatched(*f.start, "flow start never finished");
+      if (f.early_end) Unmatched(*f.early_end, "flow end with no start");
+    }
+  }
+
+ private:
+  struct Flow {
+    const Rec* start = nullptr;      // the open start, or the last step
+    bool linked = false;             // whether an end or step followed it
+    const Rec* early_end = nullptr;  // an end seen while no start was open
+  };
+  void Unmatched(const Rec& r, std::string_view what) { diags_.Add(DiagKind::kUnmatchedFlow, r.line, r.column, what); }
+
+  std::vector<Flow> flows_;
+  Diagnostics& diags_;
+};
+
 Result<ImportedTrace> JsonImporter::Build() {
   ImportedTrace out;
   out.format = "json";
@@ -664,7 +786,7 @@ Result<ImportedTrace> JsonImporter::Build() {
       continue;
     }
     r.thread = global[r.thread];
-    (r.ph == 's' || r.ph == 'f' ? flow_recs : kept).push_back(r);
+    (r.ph == 's' || r.ph == 'f' || r.ph == 't' ? flow_recs : kept).push_back(r);
   }
   recs_.clear();
   recs_.shrink_to_fit();
@@ -676,13 +798,11 @@ Result<ImportedTrace> JsonImporter::Build() {
 
   TraceBuilder builder(header);
   auto to_unit = [&](int64_t ns) { return static_cast<model::Time>(ns / ns_per_unit); };
-  // Flows: s and f with the same (cat, name, id), in time order (in file order for files
-  // Parallax wrote, which keeps the communications' order).
+  // Flows in time order (in file order for files Parallax wrote, which keeps the
+  // communications' order).
   std::vector<const Rec*> flows;
   for (const Rec& r : flow_recs) flows.push_back(&r);
   if (!pax) std::stable_sort(flows.begin(), flows.end(), [](const Rec* a, const Rec* b) { return a->ts < b->ts; });
-  // Either end may come first in time (a Paraver logical receive can precede its send).
-  std::vector<const Rec*> pending_s(flows_.entries().size(), nullptr), pending_f(flows_.entries().size(), nullptr);
   auto comm = [&](const Rec* start, const Rec* r) {
     TraceBuilder::Comm c;
     c.sender = start->thread;
@@ -698,21 +818,9 @@ Result<ImportedTrace> JsonImporter::Build() {
     }
     builder.AddComm(c);
   };
-  for (const Rec* r : flows) {
-    bool is_s = r->ph == 's';
-    const Rec*& other = is_s ? pending_f[r->name] : pending_s[r->name];
-    if (other) {
-      is_s ? comm(r, other) : comm(other, r);
-      other = nullptr;
-      continue;
-    }
-    const Rec*& mine = is_s ? pending_s[r->name] : pending_f[r->name];
-    if (mine) diags_.Add(DiagKind::kUnmatchedFlow, mine->line, mine->column, "flow end point without its other end");
-    mine = r;
-  }
-  for (const auto* list : {&pending_s, &pending_f})
-    for (const Rec* r : *list)
-      if (r) diags_.Add(DiagKind::kUnmatchedFlow, r->line, r->column, r->ph == 's' ? "flow start never finished" : "flow finish with no start");
+  FlowMatcher matcher(flows_.entries().size(), diags_);
+  for (const Rec* r : flows) matcher.Add(*r, comm);
+  matcher.Finish();
 
   if (pax) {
     for (const Rec& r : kept) {

@@ -7,7 +7,8 @@
 //     event of type kSliceEventType whose value names the slice at its begin and is 0 at its end;
 //   i/I instants -> events of type kInstantEventType (value = the instant's name);
 //   C counters -> one event type per (counter name, series) with the value rounded to an integer;
-//   s/f flows (same id and cat) -> communications; t steps are counted and ignored;
+//   flows -> communications, as Perfetto links them: s/t/f events (same id, cat and name) and
+//     B/X slices with a bind_id and flow_out/flow_in; a step ends the flow and starts it again;
 //   M process_name/thread_name -> the .row names of tasks and threads.
 // Timestamps are microseconds (decimals allowed); Parallax uses nanoseconds.
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include <memory>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "src/io/otf2/otf2_internal.h"
 #include "src/io/otf2/otf2_trace.h"
@@ -68,13 +71,42 @@ struct Region {
 struct MetricMember {
   uint32_t type = 0;
   OTF2_Type value_type = OTF2_TYPE_INT64;
+  // Mode ACCUMULATED_START (Score-P's PAPI counters): each sample is the count since the start
+  // of the measurement, while Paraver's counter events hold the count since the thread's
+  // previous sample, as Extrae writes them.
+  bool since_start = false;
 };
+
+// A metric value as a Paraver event value (doubles rounded, saturated; NaN gives 0).
+int64_t EventValue(OTF2_Type type, const OTF2_MetricValue& v) {
+  switch (type) {
+    case OTF2_TYPE_DOUBLE:
+      return std::isnan(v.floating_point) ? 0 : std::llround(std::clamp(v.floating_point, -9.2e18, 9.2e18));
+    case OTF2_TYPE_UINT64: return static_cast<int64_t>(v.unsigned_int);
+    default: return v.signed_int;
+  }
+}
+
+// The count between two samples of an accumulated metric: `total` minus `previous` (integers
+// modulo 2^64, so a counter that went back gives a negative value).
+OTF2_MetricValue Difference(OTF2_Type type, const OTF2_MetricValue& total, const OTF2_MetricValue& previous) {
+  OTF2_MetricValue d;
+  switch (type) {
+    case OTF2_TYPE_DOUBLE: d.floating_point = total.floating_point - previous.floating_point; break;
+    case OTF2_TYPE_UINT64: d.unsigned_int = total.unsigned_int - previous.unsigned_int; break;
+    default:
+      d.signed_int = static_cast<int64_t>(static_cast<uint64_t>(total.signed_int) - static_cast<uint64_t>(previous.signed_int));
+      break;
+  }
+  return d;
+}
 
 struct Pending {  // one half of a point-to-point message waiting for the other
   model::Time log, phy;
   uint32_t thread;
   uint16_t cpu;
   uint64_t size;
+  uint64_t order;  // of a send: its position among the sends read
 };
 
 // A UINT64 attribute of a record, when the archive defines it and the record has it.
@@ -112,6 +144,8 @@ struct Reader {
   std::unordered_map<uint64_t, uint64_t> comms;  // comm -> group
   std::unordered_map<uint64_t, std::vector<uint64_t>> metric_classes;  // class/instance -> members
   std::unordered_map<uint64_t, MetricMember> metric_members;
+  // The last sample of each accumulated metric member on each thread: (thread << 32 | member).
+  std::unordered_map<uint64_t, OTF2_MetricValue> metric_totals;
   std::vector<std::pair<uint32_t, std::string>> metric_labels;
   std::unordered_map<uint64_t, std::string> attribute_names;
   Otf2Attributes attrs;  // refs of Parallax's attributes, when present
@@ -126,6 +160,11 @@ struct Reader {
   };
   std::vector<Stack> stacks;
   std::map<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>, std::deque<Pending>> sends, recvs;
+  // Matched messages with the order of their send: they go to the store in that order, so the
+  // sends of one thread at one time keep the order they were written in (they are matched in
+  // the order of their receives).
+  std::vector<std::pair<uint64_t, TraceBuilder::Comm>> messages;
+  uint64_t sends_read = 0;
   std::map<std::pair<uint32_t, uint64_t>, model::Time> irecv_requests;
   NameTable user_functions{1};
   std::map<uint32_t, NameTable> mpi_other_values;  // calls not in Extrae's table
@@ -262,11 +301,12 @@ OTF2_CallbackCode OnComm(void* ud, OTF2_CommRef self, OTF2_StringRef, OTF2_Group
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnMetricMember(void* ud, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef description,
-                                 OTF2_MetricType, OTF2_MetricMode, OTF2_Type value_type, OTF2_Base, int64_t,
+                                 OTF2_MetricType, OTF2_MetricMode mode, OTF2_Type value_type, OTF2_Base, int64_t,
                                  OTF2_StringRef unit) {
   Reader& rd = PX_READER(ud);
   MetricMember m;
   m.value_type = value_type;
+  m.since_start = mode == OTF2_METRIC_ACCUMULATED_START;
   const std::string& d = rd.Str(description);
   if (d.rfind(kOtf2EventTypePrefix, 0) == 0) {
     m.type = static_cast<uint32_t>(std::strtoul(d.c_str() + kOtf2EventTypePrefix.size(), nullptr, 10));
@@ -382,7 +422,7 @@ void Message(Reader& rd, uint32_t th, uint64_t comm, uint32_t peer_rank, uint32_
   uint32_t sender = is_send ? th : peer, receiver = is_send ? peer : th;
   auto key = std::make_tuple(comm, sender, receiver, tag);
   auto& other = is_send ? rd.recvs[key] : rd.sends[key];
-  Pending mine{log, phy, th, cpu, size};
+  Pending mine{log, phy, th, cpu, size, is_send ? rd.sends_read++ : 0};
   if (other.empty()) {
     (is_send ? rd.sends[key] : rd.recvs[key]).push_back(mine);
     return;
@@ -397,7 +437,7 @@ void Message(Reader& rd, uint32_t th, uint64_t comm, uint32_t peer_rank, uint32_
   c.log_send = s.log, c.phy_send = s.phy, c.log_recv = r.log, c.phy_recv = r.phy;
   c.size = static_cast<int64_t>(s.size);
   c.tag = tag;
-  rd.builder->AddComm(c);
+  rd.messages.emplace_back(s.order, c);
 }
 
 uint64_t AttrOr(const OTF2_AttributeList* a, OTF2_AttributeRef ref, uint64_t fallback) {
@@ -482,13 +522,12 @@ OTF2_CallbackCode OnMetric(OTF2_LocationRef loc, OTF2_TimeStamp time, void* ud, 
   for (size_t i = 0; i < n && i < c->second.size(); ++i) {
     auto m = rd.metric_members.find(c->second[i]);
     if (m == rd.metric_members.end()) continue;
-    int64_t v = 0;
-    switch (types[i]) {
-      case OTF2_TYPE_DOUBLE: v = std::llround(values[i].floating_point); break;
-      case OTF2_TYPE_UINT64: v = static_cast<int64_t>(values[i].unsigned_int); break;
-      default: v = values[i].signed_int; break;
+    OTF2_MetricValue v = values[i];
+    if (m->second.since_start) {
+      auto [last, first] = rd.metric_totals.try_emplace(uint64_t{th} << 32 | (c->second[i] & 0xffffffffu), v);
+      if (!first) v = Difference(types[i], values[i], std::exchange(last->second, values[i]));
     }
-    rd.builder->AddEvent(th, t, m->second.type, v, cpu);
+    rd.builder->AddEvent(th, t, m->second.type, EventValue(types[i], v), cpu);
   }
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -783,6 +822,9 @@ static Result<ImportedTrace> ReadArchive(const std::string& path) {
                  fmt::format("{} region(s) of thread {} never left: closed at the last event", rd.stacks[th].open.size(), th + 1));
     rd.StateBoundary(th, end);
   }
+  std::sort(rd.messages.begin(), rd.messages.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& m : rd.messages) rd.builder->AddComm(m.second);
+  rd.messages = {};
   size_t unmatched = 0;
   for (const auto& [k, q] : rd.sends) unmatched += q.size();
   for (const auto& [k, q] : rd.recvs) unmatched += q.size();

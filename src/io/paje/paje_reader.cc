@@ -45,6 +45,18 @@ struct Def {
       key = -1, size = -1;
 };
 
+// The fields the reader uses, by name. Pajé's first format named some of them otherwise
+// (lang-paje's change log, versions 1.2 and 1.2.1); pajeng still reads those names outside its
+// strict mode (pj_dump --no-strict), and so does Parallax. (SourceContainerType and
+// DestContainerType, the old StartContainerType and EndContainerType, are not used: links need
+// only their containers.)
+constexpr std::pair<std::string_view, int Def::*> kFieldNames[] = {
+    {"Time", &Def::time},   {"Container", &Def::container},  {"Type", &Def::type},
+    {"Value", &Def::value}, {"Alias", &Def::alias},          {"Name", &Def::name_field},
+    {"Key", &Def::key},     {"StartContainer", &Def::start},  {"EndContainer", &Def::end},
+    {"Size", &Def::size},   {"SourceContainer", &Def::start}, {"DestContainer", &Def::end},
+    {"ContainerType", &Def::type}, {"EntityType", &Def::type}};
+
 enum class TypeKind : uint8_t { kContainer, kState, kEvent, kVariable, kLink };
 
 struct TypeInfo {
@@ -72,6 +84,9 @@ struct Rec {
   int64_t size = 0;
   Kind kind = Kind::kUnknown;
 };
+
+// Rec::container of records of the root container "0".
+constexpr uint32_t kRoot = UINT32_MAX;
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -223,9 +238,10 @@ void PajeImporter::Event(uint64_t line_no) {
   std::string_view cname = d.kind == Kind::kDestroyContainer && d.name_field >= 0 ? f(d.name_field) : f(d.container);
   bool link = d.kind == Kind::kStartLink || d.kind == Kind::kEndLink;
   int64_t c = FindContainer(cname);
-  // Links usually live in the root container "0"; only their end points matter.
-  if (c < 0 && !(link && cname == "0")) return undefined("container", cname);
-  r.container = c < 0 ? UINT32_MAX : static_cast<uint32_t>(c);
+  // Links usually live in the root container "0"; only their end points matter. Destroying the
+  // root is valid (pajeng destroys every container with it).
+  if (c < 0 && !((link || d.kind == Kind::kDestroyContainer) && cname == "0")) return undefined("container", cname);
+  r.container = c < 0 ? kRoot : static_cast<uint32_t>(c);
   if (d.kind == Kind::kDestroyContainer) {
     recs_.push_back(r);
     return;
@@ -267,7 +283,8 @@ void PajeImporter::Event(uint64_t line_no) {
       if (o < 0) return undefined("container", other);
       r.other = static_cast<uint32_t>(o);
       containers_[r.other].has_data = true;
-      r.key = static_cast<uint32_t>(keys_.Id(fmt::format("{}\x1f{}", r.type, f(d.key))));
+      // pajeng keeps pending links per container (the link's Container field) and link type.
+      r.key = static_cast<uint32_t>(keys_.Id(fmt::format("{}\x1f{}\x1f{}", r.container, r.type, f(d.key))));
       if (d.size >= 0) r.size = std::atoll(std::string(f(d.size)).c_str());
       break;
     }
@@ -317,17 +334,8 @@ Result<ImportedTrace> PajeImporter::Run() {
         if (!open_def) return Error(line_no, 2, "a field definition outside %EventDef ... %EndEventDef");
         if (fields_.size() != 2) return Error(line_no, 2, "expected `% FIELD TYPE` (a field name and its type)");
         int index = static_cast<int>(open_def->fields++);
-        std::string_view n = fields_[0];
-        if (n == "Time") open_def->time = index;
-        else if (n == "Container") open_def->container = index;
-        else if (n == "Type") open_def->type = index;
-        else if (n == "Value") open_def->value = index;
-        else if (n == "Alias") open_def->alias = index;
-        else if (n == "Name") open_def->name_field = index;
-        else if (n == "StartContainer") open_def->start = index;
-        else if (n == "EndContainer") open_def->end = index;
-        else if (n == "Key") open_def->key = index;
-        else if (n == "Size") open_def->size = index;
+        for (const auto& [name, member] : kFieldNames)
+          if (name == fields_[0]) open_def->*member = index;
       }
       continue;
     }
@@ -343,6 +351,77 @@ Result<ImportedTrace> PajeImporter::Run() {
   return Build();
 }
 
+
+// The state stacks of every (container, state type), replayed in time order. The top of the
+// stack of a container's main state type (the first one it uses) is its Paraver state; every
+// change of any stack is an event of its state type. A state of the main type that ends when it
+// begins cannot be a Paraver state: it stays an event, and is counted.
+class StateStacks {
+ public:
+  StateStacks(TraceBuilder& b, const std::vector<int64_t>& thread_of, const std::vector<TypeInfo>& types,
+              const NameTable& values, Diagnostics& diags)
+      : b_(b), thread_of_(thread_of), types_(types), values_(values), diags_(diags) {}
+
+  // A Set, Push, Pop or Reset of the stack of r.type in r.container.
+  void Apply(const Rec& r) {
+    Stack& st = stacks_[{r.container, r.type}];
+    if (r.kind == Kind::kPopState && st.entries.empty()) {
+      diags_.Add(DiagKind::kUnmatchedEnd, r.line, 0, "PopState with no state pushed on the container");
+      return;
+    }
+    size_t keep = r.kind == Kind::kPushState ? st.entries.size() : r.kind == Kind::kPopState ? st.entries.size() - 1 : 0;
+    bool push = r.kind == Kind::kSetState || r.kind == Kind::kPushState;
+    Entry e{r.value, r.time, r.line};
+    Change(r.container, r.type, st, r.time, keep, push ? &e : nullptr);
+  }
+  // Ends every state of container c at t.
+  void End(uint32_t c, int64_t t) {
+    for (auto it = stacks_.lower_bound({c, 0}); it != stacks_.end() && it->first.first == c; ++it)
+      if (!it->second.entries.empty()) Change(c, it->first.second, it->second, t, 0, nullptr);
+  }
+  void EndAll(int64_t t) {
+    for (auto& [key, st] : stacks_)
+      if (!st.entries.empty()) Change(key.first, key.second, st, t, 0, nullptr);
+  }
+
+ private:
+  struct Entry {
+    int64_t value = 0;
+    int64_t begin = 0;
+    uint64_t line = 0;
+  };
+  struct Stack {
+    std::vector<Entry> entries;
+    int64_t since = 0;
+  };
+  // Ends the states above the first `keep` of the stack at t, pushes `push`, and records the
+  // new top as an event.
+  void Change(uint32_t c, uint32_t type, Stack& st, int64_t t, size_t keep, const Entry* push) {
+    auto th = static_cast<uint32_t>(thread_of_[c]);
+    uint32_t event_type = kPajeStateEventBase + types_[type].index_of_kind;
+    bool main = main_type_.emplace(c, type).first->second == type;
+    if (main && !st.entries.empty() && t > st.since)
+      b_.AddState(th, static_cast<model::Time>(st.since), static_cast<model::Time>(t),
+                  static_cast<uint32_t>(st.entries.back().value));
+    st.since = t;
+    for (size_t i = keep; main && i < st.entries.size(); ++i)
+      if (st.entries[i].begin == t)
+        diags_.Add(DiagKind::kZeroDurationState, st.entries[i].line, 0,
+                   fmt::format("state \"{}\" ends when it begins: an event of type {}, not a state",
+                               values_.entries()[static_cast<size_t>(st.entries[i].value) - 1].second, event_type));
+    st.entries.resize(keep);
+    if (push) st.entries.push_back(*push);
+    b_.AddEvent(th, static_cast<model::Time>(t), event_type, st.entries.empty() ? 0 : st.entries.back().value);
+  }
+
+  TraceBuilder& b_;
+  const std::vector<int64_t>& thread_of_;
+  const std::vector<TypeInfo>& types_;
+  const NameTable& values_;
+  Diagnostics& diags_;
+  std::map<std::pair<uint32_t, uint32_t>, Stack> stacks_;
+  std::unordered_map<uint32_t, uint32_t> main_type_;  // container -> its first state type used
+};
 
 Result<ImportedTrace> PajeImporter::Build() {
   // Threads: leaf containers and containers with data, grouped by their parent (the task).
@@ -385,25 +464,16 @@ Result<ImportedTrace> PajeImporter::Build() {
 
   std::stable_sort(recs_.begin(), recs_.end(), [](const Rec& a, const Rec& b) { return a.time < b.time; });
   TraceBuilder b(header);
-  struct Stack {
-    std::vector<int64_t> values;
-    int64_t since = 0;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, Stack> stacks;
-  std::unordered_map<uint32_t, uint32_t> main_state_type;  // container -> its first state type
+  StateStacks states(b, thread_of, types_, values_, diags_);
   std::map<std::pair<uint32_t, uint32_t>, double> variables;
   std::vector<const Rec*> pending_start(keys_.entries().size(), nullptr), pending_end(keys_.entries().size(), nullptr);
+  // Containers inside each container; the root's are at index `root`.
+  const auto root = static_cast<uint32_t>(containers_.size());
+  std::vector<std::vector<uint32_t>> children(containers_.size() + 1);
+  for (uint32_t c = 0; c < containers_.size(); ++c)
+    children[containers_[c].parent >= 0 ? static_cast<size_t>(containers_[c].parent) : root].push_back(c);
+  std::vector<uint32_t> destroyed;
 
-  auto state_change = [&](uint32_t c, uint32_t type, Stack& st, int64_t t, auto&& modify) {
-    uint32_t th = static_cast<uint32_t>(thread_of[c]);
-    bool main = main_state_type.emplace(c, type).first->second == type;
-    if (main && !st.values.empty() && t > st.since)
-      b.AddState(th, static_cast<model::Time>(st.since), static_cast<model::Time>(t), static_cast<uint32_t>(st.values.back()));
-    st.since = t;
-    modify();
-    b.AddEvent(th, static_cast<model::Time>(t), kPajeStateEventBase + types_[type].index_of_kind,
-               st.values.empty() ? 0 : st.values.back());
-  };
   auto link = [&](const Rec& s, const Rec& e) {
     TraceBuilder::Comm cm;
     cm.sender = static_cast<uint32_t>(thread_of[s.other]);
@@ -418,24 +488,18 @@ Result<ImportedTrace> PajeImporter::Build() {
       case Kind::kSetState:
       case Kind::kPushState:
       case Kind::kPopState:
-      case Kind::kResetState: {
-        Stack& st = stacks[{r.container, r.type}];
-        if (r.kind == Kind::kPopState && st.values.empty()) {
-          diags_.Add(DiagKind::kUnmatchedEnd, r.line, 0, "PopState with no state pushed on the container");
-          break;
-        }
-        state_change(r.container, r.type, st, r.time, [&] {
-          if (r.kind == Kind::kSetState) st.values.assign(1, r.value);
-          else if (r.kind == Kind::kPushState) st.values.push_back(r.value);
-          else if (r.kind == Kind::kPopState) st.values.pop_back();
-          else st.values.clear();
-        });
+      case Kind::kResetState:
+        states.Apply(r);
         break;
-      }
       case Kind::kDestroyContainer:
-        for (auto it = stacks.lower_bound({r.container, 0}); it != stacks.end() && it->first.first == r.container; ++it)
-          if (!it->second.values.empty())
-            state_change(r.container, it->first.second, it->second, r.time, [&] { it->second.values.clear(); });
+        // pajeng destroys a container with every container inside it; the root holds them all.
+        destroyed.assign(1, r.container == kRoot ? root : r.container);
+        while (!destroyed.empty()) {
+          uint32_t k = destroyed.back();
+          destroyed.pop_back();
+          destroyed.insert(destroyed.end(), children[k].begin(), children[k].end());
+          if (k != root) states.End(k, r.time);
+        }
         break;
       case Kind::kNewEvent:
         b.AddEvent(static_cast<uint32_t>(thread_of[r.container]), static_cast<model::Time>(r.time),
@@ -468,10 +532,7 @@ Result<ImportedTrace> PajeImporter::Build() {
       default: break;
     }
   }
-  for (auto& entry : stacks) {
-    Stack& st = entry.second;  // a named reference: clang 14 cannot capture structured bindings
-    if (!st.values.empty()) state_change(entry.first.first, entry.first.second, st, last_time_, [&] { st.values.clear(); });
-  }
+  states.EndAll(last_time_);
   for (const auto* list : {&pending_start, &pending_end})
     for (const Rec* r : *list)
       if (r) diags_.Add(DiagKind::kUnmatchedFlow, r->line, 0, "link start or end without its other end");

@@ -194,15 +194,20 @@ TEST(JsonReader, CountersInstantsAndFlows) {
   EXPECT_EQ(*r->pcf.EventTypeLabel(kCounterEventTypeBase), "Counter mem.heap");
   EXPECT_EQ(ev.type[1], kInstantEventType);
   EXPECT_EQ(*r->pcf.EventValueLabel(kInstantEventType, ev.value[1]), "mark");
+  // The t step ends the flow and starts it again (Perfetto's flow tracker): s -> t -> f.
   const auto& c = r->prv.store.comms();
-  ASSERT_EQ(c.rows(), 1u);
+  ASSERT_EQ(c.rows(), 2u);
   EXPECT_EQ(c.sender[0], 0u);
   EXPECT_EQ(c.receiver[0], 1u);
   EXPECT_EQ(c.log_send[0], 3000u);
-  EXPECT_EQ(c.log_recv[0], 5000u);
+  EXPECT_EQ(c.log_recv[0], 4000u);
+  EXPECT_EQ(c.sender[1], 1u);
+  EXPECT_EQ(c.receiver[1], 1u);
+  EXPECT_EQ(c.log_send[1], 4000u);
+  EXPECT_EQ(c.log_recv[1], 5000u);
   ASSERT_EQ(r->prv.diagnostics.count(DiagKind::kUnmatchedFlow), 1u);
   EXPECT_EQ(r->prv.diagnostics.examples(DiagKind::kUnmatchedFlow)[0].line, 7u);
-  EXPECT_EQ(r->prv.diagnostics.count(DiagKind::kUnsupportedRecord), 2u);  // the t step and the P sample
+  EXPECT_EQ(r->prv.diagnostics.count(DiagKind::kUnsupportedRecord), 1u);  // the P sample
 }
 
 TEST(JsonReader, MalformedEventsAreLocatedAndSkipped) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 #include "src/io/import/trace_import.h"
@@ -209,6 +210,52 @@ TEST(Otf2Writer, OtfPrintReadsTheArchive) {
   EXPECT_EQ(kinds["METRIC"], events);
   EXPECT_EQ(kinds["MPI_SEND"], in.prv.store.comms().rows());
   EXPECT_EQ(kinds["MPI_RECV"], in.prv.store.comms().rows());
+}
+
+// Several messages sent by one thread at one time come back in the order they were sent,
+// whatever the order of their receives (the reader completes them as the receives arrive).
+TEST(Otf2Writer, RoundTripKeepsTheOrderOfSendsAtOneTime) {
+  SKIP_WITHOUT_OTF2();
+  TempDir tmp;
+  std::ofstream(tmp.path / "sends.prv") << "#Paraver (01/01/2024 at 00:00):1000_ns:1(3):1:3(1:1,1:1,1:1),0\n"
+                                           "3:1:1:1:1:100:100:1:1:2:1:500:500:10:1\n"
+                                           "3:1:1:1:1:100:100:1:1:3:1:400:400:20:2\n"
+                                           "3:1:1:1:1:100:100:1:1:2:1:300:300:30:3\n"
+                                           "3:1:1:3:1:200:200:1:1:1:1:250:250:40:4\n";
+  auto in = ReadPrv((tmp.path / "sends.prv").string(), PrvReadOptions{});
+  ASSERT_TRUE(in.ok()) << in.status().ToString();
+  model::PcfCatalog pcf;
+  ASSERT_TRUE(WriteOtf2Trace(TraceView{&in->header, &in->store, &pcf, nullptr, nullptr}, (tmp.path / "s.otf2").string(),
+                             false).ok());
+  auto back = ReadOtf2Trace((tmp.path / "s.otf2").string());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->prv.diagnostics.problems(), 0u);
+  PrvWriteInput a{&in->header, &in->store, &in->unsigned_value_types, false};
+  PrvWriteInput b{&back->prv.header, &back->prv.store, &back->prv.unsigned_value_types, false};
+  EXPECT_EQ(WritePrvToString(b), WritePrvToString(a));
+}
+
+// Score-P records PAPI counters as ACCUMULATED_START metrics (the count since the start of the
+// measurement, as otf2-print shows: 98850 then 122765 cycles on location 0, 96084888 at its last sample). Paraver's counter
+// events hold the count since the previous sample of the thread, as Extrae writes them: the
+// first sample keeps its value, the next ones are differences, and their sum is the last
+// accumulated value.
+TEST(Otf2Reader, AccumulatedMetricsBecomeCountsPerInterval) {
+  SKIP_WITHOUT_OTF2();
+  auto r = ReadOtf2Trace(kPapi + "/traces.otf2");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(*r->pcf.EventTypeLabel(kOtf2MetricTypeBase), "PAPI_TOT_CYC");
+  std::vector<int64_t> cycles;
+  const auto& ev = r->prv.store.thread(ThreadIndex(0)).events;
+  for (size_t i = 0; i < ev.size(); ++i)
+    if (ev.type[i] == kOtf2MetricTypeBase) cycles.push_back(ev.value[i]);
+  ASSERT_GT(cycles.size(), 2u);
+  EXPECT_EQ(cycles[0], 98850);
+  EXPECT_EQ(cycles[1], 122765 - 98850);
+  for (int64_t c : cycles) EXPECT_GE(c, 0);
+  // otf2-print: 42 samples on location 0, the last one 96084888 cycles since the start.
+  EXPECT_EQ(cycles.size(), 42u);
+  EXPECT_EQ(std::accumulate(cycles.begin(), cycles.end(), int64_t{0}), 96084888);
 }
 
 // Copies the ping-pong archive into a temp folder so that a test can damage it.
