@@ -140,6 +140,16 @@ class CutEngine {
     guessing_ = true;
   }
   bool guess_failed() const { return guess_failed_; }
+  // After the engine stopped (it stops, as the reference does, at the first record past the
+  // cut's end, or when every thread it follows is done): whether `r`, read further on, is a
+  // record of a thread the cut never saw that lies within the cut — the body is not in time
+  // order (records per process, as mpi2prv -no-sort-trace writes them), and the cut misses it.
+  bool MissedAfterStop(const PrvRecord& r) const {
+    if (r.kind != '1' && r.kind != '2' && r.kind != '3') return false;
+    if (!Selected(r.task) || r.t1 > tmax_) return false;
+    if (r.kind == '1' && r.t2 <= tmin_) return false;
+    return threads_.find(Key(r)) == threads_.end();
+  }
   // False once the reference would stop reading.
   bool Process(const PrvRecord& r);
   void Finish();
@@ -633,17 +643,32 @@ Result<CutLimits> Limits(const CutOptions& o, const model::TraceHeader& h,
 }
 
 // Runs the engine over the body of `in`; records the number of body lines read.
+// Records read past the engine's stop, looking for records the cut misses in a body that is
+// not in time order: enough to reach the next process' records in mpi2prv's unsorted layout of
+// a small trace, bounded so that a cut of the start of a huge trace still reads little.
+constexpr uint64_t kDisorderProbe = uint64_t{1} << 20;
+
+// Runs the engine over the body of `in`; records the number of body lines read. `missed`: the
+// records within the cut found past the engine's stop (see CutEngine::MissedAfterStop).
 Status RunPass(tools::InputTrace& in, CutEngine& engine, const ToolRun& run, uint64_t* lines,
-               uint64_t* others, bool skip_pairs) {
+               uint64_t* others, bool skip_pairs, uint64_t* missed = nullptr) {
   tools::RecordStream stream(*in.lines,
                              {skip_pairs ? tools::Pairs::kSkip : tools::Pairs::kRead, false});
   const tools::PrvRecord* rec = nullptr;
   tools::ProgressTicker ticker(run.progress);
+  bool stopped = false;
   while (stream.Next(&rec)) {
     ++*lines;
     if (rec->kind == 'o' && !rec->line.empty()) ++*others;
-    if (!engine.Process(*rec)) break;
+    if (!engine.Process(*rec)) {
+      stopped = true;
+      break;
+    }
     ticker.Tick(stream);
+  }
+  if (stopped && missed != nullptr && !engine.guess_failed()) {
+    for (uint64_t n = 0; n < kDisorderProbe && stream.Next(&rec); ++n)
+      if (engine.MissedAfterStop(*rec)) ++*missed;
   }
   if (!stream.status().ok()) return stream.status();
   ticker.Done(stream);
@@ -685,6 +710,7 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   };
   const uint64_t input_bytes = in.lines->bytes_total();
   // The report, the commit and the companions, once the body is cut.
+  uint64_t missed = 0;  // records within the cut past the engine's stop (a body not in time order)
   auto finish = [&](const CutEngine& engine, tools::OutputFile& out, uint64_t lines,
                     uint64_t others) -> Result<ToolReport> {
     ToolReport report;
@@ -701,6 +727,14 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
           std::to_string(others) +
           " lines that are neither states, events, communications nor comments (e.g. "
           "global communications) were not copied, as paramedir's cutter does");
+    }
+    if (missed > 0) {
+      report.notes.push_back(
+          std::to_string(missed) + (missed >= kDisorderProbe ? "+" : "") +
+          " records of threads the cut never saw lie within it after the point where it stops: " +
+          run.input + " is not in time order (records per process, as mpi2prv -no-sort-trace writes "
+          "them); the cut, like paramedir's, ends at the first record past its end. Sort the trace "
+          "first: parallax sort " + run.input + " -o SORTED.prv");
     }
     Status st = tools::CommitTrace(run, out);
     if (!st.ok()) return st;
@@ -727,7 +761,8 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
         out.value()->Text(provisional);
         out.value()->Text(provenance(guess));
       });
-      s = RunPass(in, engine, run, &lines, &others, false);
+      missed = 0;
+      s = RunPass(in, engine, run, &lines, &others, false, &missed);
       if (!s.ok()) return s;
       if (!engine.guess_failed() && engine.any_written()) {
         header.end_time = engine.last_time() - engine.first_time();
@@ -763,7 +798,8 @@ Result<ToolReport> CutTrace(const ToolRun& run, const CutOptions& options) {
   out.value()->Text(provenance(options.original_time ? 0 : shift));
   CutEngine engine(options, tmin, tmax, hwc, untracked);
   engine.SetOutput(out.value().get(), shift);
-  s = RunPass(in, engine, run, &lines, &others, false);
+  missed = 0;
+  s = RunPass(in, engine, run, &lines, &others, false, &missed);
   if (!s.ok()) return s;
   return finish(engine, *out.value(), lines, others);
 }
