@@ -30,6 +30,10 @@ const unfit = fs.readFileSync(path.join(root, 'cfgs/MPI_call.cfg'), 'utf8')
   .replace(/^window_filter_module evt_type_label .*\n/m, '');
 check(unfit.includes('99999999') && !unfit.includes('evt_type_label'), 'the unfit cfg was not made');
 fs.writeFileSync(path.join(root, 'cfgs/unfit.cfg'), unfit);
+// A trace cut short (issue 31: no silent loss): the first 30000 bytes of epoch_2proc.prv.gz.
+fs.mkdirSync(path.join(root, 'cut'));
+fs.writeFileSync(path.join(root, 'cut/short.prv.gz'),
+  fs.readFileSync(path.join(data, 'epoch/epoch_2proc.prv.gz')).subarray(0, 30000));
 
 let step = 'start';
 const server = await startServer(binary, root);
@@ -238,6 +242,19 @@ const steps = [
     await page.evaluate(() => { document.getElementById('work').scrollTop = 0; });
     await shot(page, '07-1280x720');
     await page.setViewportSize({ width: 1500, height: 1000 });
+  }],
+  ['a trace cut short opens with a banner saying so', async () => {
+    const banner = page.locator('#load-warning');
+    check(await banner.isHidden(), 'a banner shows before any damaged trace');
+    await page.goto(server.url);
+    await page.locator('#files li.dir', { hasText: 'cut' }).click();
+    await page.locator('#files li.trace', { hasText: 'short.prv.gz' }).click();
+    await banner.waitFor({ state: 'visible', timeout: 20000 });
+    const text = await banner.textContent();
+    check(text.includes('cut/short.prv.gz') && text.includes('compressed input cut short'), `banner: ${text}`);
+    await shot(page, '08-cut-short');
+    await banner.locator('button').click();
+    check(await banner.isHidden(), 'the banner does not go when dismissed');
   }],
   ['no browser errors', async () => {
     check(problems.length === 0, problems.join('\n'));
