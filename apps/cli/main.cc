@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "include/parallax/output.h"
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
 
@@ -130,8 +131,16 @@ int Run(int argc, char** argv) {
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
   if (compact) setenv("PARALLAX_COMPACT", "on", 1);
-  for (auto& c : commands)
-    if (c.sub->parsed()) return c.run();
+  for (auto& c : commands) {
+    if (!c.sub->parsed()) continue;
+    int status = c.run();
+    // What a command printed must have arrived: a full disk or a closed pipe is an error.
+    if (parallax::Status out = parallax::FinishStandardOutput(); !out.ok()) {
+      std::fprintf(stderr, "parallax: %s\n", out.ToString().c_str());
+      if (status == 0) status = 1;
+    }
+    return status;
+  }
   return 2;
 }
 

@@ -18,6 +18,7 @@
 #include "apps/cli/progress.h"
 #include "apps/cli/range_options.h"
 #include "apps/cli/trace_tools.h"
+#include "include/parallax/output.h"
 #include "include/parallax/cfg.h"
 #include "include/parallax/trace.h"
 
@@ -44,15 +45,9 @@ struct ParamedirArgs {
 bool IsCfg(const std::string& s) { return s.size() > 4 && s.compare(s.size() - 4, 4, ".cfg") == 0; }
 
 bool WriteFile(const std::string& name, const std::string& content, bool force) {
-  int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
-  if (fd < 0) {
-    std::fprintf(stderr, "%s: error: cannot create output file (%s)\n  hint: %s\n", name.c_str(),
-                 errno == EEXIST ? "it exists" : "not writable",
-                 errno == EEXIST ? "pass --force to replace it" : "check the folder");
-    return false;
-  }
-  bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
-  return ::close(fd) == 0 && ok;
+  Status s = WriteOutputFile(name, content, force);
+  if (!s.ok()) std::fprintf(stderr, "%s\n", s.ToString().c_str());
+  return s.ok();
 }
 
 int Run(const ParamedirArgs& given, const Distribution* dist) {

@@ -13,6 +13,7 @@
 #include "apps/cli/commands.h"
 #include "apps/cli/range_options.h"
 #include "apps/cli/progress.h"
+#include "include/parallax/output.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
 
@@ -46,10 +47,9 @@ std::string PerWindowPath(const std::string& output, const std::string& window) 
 }
 
 bool WriteFile(const std::string& path, const std::string& data) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return false;
-  bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
-  return std::fclose(f) == 0 && ok;
+  Status s = WriteOutputFile(path, data, true);
+  if (!s.ok()) std::fprintf(stderr, "%s\n", s.ToString().c_str());
+  return s.ok();
 }
 
 void FinishRequest(TimelineArgs& a) {
@@ -88,10 +88,7 @@ int Run(TimelineArgs& a, const Distribution* dist) {
     }
   }
   for (size_t i = 0; i < paths.size(); ++i) {
-    if (!WriteFile(paths[i], images.value()[i].data)) {
-      std::fprintf(stderr, "error: cannot write %s\n", paths[i].c_str());
-      return 1;
-    }
+    if (!WriteFile(paths[i], images.value()[i].data)) return 1;
     std::printf("%s: %s\n", paths[i].c_str(), images.value()[i].window.c_str());
   }
   return 0;

@@ -139,6 +139,11 @@ bool IdentityOfPath(const std::string& path, FileIdentity* out) {
   return true;
 }
 
+bool SameFile(const std::string& a, const std::string& b) {
+  FileIdentity x, y;
+  return IdentityOfPath(a, &x) && IdentityOfPath(b, &y) && x.device == y.device && x.inode == y.inode;
+}
+
 Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress,
                                       uint64_t memory_budget) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -66,6 +66,10 @@ class InputBuffer {
 // What stat says of `path`; false when it cannot be read.
 bool IdentityOfPath(const std::string& path, FileIdentity* out);
 
+// True when `a` and `b` name one existing file (same device and inode, whatever the spelling:
+// links, "./", symbolic links).
+bool SameFile(const std::string& a, const std::string& b);
+
 // True when `path` ends with `suffix`.
 bool EndsWith(std::string_view path, std::string_view suffix);
 

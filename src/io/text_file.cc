@@ -1,6 +1,7 @@
 #include "src/io/text_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,43 +13,47 @@
 namespace parallax::io {
 
 Status WriteTextFile(const std::string& path, std::string_view text, bool overwrite) {
-  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
-  int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) {
-    bool exists = errno == EEXIST;
-    return Status::Error(fmt::format("cannot create output file: {}", std::strerror(errno)),
-                         Location{path, 0, 0},
-                         exists ? "the file exists; choose another name or pass --force"
-                                : "check the folder exists and is writable");
-  }
-  const char* p = text.data();
-  size_t n = text.size();
-  while (n > 0) {
-    ssize_t w = ::write(fd, p, n);
-    if (w <= 0) {
-      ::close(fd);
-      return Status::Error("write failed (disk full?)", Location{path, 0, 0}, "free some space and retry");
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  if (::close(fd) != 0) return Status::Error("write failed", Location{path, 0, 0}, "");
-  return Status::Ok();
+  auto out = AtomicOutput::Create(path, overwrite);
+  if (!out.ok()) return out.status();
+  out.value()->Write(text);
+  return out.value()->Commit();
 }
 
 Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Create(const std::string& path, bool overwrite) {
-  if (!overwrite && ::access(path.c_str(), F_OK) == 0)
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && !overwrite)
     return Status::Error("output file exists", Location{path, 0, 0}, "use --force to replace it");
-  std::string tmp = path + ".parallax-tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return Status::Error(fmt::format("cannot create the output file: {}", std::strerror(errno)), Location{tmp, 0, 0});
-  return std::unique_ptr<AtomicOutput>(new AtomicOutput(path, tmp, fd));
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device or a pipe (/dev/stdout, /dev/null, a FIFO): written in place, never replaced by a
+    // renamed file; what cannot be written is still an error.
+    if (S_ISDIR(st.st_mode))
+      return Status::Error("the output is a folder", Location{path, 0, 0}, "give a file name");
+    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+      return Status::Error(fmt::format("cannot open the output: {}", std::strerror(errno)), Location{path, 0, 0},
+                           "check the path");
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return std::unique_ptr<AtomicOutput>(new AtomicOutput(path, "", fd));
+  }
+  // A temporary name of its own in the same folder (two writers never share it), renamed over
+  // `path` once everything is written.
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string tmpl = dir + "." + base + ".tmpXXXXXX";
+  int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  if (fd < 0)
+    return Status::Error(fmt::format("cannot create the output file: {}", std::strerror(errno)), Location{path, 0, 0},
+                         "check that the folder exists and is writable");
+  ::fchmod(fd, 0644);
+  return std::unique_ptr<AtomicOutput>(new AtomicOutput(path, tmpl, fd));
 }
 
 AtomicOutput::~AtomicOutput() {
   if (fd_ >= 0) {
     ::close(fd_);
-    ::unlink(tmp_.c_str());
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
   }
 }
 
@@ -58,6 +63,7 @@ bool AtomicOutput::Write(std::string_view s) {
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
       failed_ = true;
+      errno_ = w < 0 ? errno : EIO;
       break;
     }
     s.remove_prefix(static_cast<size_t>(w));
@@ -65,14 +71,22 @@ bool AtomicOutput::Write(std::string_view s) {
   return !failed_;
 }
 
-Status AtomicOutput::Commit() {
-  int err = failed_ ? errno : 0;
+Status AtomicOutput::Commit(bool ok) {
+  if (!ok && !failed_) {
+    failed_ = true;
+    errno_ = errno != 0 ? errno : EIO;
+  }
+  int err = failed_ ? (errno_ ? errno_ : EIO) : 0;
+  // A regular file reaches the disk before it takes the final name (a full disk may only show
+  // at fsync on some file systems).
+  if (!err && !tmp_.empty() && ::fsync(fd_) != 0 && errno != EINVAL) err = errno;
   if (::close(fd_) != 0 && !err) err = errno;
   fd_ = -1;
-  if (!err && !failed_ && ::rename(tmp_.c_str(), path_.c_str()) != 0) err = errno;
-  if (err || failed_) {
-    ::unlink(tmp_.c_str());
-    return Status::Error(fmt::format("write failed: {}", std::strerror(err ? err : EIO)), Location{path_, 0, 0});
+  if (!err && !tmp_.empty() && ::rename(tmp_.c_str(), path_.c_str()) != 0) err = errno;
+  if (err) {
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    return Status::Error(fmt::format("cannot write the output: {}", std::strerror(err)), Location{path_, 0, 0},
+                         err == ENOSPC ? "the disk is full: free some space and run again" : "check the output's folder");
   }
   return Status::Ok();
 }

@@ -71,6 +71,7 @@ Status WritePredicted(const session::TraceImpl& t, const replay::PredictedTrace&
   std::vector<std::string> finals = {output};
   if (t.pcf()) finals.push_back(CompanionPath(output, "pcf"));
   if (t.row()) finals.push_back(CompanionPath(output, "row"));
+  if (Status s = session::CheckOutputsAreNotTheInput(t.path(), finals); !s.ok()) return s;
   if (!overwrite)
     for (const std::string& f : finals)
       if (Exists(f))
@@ -172,6 +173,11 @@ Result<ReplayReport> ReplayTrace(const std::string& trace, const ReplayOptions& 
   if (!output.empty() && !base::EndsWith(output, ".prv") && !base::EndsWith(output, ".prv.gz"))
     return Status::Error("output name must end in .prv or .prv.gz", Location{output, 0, 0},
                          "the .pcf and .row names are derived from it, as Paraver does");
+  if (!output.empty()) {
+    Status s = session::CheckOutputsAreNotTheInput(
+        trace, {output, CompanionPath(output, "pcf"), CompanionPath(output, "row")});
+    if (!s.ok()) return s;
+  }
   auto model = ModelOf(options);
   if (!model.ok()) return model.status();
   if (!output.empty() && !overwrite && Exists(output))

@@ -184,7 +184,21 @@ TraceInfo TraceImpl::Info() const {
   return info;
 }
 
+Status CheckOutputsAreNotTheInput(const std::string& input, const std::vector<std::string>& outputs) {
+  std::vector<std::string> inputs = {input, CompanionPath(input, "pcf"), CompanionPath(input, "row")};
+  for (const std::string& out : outputs)
+    for (const std::string& in : inputs)
+      if (base::SameFile(out, in))
+        return Status::Error(fmt::format("the output is the input itself ({})", in), Location{out, 0, 0},
+                             "write to another name: the input would be destroyed");
+  return Status::Ok();
+}
+
 Status TraceImpl::WriteUnguarded(const std::string& prv_path, bool overwrite) const {
+  if (Status s = CheckOutputsAreNotTheInput(
+          path_, {prv_path, CompanionPath(prv_path, "pcf"), CompanionPath(prv_path, "row")});
+      !s.ok())
+    return s;
   if (io::OutputFormatOf(prv_path) != io::TraceFormat::kPrv)
     return io::ExportTrace(io::TraceView{&prv_.header, &prv_.store, pcf(), row(), &prv_.unsigned_value_types}, prv_path, overwrite);
   if (!base::EndsWith(prv_path, ".prv") && !base::EndsWith(prv_path, ".prv.gz"))

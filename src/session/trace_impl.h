@@ -26,6 +26,10 @@ class DistributedCall;
 // The file a trace was opened from ("" for a trace of another implementation).
 std::string PathOf(const Trace& trace);
 
+// An error when one of `outputs` is the input trace `input` or one of its companions (the same
+// file, however it is named): writing it would destroy the input.
+Status CheckOutputsAreNotTheInput(const std::string& input, const std::vector<std::string>& outputs);
+
 class TraceImpl : public Trace {
  public:
   TraceImpl(std::string path, io::PrvTrace prv)

@@ -32,7 +32,7 @@ check paramedir-output "$(python3 -c 'import gzip,sys; print(gzip.open(sys.argv[
 if "$BIN" paramedir -tu "$DATA/epoch/epoch_1proc.prv.gz" "$DATA/cfg/bsc/General/views/state_as_is.cfg" 2>err; then
   echo "FAIL paramedir replaced an existing file"; fail=1
 fi
-check paramedir-no-overwrite "state_as_is.csv: error: cannot create output file (it exists)" "$(head -1 err)"
+check paramedir-no-overwrite "state_as_is.csv: error: output file exists" "$(head -1 err)"
 printf '#ParaverCFG\nConfigFile.Version: 3.4\nwindow_name bad\nwindow_type single\nwindow_selected_functions { 1, { {thread, No Such Function} } }\n' > bad.cfg
 if "$BIN" paramedir "$DATA/epoch/epoch_1proc.prv.gz" bad.cfg 2>err; then
   echo "FAIL paramedir accepted a cfg with an unknown function"; fail=1

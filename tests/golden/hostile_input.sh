@@ -77,4 +77,39 @@ printf '#Paraver (x):100:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n1:1:1:1:1:0:10:\033[31
 run info ctl.prv >/dev/null
 check escaped "           ctl.prv:3:16: expected a number, found '\\x1b'" "$(grep 'ctl.prv:3' out)"
 
+# Output that cannot be written is an error, and nothing partial is left under a final name:
+# the standard output on a full disk (/dev/full), and a file past the size limit (ulimit -f, the
+# signal ignored, so that writes fail with EFBIG as on a full file system).
+set +e
+"$BIN" info t.prv > /dev/full 2> err; status=$?
+set -e
+check stdout-full-status 1 "$status"
+check stdout-full-message "parallax: <stdout>: error: cannot write the standard output" "$(grep -o 'parallax: <stdout>: error: cannot write the standard output' err)"
+cat > big.prv <<'PRV'
+#Paraver (x):100000:1(1):1:1(1:1)
+PRV
+for i in $(seq 0 2000); do echo "1:1:1:1:1:$((i * 10)):$((i * 10 + 10)):$((i % 3))"; done >> big.prv
+set +e
+( ulimit -f 4; trap '' XFSZ; "$BIN" convert big.prv -o big.json ) 2> err; status=$?
+set -e
+check fsize-status 1 "$status"
+check fsize-message "big.json: error: cannot write the output" "$(grep -o 'big.json: error: cannot write the output' err)"
+check fsize-nothing-left "" "$(ls -A | grep -E '^big\.json|^\.big\.json' || true)"
+set +e
+( ulimit -f 4; trap '' XFSZ; "$BIN" convert big.prv -o bigout.prv ) 2> err; status=$?
+set -e
+check fsize-prv-status 1 "$status"
+check fsize-prv-nothing-left "" "$(ls -A | grep -E 'bigout' || true)"
+# The input itself as the output (any spelling of it) is refused, even with --force, and kept.
+cp big.prv keep.prv
+before=$(md5sum < keep.prv)
+for cmd in "convert keep.prv -o ./keep.prv --force" "replay keep.prv -o keep.prv --force"; do
+  set +e
+  "$BIN" $cmd > /dev/null 2> err; status=$?
+  set -e
+  check "self-output-status ($cmd)" 1 "$status"
+  check "self-output-message ($cmd)" "error: the output is the input itself" "$(grep -o 'error: the output is the input itself' err | head -1)"
+done
+check self-output-kept "$before" "$(md5sum < keep.prv)"
+
 exit $fail

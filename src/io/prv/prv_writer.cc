@@ -1,5 +1,7 @@
 #include "src/io/prv/prv_writer.h"
 
+#include "src/io/text_file.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -293,46 +295,36 @@ std::string WritePrvToString(const PrvWriteInput& in) {
 }
 
 Status WritePrvFile(const PrvWriteInput& in, const std::string& path, bool overwrite) {
-  int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
-  int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) {
-    std::string why = std::strerror(errno);
-    return Status::Error(fmt::format("cannot create output file: {}", why), Location{path, 0, 0},
-                         errno == EEXIST ? "the file exists; choose another name or pass --force"
-                                         : "check the folder exists and is writable");
+  // Through a temporary name renamed at the end: a failed write (a full disk), or a damaged
+  // block of a trace cache (store::DamagedRecords), leaves no partial file, and an existing
+  // trace is replaced only once the new one is whole.
+  auto out = AtomicOutput::Create(path, overwrite);
+  if (!out.ok()) return out.status();
+  AtomicOutput& file = *out.value();
+  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  gzFile z = nullptr;
+  if (gz) {
+    int fd = ::dup(file.fd());
+    z = fd >= 0 ? gzdopen(fd, "wb6") : nullptr;
+    if (z == nullptr) {
+      if (fd >= 0) ::close(fd);
+      return Status::Error("cannot start the gzip output", Location{path, 0, 0}, "");
+    }
   }
-  bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  gzFile z = gz ? gzdopen(fd, "wb6") : nullptr;
   LineBuffer buf([&](const char* d, size_t n) {
     if (gz) return gzwrite(z, d, static_cast<unsigned>(n)) == static_cast<int>(n);
-    while (n > 0) {
-      ssize_t w = ::write(fd, d, n);
-      if (w <= 0) return false;
-      d += w;
-      n -= static_cast<size_t>(w);
-    }
-    return true;
+    return file.Write(std::string_view(d, n));
   });
-  // A failed write, or a damaged block of a trace cache (store::DamagedRecords), leaves no
-  // partial file.
   try {
     WriteAll(in, buf);
   } catch (...) {
-    if (gz) {
-      gzclose(z);
-    } else {
-      ::close(fd);
-    }
-    ::unlink(path.c_str());
-    throw;
+    if (gz) gzclose(z);
+    throw;  // the temporary file goes with `out`
   }
   bool ok = buf.Flush();
-  ok = (gz ? gzclose(z) == Z_OK : ::close(fd) == 0) && ok;
-  if (!ok) {
-    ::unlink(path.c_str());
-    return Status::Error("write failed (disk full?)", Location{path, 0, 0}, "free some space and retry");
-  }
-  return Status::Ok();
+  if (gz) ok = gzclose(z) == Z_OK && ok;
+  Status committed = file.Commit(ok);
+  return committed;
 }
 
 }  // namespace parallax::io

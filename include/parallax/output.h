@@ -1,0 +1,22 @@
+#pragma once
+// What front ends write besides traces: whole output files (tables, images, dumps) and the
+// standard output. Both are checked: a full disk or a closed pipe is an error, never exit 0,
+// and nothing partial is left under a final name.
+
+#include <string>
+#include <string_view>
+
+#include "include/parallax/status.h"
+
+namespace parallax {
+
+// Writes `content` to `path` through a temporary name in the same folder, renamed into place
+// once every byte is written and flushed; after an error nothing is left. An existing `path` is
+// refused unless `overwrite`; a device or a pipe (/dev/stdout, a FIFO) is written in place.
+Status WriteOutputFile(const std::string& path, std::string_view content, bool overwrite);
+
+// Flushes the standard output (C stdio and C++ streams) and says whether everything written to
+// it arrived: a command whose output was lost (a full disk, a closed pipe) must fail.
+Status FinishStandardOutput();
+
+}  // namespace parallax
