@@ -112,4 +112,13 @@ for cmd in "convert keep.prv -o ./keep.prv --force" "replay keep.prv -o keep.prv
 done
 check self-output-kept "$before" "$(md5sum < keep.prv)"
 
+# A Latin-1 label (older Paraver setups) goes into JSON as UTF-8, not an internal error.
+cp big.prv lat.prv
+printf 'STATES\n0 Idle\n1 Ejecuci\xf3n\n' > lat.pcf
+set +e
+"$BIN" info --json lat.prv > out 2> err; status=$?
+set -e
+check latin1-json-status 0 "$status"
+check latin1-json-label "Ejecución" "$(python3 -c 'import json,sys; print([s["label"] for s in json.load(open("out"))["state_values"] if s["id"] == 1][0])')"
+
 exit $fail

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "src/base/input_buffer.h"
+#include "src/base/text_safety.h"
 
 namespace parallax::io {
 
@@ -332,6 +333,12 @@ void PcfParser::ValueLine(PcfEventBlock& block) {
 Result<PcfCatalog> ParsePcf(std::string_view text, const std::string& file_name,
                             PcfDiagnostics* diags) {
   if (diags != nullptr && diags->file.empty()) diags->file = file_name;
+  // Labels from older setups may be Latin-1: read as UTF-8, so that every front end can show
+  // them (JSON, the browser) the same.
+  if (!base::IsValidUtf8(text)) {
+    const std::string repaired = base::RepairUtf8(text);
+    return PcfParser(repaired, diags).Run();
+  }
   return PcfParser(text, diags).Run();
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "src/base/input_buffer.h"
+#include "src/base/text_safety.h"
 
 namespace parallax::io {
 
@@ -175,6 +176,12 @@ void RowParser::FinishBlock() {
 Result<RowNames> ParseRow(std::string_view text, const std::string& file_name,
                           RowDiagnostics* diags) {
   if (diags != nullptr && diags->file.empty()) diags->file = file_name;
+  // Labels from older setups may be Latin-1: read as UTF-8, so that every front end can show
+  // them (JSON, the browser) the same.
+  if (!base::IsValidUtf8(text)) {
+    const std::string repaired = base::RepairUtf8(text);
+    return RowParser(repaired, diags).Run();
+  }
   return RowParser(text, diags).Run();
 }
 

@@ -76,6 +76,18 @@ TEST(PcfReaderTest, SpecExampleGroupsShareValuesAndPrecision) {
   EXPECT_EQ(c.event_blocks[1].types[0].gradient, "9");
 }
 
+// Older Paraver setups wrote labels in Latin-1 ("Ejecución"): read as UTF-8, so that every
+// front end can put them in JSON; valid UTF-8 is kept as it is, even in the same file.
+TEST(PcfReaderTest, Latin1LabelsAreReadAsUtf8) {
+  PcfCatalog pcf = Parse("STATES\n0 Ejecuci\xf3n\n1 Espa\xc3\xb1" "a\n\nEVENT_TYPE\n0 100 Regi\xf3n\nVALUES\n1 "
+                         "C\xe1lculo\n");
+  ASSERT_NE(pcf.StateLabel(0), nullptr);
+  EXPECT_EQ(*pcf.StateLabel(0), "Ejecuci\xc3\xb3n");
+  EXPECT_EQ(*pcf.StateLabel(1), "Espa\xc3\xb1" "a");
+  EXPECT_EQ(*pcf.EventTypeLabel(100), "Regi\xc3\xb3n");
+  EXPECT_EQ(*pcf.EventValueLabel(100, 1), "C\xc3\xa1" "lculo");
+}
+
 TEST(PcfReaderTest, LabelsKeepInnerSpacesAndLoseTabsAndTrailingBlanks) {
   PcfCatalog c = Parse("STATES\n  7\tTwo  words\t \nEVENT_TYPE\n1\t5\tA\tB  \nVALUES\n4 x\ty\n");
   EXPECT_EQ(Str(c.StateLabel(7)), "Two  words");
