@@ -39,6 +39,9 @@ namespace {
 constexpr uint32_t kByteOrderMark = 0x01020304;
 constexpr size_t kHeaderBytes = 56;
 constexpr size_t kStampWindow = 64 * 1024;
+// Blocks of kStampSample bytes read at kStampSamples places spread over the trace for its stamp.
+constexpr uint64_t kStampSamples = 64;
+constexpr size_t kStampSample = 4096;
 constexpr size_t kReleaseBytes = 1 << 20;
 
 enum Section : uint32_t {
@@ -773,17 +776,30 @@ Result<SourceStamp> StampOf(const std::string& path) {
   }
   s.size = static_cast<uint64_t>(st.st_size);
   s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  // The hash covers which file it is and when its inode last changed (a write in the middle
+  // that keeps the size, with the mtime set back by touch -d or cp --preserve, still moves the
+  // ctime, which no program can set back), and its content at the start, at the end and at
+  // kStampSamples places spread over it (an edit there changes the hash even where the ctime
+  // cannot be trusted, e.g. a copy that kept it). docs/formats.md says what is left.
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  const int64_t ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  const uint64_t identity[3] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+                                static_cast<uint64_t>(ctime_ns)};
+  XXH3_64bits_update(state, identity, sizeof identity);
   std::vector<char> buf(kStampWindow);
-  uint32_t head = 0, tail = 0;
-  auto read_at = [&](uint64_t offset, uint32_t* crc) {
-    ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(offset));
-    if (n > 0) *crc = Crc(0, buf.data(), static_cast<size_t>(n));
+  auto read_at = [&](uint64_t offset, size_t length) {
+    ssize_t n = ::pread(fd, buf.data(), std::min(length, buf.size()), static_cast<off_t>(offset));
+    if (n > 0) XXH3_64bits_update(state, buf.data(), static_cast<size_t>(n));
     return n >= 0;
   };
-  bool ok = read_at(0, &head) && read_at(s.size > kStampWindow ? s.size - kStampWindow : 0, &tail);
+  bool ok = read_at(0, kStampWindow) && read_at(s.size > kStampWindow ? s.size - kStampWindow : 0, kStampWindow);
+  for (uint64_t i = 1; ok && i <= kStampSamples && s.size > 2 * kStampWindow; ++i)
+    ok = read_at(s.size / (kStampSamples + 1) * i, kStampSample);
   ::close(fd);
+  s.hash = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
   if (!ok) return Status::Error("cannot read the trace", Location{path, 0, 0}, "check the file");
-  s.hash = (static_cast<uint64_t>(head) << 32) | tail;
   return s;
 }
 

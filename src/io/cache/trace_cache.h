@@ -43,7 +43,9 @@ inline constexpr std::string_view kMagic = "PXCACHE\n";
 struct SourceStamp {
   uint64_t size = 0;
   int64_t mtime_ns = 0;
-  uint64_t hash = 0;  // crc32 of the first and of the last 64 KiB
+  // XXH3 of the file's device, inode and ctime, its first and last 64 KiB and 64 blocks of
+  // 4 KiB spread over it (StampOf)
+  uint64_t hash = 0;
   bool operator==(const SourceStamp&) const = default;
 };
 

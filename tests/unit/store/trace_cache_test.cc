@@ -869,6 +869,37 @@ TEST_F(TraceCacheTest, ASharedFallbackFolderIsNotUsed) {
   fs::remove_all(folder, ec);
 }
 
+// A trace edited in the middle, keeping its size and with its mtime set back (touch -d, cp
+// --inplace --preserve), is not taken for the one its cache was built from: the stamp covers
+// the ctime and samples of the content all over the file.
+TEST_F(TraceCacheTest, AnEditInTheMiddleWithTheSameSizeAndMtimeIsSeen) {
+  std::string text = "#Paraver (01/01/2024 at 00:00):9000000_ns:1(1):1:1(1:1),0\n";
+  for (int i = 0; i < 30000; ++i) text += fmt::format("1:1:1:1:1:{}:{}:{}\n", i * 10, i * 10 + 10, 1 + i % 5);
+  fs::path trace = WriteTrace(text);
+  ASSERT_GT(text.size(), 400000u);
+  auto first = Open(trace);
+  ASSERT_TRUE(first);
+  struct stat before {};
+  ASSERT_EQ(::stat(trace.c_str(), &before), 0);
+  // One state value in the middle, 2 -> 3 (same length), written in place.
+  const size_t at = text.find(":2\n", text.size() / 2);
+  ASSERT_NE(at, std::string::npos);
+  {
+    int fd = ::open(trace.c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::pwrite(fd, "3", 1, static_cast<off_t>(at + 1)), 1);
+    ::close(fd);
+  }
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, trace.c_str(), times, 0), 0);
+  auto again = Open(trace);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->Summary().cache_use, "written");  // rebuilt, not read
+  text[at + 1] = '3';
+  Spit(dir_ / "fresh.prv", text);
+  EXPECT_EQ(Fingerprint(*again), Fingerprint(*Open(dir_ / "fresh.prv", false)));
+}
+
 TEST_F(TraceCacheTest, CacheDirOverridesTheLocation) {
   fs::path trace = WriteTrace(kTrace);
   Open(trace, true, (dir_ / "elsewhere").string());
