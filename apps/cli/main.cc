@@ -131,6 +131,7 @@ int Run(int argc, char** argv) {
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
   if (compact) setenv("PARALLAX_COMPACT", "on", 1);
+  parallax::RemoveTemporaryFilesOnSignals();
   for (auto& c : commands) {
     if (!c.sub->parsed()) continue;
     int status = c.run();

@@ -19,4 +19,10 @@ Status WriteOutputFile(const std::string& path, std::string_view content, bool o
 // it arrived: a command whose output was lost (a full disk, a closed pipe) must fail.
 Status FinishStandardOutput();
 
+// From now on, a signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU)
+// first removes the temporary files of outputs being written, so an interrupted command leaves
+// nothing behind. For programs (the command line); a library user with signal handlers of its
+// own does not call it.
+void RemoveTemporaryFilesOnSignals();
+
 }  // namespace parallax

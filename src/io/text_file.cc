@@ -1,5 +1,7 @@
 #include "src/io/text_file.h"
 
+#include "src/base/temp_files.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,6 +49,7 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Create(const std::string& pa
     return Status::Error(fmt::format("cannot create the output file: {}", std::strerror(errno)), Location{path, 0, 0},
                          "check that the folder exists and is writable");
   ::fchmod(fd, 0644);
+  base::RegisterTempFile(tmpl);  // removed if a signal ends the process
   return std::unique_ptr<AtomicOutput>(new AtomicOutput(path, tmpl, fd));
 }
 
@@ -55,6 +58,7 @@ AtomicOutput::~AtomicOutput() {
     ::close(fd_);
     if (!tmp_.empty()) ::unlink(tmp_.c_str());
   }
+  if (!tmp_.empty()) base::UnregisterTempFile(tmp_);
 }
 
 bool AtomicOutput::Write(std::string_view s) {

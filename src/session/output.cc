@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "src/base/temp_files.h"
 #include "src/io/text_file.h"
 
 namespace parallax {
@@ -14,6 +15,8 @@ namespace parallax {
 Status WriteOutputFile(const std::string& path, std::string_view content, bool overwrite) {
   return io::WriteTextFile(path, content, overwrite);
 }
+
+void RemoveTemporaryFilesOnSignals() { base::InstallTempFileCleanup(); }
 
 Status FinishStandardOutput() {
   std::cout.flush();

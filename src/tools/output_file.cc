@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "src/base/input_buffer.h"
+#include "src/base/temp_files.h"
 
 namespace parallax::tools {
 
@@ -22,6 +23,7 @@ OutputFile::~OutputFile() {
   if (fd_ >= 0) close(fd_);
   if (gz_ != nullptr) gzclose(gz_);
   if (!committed_ && !tmp_path_.empty()) unlink(tmp_path_.c_str());
+  if (!tmp_path_.empty()) base::UnregisterTempFile(tmp_path_);
 }
 
 Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, bool force) {
@@ -50,6 +52,7 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, 
   }
   fchmod(fd, 0644);
   out->tmp_path_ = name.data();
+  base::RegisterTempFile(out->tmp_path_);  // removed if a signal ends the process
   if (gzip) {
     out->gz_ = gzdopen(fd, "wb6");
     if (out->gz_ == nullptr) {

@@ -27,6 +27,7 @@
 
 #include "src/base/input_buffer.h"
 #include "src/base/parallel.h"
+#include "src/base/temp_files.h"
 #include "src/io/prv/prv_compact_reader.h"
 #include "src/io/prv/prv_header_parser.h"
 #include "src/io/prv/prv_writer.h"
@@ -1013,11 +1014,20 @@ struct TempFile {
   std::string path;
   int fd = -1;
   bool keep = false;
+  // Creates `p` (exclusively); false when it cannot. Removed if a signal ends the process.
+  bool Create(std::string p) {
+    fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    path = std::move(p);
+    base::RegisterTempFile(path);
+    return true;
+  }
   // Closes and removes it now (a mapping of it stays valid).
   void Discard() {
     if (fd >= 0) ::close(fd);
     fd = -1;
     if (!keep && !path.empty()) std::remove(path.c_str());
+    if (!path.empty()) base::UnregisterTempFile(path);
     path.clear();
   }
   ~TempFile() { Discard(); }
@@ -1053,12 +1063,7 @@ std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_p
                                                       const PrvReadOptions& read_options, Status* written,
                                                       const WriteOptions& options) {
   TempFile tmp;
-  tmp.path = fmt::format("{}.tmp.{}", cache_path, ::getpid());
-  tmp.fd = ::open(tmp.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (tmp.fd < 0) {
-    tmp.path.clear();  // not ours
-    return std::nullopt;
-  }
+  if (!tmp.Create(fmt::format("{}.tmp.{}", cache_path, ::getpid()))) return std::nullopt;  // not ours
   int fd2 = ::dup(tmp.fd);
   std::FILE* f = fd2 >= 0 ? ::fdopen(fd2, "r+b") : nullptr;
   if (f == nullptr) {
@@ -1164,12 +1169,10 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
     if (auto one_pass = ParseIntoCompactCache(trace_path, stamp, cache_path, read_options, written, options))
       return std::move(*one_pass);
   TempFile tmp;
-  tmp.path = fmt::format("{}.tmp.{}", cache_path, ::getpid());
-  tmp.fd = ::open(tmp.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (tmp.fd < 0) {
+  const std::string tmp_name = fmt::format("{}.tmp.{}", cache_path, ::getpid());
+  if (!tmp.Create(tmp_name)) {
     *written = Status::Error(fmt::format("cannot create the trace cache: {}", std::strerror(errno)),
-                             Location{tmp.path, 0, 0}, "use --cache-dir DIR or --no-cache");
-    tmp.path.clear();  // not ours
+                             Location{tmp_name, 0, 0}, "use --cache-dir DIR or --no-cache");
     return ReadPrv(trace_path, read_options);
   }
 

@@ -1,0 +1,25 @@
+#pragma once
+// Temporary output files the process is writing (a trace, a table, a cache, each under a
+// temporary name until it is whole), so that a signal that ends the process (SIGINT, SIGTERM,
+// SIGHUP, SIGQUIT, SIGXCPU) leaves none behind.
+//
+// A deliberate exception to "no mutable globals": a signal handler can only reach process-wide
+// state. The registry is a fixed table written without locks and read by the handler with
+// async-signal-safe calls only (unlink, raise).
+
+#include <string>
+
+namespace parallax::base {
+
+// While registered, `path` is removed if the process is ended by a signal (after
+// InstallTempFileCleanup). At most kMaxTempFiles paths at once; more are not covered.
+void RegisterTempFile(const std::string& path);
+void UnregisterTempFile(const std::string& path);
+
+// Installs the handlers (once; a front end's choice: a library never installs them itself).
+// Each removes the registered files, then ends the process as the signal would have.
+void InstallTempFileCleanup();
+
+inline constexpr int kMaxTempFiles = 64;
+
+}  // namespace parallax::base
