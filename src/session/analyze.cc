@@ -13,7 +13,7 @@ namespace parallax::session {
 analysis::HistogramInput HistogramInputOf(const TraceImpl& trace, const cfg::CfgFile& file,
                                           size_t index) {
   analysis::HistogramInput in;
-  in.trace = {&trace.header(), &trace.store(), trace.pcf()};
+  in.trace = trace.View();  // with the trace's functions (plug-in and Python ones too)
   in.windows = file.windows;
   for (const cfg::CfgWindow& w : file.window_info)
     in.info.push_back({w.display.color == cfg::ColorMode::kCode, w.display.zoom_objects});

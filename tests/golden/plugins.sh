@@ -93,6 +93,13 @@ check weighted "0-100=2 100-150=8 150-300=18 300-400=12 400-700=22 700-1000=32" 
 check paramedir "$(printf '1.1.1\t0.00\t0.10\t1.00\n1.1.1\t0.10\t0.20\t4.00\n1.1.1\t0.30\t0.70\t1.00')" \
   "$(grep '^1.1.1' "$TMP/sq.csv")"
 
+# A histogram over a window with a plug-in function (Time per value of State As Is squared,
+# worked by hand: THREAD 1.1.1 has 1 on [0,100) and [300,1000), 4 on [100,300); THREAD 1.1.2 has
+# 9 on [0,500), 1 on [500,1000); in microseconds).
+{ cat "$TMP/sq.cfg"; printf '\n< NEW ANALYZER2D >\nAnalyzer2D.Name: hist\nAnalyzer2D.ControlWindow: 1\nAnalyzer2D.DataWindow: 1\nAnalyzer2D.Statistic: Time\nAnalyzer2D.Minimum: 0\nAnalyzer2D.Maximum: 10\nAnalyzer2D.Delta: 1\n'; } > "$TMP/sqh.cfg"
+check histogram-plugin "$(printf 'THREAD 1.1.1\t0.80\t0.00\t0.00\t0.20\t0.00\t0.00\t0.00\t0.00\t0.00\nTHREAD 1.1.2\t0.50\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\t0.50')" \
+  "$("$BIN" --plugin "$EX" analyze "$TMP/t.prv" --cfg "$TMP/sqh.cfg" 2>&1 | grep '^THREAD')"
+
 # Without the plug-in, a cfg naming its functions is unsupported.
 if "$BIN" text "$TMP/t.prv" --cfg "$TMP/sq.cfg" --object "THREAD 1.1.1" 2>"$TMP/err" >/dev/null; then
   echo "FAIL a cfg with a plug-in function worked without the plug-in"; fail=1; fi
