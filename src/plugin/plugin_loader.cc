@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "include/parallax/plugin.h"
+#include "src/base/text_safety.h"
 
 namespace parallax::plugin {
 
@@ -62,15 +63,22 @@ int RegisterFunction(px_registry* reg, const px_function* f) {
   try {
     if (f == nullptr || f->name == nullptr) return Refuse(c, "a function without a name was registered");
     CustomFunction out;
+    // Names are what cfgs and JSON outputs carry: they must be UTF-8 (a name in another
+    // encoding could not be written in a cfg, nor listed by `functions --json`); descriptions
+    // in another encoding are read as Latin-1.
+    if (!base::IsValidUtf8(f->name))
+      return Refuse(c, fmt::format("a function name is not UTF-8 ('{}')", base::EscapeControl(base::RepairUtf8(f->name))));
     out.name = f->name;
     out.origin = c.path;
-    out.info = f->info ? f->info : "same as below";
-    out.doc = f->doc ? f->doc : "";
+    out.info = base::RepairUtf8(f->info ? f->info : "same as below");
+    out.doc = base::RepairUtf8(f->doc ? f->doc : "");
     if (f->param_count > 0 && f->params == nullptr)
       return Refuse(c, fmt::format("function '{}': param_count is {} but params is NULL", out.name, f->param_count));
     for (size_t i = 0; i < f->param_count; ++i) {
       const px_param& p = f->params[i];
       if (p.name == nullptr) return Refuse(c, fmt::format("function '{}': parameter {} has no name", out.name, i + 1));
+      if (!base::IsValidUtf8(p.name))
+        return Refuse(c, fmt::format("function '{}': the name of parameter {} is not UTF-8", out.name, i + 1));
       if (p.default_count > 0 && p.defaults == nullptr)
         return Refuse(c, fmt::format("function '{}': parameter '{}' has defaults NULL", out.name, p.name));
       out.params.push_back({p.name, std::vector<double>(p.defaults, p.defaults + p.default_count)});

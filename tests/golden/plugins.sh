@@ -119,6 +119,8 @@ refused no-entry "$PLUGINS/libbad_no_entry.so" \
   "parallax: error: cannot load plug-in $PLUGINS/libbad_no_entry.so: the library does not export parallax_plugin_register"
 refused builtin "$PLUGINS/libbad_builtin.so" \
   "parallax: error: cannot load plug-in $PLUGINS/libbad_builtin.so: cannot add function 'As Is' (from $PLUGINS/libbad_builtin.so): a built-in function has this name"
+refused latin1 "$PLUGINS/libbad_latin1.so" \
+  "parallax: error: cannot load plug-in $PLUGINS/libbad_latin1.so: a function name is not UTF-8 ('Función')"
 rc=0; PARALLAX_PLUGINS="$EX" "$BIN" --plugin "$PLUGINS/libbad_duplicate.so" functions >/dev/null 2>"$TMP/err" || rc=$?
 check duplicate-exit 1 "$rc"
 check duplicate-message "parallax: error: cannot load plug-in $PLUGINS/libbad_duplicate.so: cannot add function 'Value squared' (from $PLUGINS/libbad_duplicate.so): a function of $EX already has this name" "$(head -1 "$TMP/err")"

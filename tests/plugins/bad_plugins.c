@@ -3,7 +3,8 @@
  *   BAD_NO_ENTRY   exports no parallax_plugin_register
  *   BAD_BUILTIN    registers a function named like a built-in one ("As Is")
  *   BAD_DUPLICATE  registers "Value squared", which the example plug-in also defines
- *   BAD_KERNEL     a compose function whose kernel always fails (code 7) */
+ *   BAD_KERNEL     a compose function whose kernel always fails (code 7)
+ *   BAD_LATIN1     registers a function whose name is Latin-1, not UTF-8 ("Funci\xf3n") */
 #include "parallax/plugin.h"
 
 #include <stddef.h>
@@ -26,6 +27,8 @@ int parallax_plugin_register(const px_host* host) {
   const char* name = "As Is";
 #elif defined(BAD_DUPLICATE)
   const char* name = "Value squared";
+#elif defined(BAD_LATIN1)
+  const char* name = "Funci\xf3n";
 #else
   const char* name = "Always fails";
 #endif
