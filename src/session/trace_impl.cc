@@ -425,7 +425,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   auto start = std::chrono::steady_clock::now();
   // Other formats are imported into the same model; their labels come from the file itself.
   if (io::TraceFormat f = io::DetectTraceFormatOfFile(path); f != io::TraceFormat::kPrv && f != io::TraceFormat::kUnknown) {
-    auto imported = io::ImportTrace(path, f);
+    auto imported = io::ImportTrace(path, f, options.memory_limit);
     if (!imported.ok()) return imported.status();
     if (options.strict && imported->prv.diagnostics.problems() > 0)
       return Status::Error("the trace has malformed or unbalanced records (--strict)", Location{path, 0, 0},

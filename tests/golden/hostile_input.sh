@@ -77,4 +77,12 @@ printf '#Paraver (x):100:1(1):1:1(1:1)\n1:1:1:1:1:0:10:1\n1:1:1:1:1:0:10:\033[31
 run info ctl.prv >/dev/null
 check escaped "           ctl.prv:3:16: expected a number, found '\\x1b'" "$(grep 'ctl.prv:3' out)"
 
+# A 508-byte .json.gz whose otherData nests 200,000 arrays: the importer's DOM recursed once
+# per level and every command died of a stack overflow (139). Now a located error.
+{ printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}],"otherData":{"parallax":'
+  head -c 200000 /dev/zero | tr '\0' '['; head -c 200000 /dev/zero | tr '\0' ']'; printf '}}'; } | gzip -9 > deep.json.gz
+check deep-json-status 1 "$(run info deep.json.gz)"
+check deep-json-message "deep.json.gz:1:294: error: otherData nests more than 200 arrays or objects in one another; expected at most 200 levels of nesting" \
+  "$(head -1 err)"
+
 exit $fail

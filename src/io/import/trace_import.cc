@@ -65,9 +65,9 @@ TraceFormat DetectTraceFormatOfFile(const std::string& path) {
   return DetectTraceFormat(std::string_view(head, static_cast<size_t>(n)));
 }
 
-Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
+Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format, uint64_t memory_budget) {
   switch (format) {
-    case TraceFormat::kJson: return ReadJsonTrace(path);
+    case TraceFormat::kJson: return ReadJsonTrace(path, memory_budget);
     case TraceFormat::kPaje: return ReadPajeTrace(path);
     case TraceFormat::kPicl: return ReadPiclTrace(path);
     case TraceFormat::kOtf2: return ReadOtf2Trace(path);
