@@ -477,6 +477,11 @@ void JsonImporter::Accept(size_t offset) {
         return;
       }
       r.dur = ToNs(e.dur);
+      // Every later use adds the two (the slice's end): it must be a time too.
+      if (int64_t end = 0; __builtin_add_overflow(r.ts, r.dur, &end)) {
+        Diag(DiagKind::kNumberTooLarge, offset, "\"ts\" + \"dur\" ends beyond the 64-bit nanosecond range (skipped)");
+        return;
+      }
       [[fallthrough]];
     case 'B':
     case 'E':

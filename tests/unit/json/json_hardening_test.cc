@@ -1,5 +1,5 @@
-// The trace-event JSON reader on hostile input (issue 39): nesting beyond kMaxJsonNesting,
-// otherData that would take more memory than the budget.
+// The trace-event JSON reader on hostile input (issue 39): nesting beyond kMaxJsonNesting, slice
+// ends beyond the 64-bit nanosecond range, otherData that would take more memory than the budget.
 
 #include <gtest/gtest.h>
 
@@ -49,6 +49,20 @@ TEST(JsonHardening, DeepEventIsSkippedAndLocated) {
   ASSERT_EQ(d.count(DiagKind::kSyntax), 1u);
   EXPECT_EQ(d.examples(DiagKind::kSyntax)[0].line, 2u);
   EXPECT_NE(d.examples(DiagKind::kSyntax)[0].detail.find("more than 200"), std::string::npos);
+  EXPECT_EQ(r->prv.store.thread(model::ThreadIndex(0)).states.size(), 1u);
+}
+
+// ts + dur beyond INT64_MAX ns was computed in int64 (undefined behaviour; in practice the end
+// wrapped negative and the slice was taken for an open B slice).
+TEST(JsonHardening, SliceEndBeyondTheNanosecondRangeIsReported) {
+  const std::string text = std::string("[") + kOneSlice + ",\n" +
+                           R"({"ph":"X","name":"far","pid":1,"tid":1,"ts":9e15,"dur":9e15}])";
+  auto r = ParseJsonTrace(text, "far.json");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const Diagnostics& d = r->prv.diagnostics;
+  ASSERT_EQ(d.count(DiagKind::kNumberTooLarge), 1u);
+  EXPECT_EQ(d.examples(DiagKind::kNumberTooLarge)[0].line, 2u);
+  EXPECT_EQ(d.count(DiagKind::kUnclosedBegin), 0u);
   EXPECT_EQ(r->prv.store.thread(model::ThreadIndex(0)).states.size(), 1u);
 }
 
