@@ -14,6 +14,7 @@
 
 #include "src/base/gzip_stream.h"
 #include "src/base/memory_budget.h"
+#include "src/base/regular_file.h"
 
 namespace parallax::base {
 
@@ -141,18 +142,10 @@ bool IdentityOfPath(const std::string& path, FileIdentity* out) {
 
 Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress,
                                       uint64_t memory_budget) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return OpenError(path, "cannot open");
   struct stat st {};
-  if (fstat(fd, &st) != 0) {
-    ::close(fd);
-    return OpenError(path, "cannot stat");
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return Status::Error("is a directory, not a trace file", Location{path, 0, 0},
-                         "give the path of a .prv or .prv.gz file");
-  }
+  auto opened = OpenRegularFile(path, &st);
+  if (!opened.ok()) return opened.status();
+  const int fd = opened.value();
   InputBuffer b;
   b.identity_ = IdentityOf(st);
   b.compressed_size_ = static_cast<uint64_t>(st.st_size);

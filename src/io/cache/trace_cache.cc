@@ -27,6 +27,7 @@
 
 #include "src/base/input_buffer.h"
 #include "src/base/parallel.h"
+#include "src/base/regular_file.h"
 #include "src/io/prv/prv_compact_reader.h"
 #include "src/io/prv/prv_header_parser.h"
 #include "src/io/prv/prv_writer.h"
@@ -761,16 +762,11 @@ uint64_t CombineBlockHashes(const std::vector<uint64_t>& block_hashes) {
 }
 
 Result<SourceStamp> StampOf(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return Status::Error(fmt::format("cannot open: {}", std::strerror(errno)), Location{path, 0, 0},
-                         "check that the trace exists and is readable");
   struct stat st {};
+  auto opened = base::OpenRegularFile(path, &st);
+  if (!opened.ok()) return opened.status();
+  const int fd = opened.value();
   SourceStamp s;
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return Status::Error("cannot stat the trace", Location{path, 0, 0}, "check the file");
-  }
   s.size = static_cast<uint64_t>(st.st_size);
   s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   std::vector<char> buf(kStampWindow);
@@ -906,12 +902,12 @@ bool WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint
 }
 
 bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
-  int fd = ::open(SealPathFor(cache_path).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
   struct stat st {};
+  auto fd = base::OpenRegularFile(SealPathFor(cache_path), &st);
+  if (!fd.ok()) return false;  // none, or not a file: the cache is checked in full
   char buf[256];
-  ssize_t n = ::fstat(fd, &st) == 0 ? ::read(fd, buf, sizeof buf) : -1;
-  ::close(fd);
+  ssize_t n = ::read(fd.value(), buf, sizeof buf);
+  ::close(fd.value());
   if (n <= 0 || std::string_view(buf, static_cast<size_t>(n)) != SealLine(id, payload_hash)) return false;
   // File times advance by clock ticks of a few milliseconds: a cache changed in the tick its
   // seal was written keeps the ctime the seal names. Only a seal written in a later tick than

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string_view>
 
+#include "tracing/src/input_file.h"
+
 namespace parallax::tracing {
 
 namespace {
@@ -136,9 +138,10 @@ void ParseMeta(std::string_view text, ProcessFile* f) {
 }
 
 bool ReadAll(const std::string& path, std::string* data, std::string* error) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
+  std::string why;
+  std::unique_ptr<FILE, int (*)(FILE*)> file(OpenInputFile(path, &why), std::fclose);
   if (!file) {
-    *error = path + ": cannot open: " + std::strerror(errno);
+    *error = path + ": cannot open: " + why;
     return false;
   }
   char buf[1 << 16];
