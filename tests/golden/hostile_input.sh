@@ -85,6 +85,14 @@ check deep-json-status 1 "$(run info deep.json.gz)"
 check deep-json-message "deep.json.gz:1:294: error: otherData nests more than 200 arrays or objects in one another; expected at most 200 levels of nesting" \
   "$(head -1 err)"
 
+# A tracer file (.pxt) whose data chunk names thread 0xFFFFFFFF: merge sized its thread table
+# with thread + 1, which wrapped to 0, and wrote past it (139). Ids are bounded now.
+{ printf 'PXT1\0\0\0\0\377\377\377\377\0\0\0\0\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\2\0\1'
+  printf 'PXT1\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\25\0\0\0\0\0\0\0process 0 1 1 1 0 10\n'; } > wrap.pxt
+check pxt-thread-status 1 "$(run merge wrap.pxt -o wrap.prv)"
+check pxt-thread-message "parallax merge: wrap.pxt: the chunk at byte 0 names thread 4294967295; a process has at most 1048576 threads (the file is damaged: trace the program again)" \
+  "$(head -1 err)"
+
 # Named pipes (FIFOs) where a file is expected blocked the load forever in open(2): as the trace,
 # beside it (.pcf, .row, the cache's seal), in an OTF2 archive, as a cfg. Only regular files are
 # read now; each case must end within the timeout (124: it hung).
