@@ -93,6 +93,11 @@ check pxt-thread-status 1 "$(run merge wrap.pxt -o wrap.prv)"
 check pxt-thread-message "parallax merge: wrap.pxt: the chunk at byte 0 names thread 4294967295; a process has at most 1048576 threads (the file is damaged: trace the program again)" \
   "$(head -1 err)"
 
+# Image sizes beyond int32 wrapped (--height 2147483648 gave an empty 83-byte image).
+check height-status 1 "$(run timeline t.prv --height 2147483648 -o tall.png)"
+check height-message "error: image height 2147483648 is beyond the maximum of 65535 pixels" "$(head -1 err | sed 's/^.*prv: //')"
+check height-no-file 0 "$(ls tall.png 2>/dev/null | wc -l)"
+
 # Named pipes (FIFOs) where a file is expected blocked the load forever in open(2): as the trace,
 # beside it (.pcf, .row, the cache's seal), in an OTF2 archive, as a cfg. Only regular files are
 # read now; each case must end within the timeout (124: it hung).
