@@ -30,6 +30,7 @@ InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
     data_ = other.data_;
     size_ = other.size_;
     mapping_ = other.mapping_;
+    guard_ = std::move(other.guard_);
     owned_ = std::move(other.owned_);
     compressed_size_ = other.compressed_size_;
     compressed_ = other.compressed_;
@@ -44,6 +45,7 @@ InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
 InputBuffer::~InputBuffer() { Reset(); }
 
 void InputBuffer::Reset() {
+  guard_.reset();  // before the pages go
   if (mapping_ != nullptr) munmap(mapping_, size_);
   mapping_ = nullptr;
   owned_.reset();
@@ -168,6 +170,7 @@ Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn&
   if (m == MAP_FAILED) return OpenError(path, "cannot map");
   madvise(m, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
   b.mapping_ = m;
+  b.guard_ = std::make_unique<MappingGuard>(m, static_cast<size_t>(st.st_size), path, false);
   b.data_ = static_cast<const char*>(m);
   b.size_ = static_cast<size_t>(st.st_size);
   return b;

@@ -953,15 +953,20 @@ Status CannotWrite(const std::string& path, int error) {
                        Location{path, 0, 0}, "free some disk space, or use --cache-dir DIR or --no-cache");
 }
 
-// A shared, writable mapping of the cache file being written; unmapped when the last column
-// viewing it goes.
+// A shared mapping of the cache file being written (`path` once renamed into place), guarded
+// against truncation (mapping_guard.h); unmapped when the last column viewing it goes.
 struct FileMapping {
   void* data = nullptr;
   size_t bytes = 0;
-  FileMapping(void* d, size_t n) : data(d), bytes(n) {}
+  std::unique_ptr<base::MappingGuard> guard;
+  FileMapping(void* d, size_t n, const std::string& path, bool writable)
+      : data(d), bytes(n), guard(std::make_unique<base::MappingGuard>(d, n, path, writable)) {}
   FileMapping(const FileMapping&) = delete;
   FileMapping& operator=(const FileMapping&) = delete;
-  ~FileMapping() { ::munmap(data, bytes); }
+  ~FileMapping() {
+    guard.reset();  // before the pages go
+    ::munmap(data, bytes);
+  }
 };
 
 template <typename T>
@@ -1088,7 +1093,8 @@ std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_p
   const size_t mapped = static_cast<size_t>(kHeaderBytes + kBytesAt + bytes);
   void* p = ::mmap(nullptr, mapped, PROT_READ, MAP_SHARED, tmp.fd, 0);
   if (p == MAP_FAILED) return std::nullopt;
-  auto mapping = std::make_shared<FileMapping>(p, mapped);
+  auto mapping = std::make_shared<FileMapping>(p, mapped, cache_path, false);
+  t.store.AddMappedFile(mapping->guard->status());
   const auto view = store::Column<uint8_t>::View(static_cast<const uint8_t*>(p) + kHeaderBytes + kBytesAt,
                                                  static_cast<size_t>(bytes), mapping);
   AdoptBuiltThreads(t, std::move(built.value()), view, options.resident_budget);
@@ -1173,7 +1179,7 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
     // threads: a fault must not read around (the kernel's window can be megabytes) pages that
     // were written and evicted already, or a trace larger than memory thrashes.
     ::madvise(p, bytes, MADV_RANDOM);
-    mapping = std::make_shared<FileMapping>(p, static_cast<size_t>(bytes));
+    mapping = std::make_shared<FileMapping>(p, static_cast<size_t>(bytes), cache_path, true);
     std::shared_ptr<const void> keep = mapping;
     char* body = static_cast<char*>(p) + kThreadsBodyAt;
     for (size_t t = 0; t < st.threads(); ++t) {
@@ -1188,6 +1194,7 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
   };
   auto prv = ReadPrv(trace_path, ro);
   if (!prv.ok()) return prv;
+  if (mapping) prv->store.AddMappedFile(mapping->guard->status());
   // From here on the columns are read one after the other: read-ahead helps again.
   if (mapping) ::madvise(mapping->data, mapping->bytes, MADV_NORMAL);
   if (!prv->event_types_known) {  // recorded in the cache; the cfg reader needs them on this open too
@@ -1461,8 +1468,10 @@ Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options
       if (sealed) o.verify_checksum = false;
     }
   }
-  auto decoded = DecodeCache(shared->view(), path, o);
-  if (decoded.ok() && use_seal && !sealed) WriteSeal(path, shared->identity(), payload_hash);
+  auto decoded = shared->Parse([&](std::string_view bytes) { return DecodeCache(bytes, path, o); });
+  if (!decoded.ok()) return decoded;
+  if (use_seal && !sealed) WriteSeal(path, shared->identity(), payload_hash);
+  decoded->store.AddMappedFile(shared->mapping_status());
   return decoded;
 }
 

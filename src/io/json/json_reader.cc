@@ -959,7 +959,7 @@ Result<ImportedTrace> ReadJsonTrace(const std::string& path, uint64_t memory_bud
   if (!buf.ok()) return buf.status();
   // An inflated .json.gz is held in memory: the records get what it leaves.
   const uint64_t text = buf->was_compressed() ? buf->view().size() : 0;
-  return ParseJsonTrace(buf->view(), path, budget > text ? budget - text : 1);
+  return buf->Parse([&](std::string_view t) { return ParseJsonTrace(t, path, budget > text ? budget - text : 1); });
 }
 
 }  // namespace parallax::io
