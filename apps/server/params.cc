@@ -7,10 +7,11 @@ namespace parallax::server {
 
 using nlohmann::json;
 
-int JsonDepth(std::string_view text) {
-  int depth = 0, deepest = 0;
+size_t FirstTooDeep(std::string_view text, int max) {
+  int depth = 0;
   bool in_string = false, escaped = false;
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     if (in_string) {
       if (escaped)
         escaped = false;
@@ -21,12 +22,12 @@ int JsonDepth(std::string_view text) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
+      if (++depth > max) return i;
     } else if (c == ']' || c == '}') {
       --depth;
     }
   }
-  return deepest;
+  return std::string_view::npos;
 }
 
 bool ValidUtf8(std::string_view s) {
@@ -61,8 +62,12 @@ bool ValidUtf8(std::string_view s) {
 
 Params Params::Body(std::string_view body) {
   const char* hint = "send a JSON object, e.g. {\"trace\": \"traces/a.prv\", ...}";
-  if (JsonDepth(body) > kMaxJsonDepth)
-    throw ApiError{400, "the JSON body is nested too deeply", hint};
+  if (size_t at = FirstTooDeep(body, kMaxJsonDepth); at != std::string_view::npos)
+    throw ApiError{400,
+                   "the JSON body nests more than " + std::to_string(kMaxJsonDepth) +
+                       " arrays or objects in one another (at byte " + std::to_string(at) +
+                       "); expected at most " + std::to_string(kMaxJsonDepth) + " levels",
+                   hint};
   json j;
   try {
     j = json::parse(body);

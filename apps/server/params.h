@@ -29,8 +29,9 @@ struct ApiError {
 
 constexpr int kMaxJsonDepth = 64;  // nesting of a JSON body
 
-// The deepest nesting of arrays and objects in `text` (strings skipped), without parsing it.
-int JsonDepth(std::string_view text);
+// The byte offset of the first array or object of `text` nested deeper than `max` (strings
+// skipped), without parsing it; npos when there is none.
+size_t FirstTooDeep(std::string_view text, int max);
 
 // True when `s` is well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
 bool ValidUtf8(std::string_view s);

@@ -1,5 +1,9 @@
 #include "apps/server/root_dir.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <system_error>
 
@@ -75,6 +79,28 @@ std::string RootDir::Relative(const std::string& canonical) const {
   if (canonical == root_) return "";
   if (!Contains(canonical)) return canonical;
   return canonical.substr(root_ == "/" ? 1 : root_.size() + 1);
+}
+
+std::FILE* OpenRegularForReading(const std::string& path, const std::string& shown, PathError* error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    *error = {404, "cannot read '" + shown + "'"};
+    return nullptr;
+  }
+  struct stat st {};
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 ||
+      ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    ::close(fd);
+    *error = {400, "'" + shown + "' is not a regular file"};
+    return nullptr;
+  }
+  std::FILE* f = ::fdopen(fd, "rb");
+  if (f == nullptr) {
+    ::close(fd);
+    *error = {404, "cannot read '" + shown + "'"};
+  }
+  return f;
 }
 
 }  // namespace parallax::server

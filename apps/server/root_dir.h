@@ -2,6 +2,7 @@
 // The directory `parallax serve` exposes: every path a request names is resolved here, and
 // nothing outside it (by `..`, an absolute path or a symlink) is ever opened.
 
+#include <cstdio>
 #include <string>
 
 namespace parallax::server {
@@ -34,5 +35,12 @@ class RootDir {
 
   std::string root_;
 };
+
+// Opens the resolved path `path` for reading when it is a regular file, without ever blocking:
+// O_NONBLOCK for the open, then fstat of what was opened (a named pipe swapped in after a check
+// by name would otherwise hold the worker in open(2) until some process writes to it). Null
+// otherwise, with `error` set (400: not a regular file, 404: cannot be read); `shown` names the
+// file in the message.
+std::FILE* OpenRegularForReading(const std::string& path, const std::string& shown, PathError* error);
 
 }  // namespace parallax::server

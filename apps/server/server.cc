@@ -494,8 +494,9 @@ class ServerImpl final : public Server {
   static std::string ReadCfgFile(const std::string& path, const std::string& user_path) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) throw ApiError{400, "'" + user_path + "' is not a file"};
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) throw ApiError{404, "cannot read '" + user_path + "'"};
+    PathError opened;
+    std::FILE* f = OpenRegularForReading(path, user_path, &opened);
+    if (f == nullptr) throw ApiError{opened.status, opened.message};
     std::string text(kMaxCfgBytes + 1, '\0');
     size_t got = std::fread(text.data(), 1, text.size(), f);
     bool failed = std::ferror(f) != 0;

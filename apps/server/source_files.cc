@@ -122,11 +122,8 @@ SourceLines ReadSourceLines(const std::string& path, const std::string& shown, u
                        " MiB: not shown as source"};
     return out;
   }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    *error = {404, "cannot read '" + shown + "'"};
-    return out;
-  }
+  std::FILE* f = OpenRegularForReading(path, shown, error);
+  if (f == nullptr) return out;
   // One byte more than the size seen, to notice a file that grew (up to the limit).
   std::string text(static_cast<size_t>(ec ? kMaxSourceBytes : size) + 1, '\0');
   size_t got = std::fread(text.data(), 1, text.size(), f);

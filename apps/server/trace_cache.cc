@@ -33,7 +33,10 @@ Result<std::unique_ptr<Trace>> TraceCache::Load(const std::string& path, Entry* 
 Result<std::shared_ptr<const Trace>> TraceCache::Get(const std::string& canonical_path) {
   std::shared_ptr<Entry> e = Find(canonical_path, true);
   std::lock_guard<std::mutex> lock(e->load_mutex);
-  if (e->trace) return e->trace;
+  // A trace whose cache was cut under it (Trace::Changed) answers every call with an error:
+  // loaded again (the requests still holding the old one finish with that error).
+  if (e->trace && !e->trace->Changed()) return e->trace;
+  e->trace.reset();
   {
     std::lock_guard<std::mutex> l(e->error_mutex);
     e->error = Status::Ok();

@@ -29,8 +29,9 @@ class TraceCache {
   explicit TraceCache(std::shared_ptr<const FunctionRegistry> functions = nullptr, LoadOptions load = {})
       : functions_(std::move(functions)), load_(std::move(load)) {}
 
-  // The trace at `canonical_path`, loading it on first use. A load that throws fails like any
-  // other (its message says so); a failed load is retried by the next Get.
+  // The trace at `canonical_path`, loading it on first use, and again when its files changed
+  // under it (Trace::Changed). A load that throws fails like any other (its message says so); a
+  // failed load is retried by the next Get.
   Result<std::shared_ptr<const Trace>> Get(const std::string& canonical_path);
 
   LoadProgress Progress(const std::string& canonical_path) const;

@@ -280,6 +280,11 @@ class Trace {
   // `output_name` is the optional name argument.
   virtual Result<std::vector<ParamedirOutput>> Paramedir(const std::string& cfg_path, const std::string& output_name,
                                             const ParamedirOptions& options) const = 0;
+
+  // Whether a file the trace's records are mapped from (its trace cache) was truncated while
+  // in use (rsync --inplace or cp onto it): its records then read as zeros, and every call fails
+  // saying that the trace changed. Open it again (the server does so by itself).
+  virtual bool Changed() const { return false; }
 };
 
 // A portion of a trace: [from, to) in trace units. Histograms clip every interval to it

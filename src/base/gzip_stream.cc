@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "src/base/input_buffer.h"
+#include "src/base/regular_file.h"
 
 namespace parallax::base {
 
@@ -75,14 +76,10 @@ bool GzipStream::IsGzipFile(const std::string& path) {
 Result<std::unique_ptr<GzipStream>> GzipStream::OpenFile(const std::string& path) {
   std::unique_ptr<GzipStream> s(new GzipStream());
   s->name_ = path;
-  s->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (s->fd_ < 0)
-    return Status::Error(fmt::format("cannot open: {}", std::strerror(errno)), Location{path, 0, 0},
-                         "check that the file exists and is readable");
   struct stat st {};
-  if (fstat(s->fd_, &st) != 0 || S_ISDIR(st.st_mode))
-    return Status::Error("cannot read: not a regular file", Location{path, 0, 0},
-                         "give the path of a .prv or .prv.gz file");
+  auto fd = OpenRegularFile(path, &st);
+  if (!fd.ok()) return fd.status();
+  s->fd_ = fd.value();
   s->size_ = static_cast<uint64_t>(st.st_size);
   s->in_ = std::make_unique<unsigned char[]>(kInputBytes);
   Status init = s->Init();

@@ -14,6 +14,7 @@
 
 #include "src/base/gzip_stream.h"
 #include "src/base/memory_budget.h"
+#include "src/base/regular_file.h"
 
 namespace parallax::base {
 
@@ -29,6 +30,7 @@ InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
     data_ = other.data_;
     size_ = other.size_;
     mapping_ = other.mapping_;
+    guard_ = std::move(other.guard_);
     owned_ = std::move(other.owned_);
     compressed_size_ = other.compressed_size_;
     compressed_ = other.compressed_;
@@ -43,6 +45,7 @@ InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
 InputBuffer::~InputBuffer() { Reset(); }
 
 void InputBuffer::Reset() {
+  guard_.reset();  // before the pages go
   if (mapping_ != nullptr) munmap(mapping_, size_);
   mapping_ = nullptr;
   owned_.reset();
@@ -146,18 +149,10 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn& progress,
                                       uint64_t memory_budget) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return OpenError(path, "cannot open");
   struct stat st {};
-  if (fstat(fd, &st) != 0) {
-    ::close(fd);
-    return OpenError(path, "cannot stat");
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return Status::Error("is a directory, not a trace file", Location{path, 0, 0},
-                         "give the path of a .prv or .prv.gz file");
-  }
+  auto opened = OpenRegularFile(path, &st);
+  if (!opened.ok()) return opened.status();
+  const int fd = opened.value();
   InputBuffer b;
   b.identity_ = IdentityOf(st);
   b.compressed_size_ = static_cast<uint64_t>(st.st_size);
@@ -180,6 +175,7 @@ Result<InputBuffer> InputBuffer::Open(const std::string& path, const ProgressFn&
   if (m == MAP_FAILED) return OpenError(path, "cannot map");
   madvise(m, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
   b.mapping_ = m;
+  b.guard_ = std::make_unique<MappingGuard>(m, static_cast<size_t>(st.st_size), path, false);
   b.data_ = static_cast<const char*>(m);
   b.size_ = static_cast<size_t>(st.st_size);
   return b;

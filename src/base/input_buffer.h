@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "include/parallax/status.h"
+#include "src/base/mapping_guard.h"
 
 namespace parallax::base {
 
@@ -51,12 +52,27 @@ class InputBuffer {
   // need not stay resident. No effect on decompressed buffers.
   void Release(size_t begin, size_t end) const;
 
+  // A mapped file is guarded (mapping_guard.h): if it is truncated while mapped, the lost pages
+  // read as zeros and this says so. Null for buffers that are not a mapping.
+  std::shared_ptr<const MappingStatus> mapping_status() const {
+    return guard_ ? guard_->status() : nullptr;
+  }
+  // `parse(view())`, or the error saying that the file changed while it was read when it was
+  // truncated meanwhile (what was parsed from the zeros is dropped).
+  template <typename F>
+  auto Parse(F&& parse) const -> decltype(parse(std::string_view())) {
+    auto result = parse(view());
+    if (guard_ && guard_->status()->truncated()) return guard_->status()->Unchanged();
+    return result;
+  }
+
  private:
   void Reset();
 
   const char* data_ = nullptr;
   size_t size_ = 0;
   void* mapping_ = nullptr;  // mmap base when mapped
+  std::unique_ptr<MappingGuard> guard_;  // while mapped
   std::unique_ptr<char[]> owned_;
   uint64_t compressed_size_ = 0;
   bool compressed_ = false;

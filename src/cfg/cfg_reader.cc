@@ -131,7 +131,7 @@ Result<CfgFile> ParseCfg(std::string_view text, const std::string& file, const C
 Result<CfgFile> ReadCfg(const std::string& path, const CfgContext& ctx) {
   Result<base::InputBuffer> in = base::InputBuffer::Open(path);
   if (!in.ok()) return in.status();
-  return ParseCfg(in->view(), path, ctx);
+  return in->Parse([&](std::string_view text) { return ParseCfg(text, path, ctx); });
 }
 
 Result<CfgFile> CfgParser::Run() {

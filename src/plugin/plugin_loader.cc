@@ -1,6 +1,7 @@
 #include "src/plugin/plugin_loader.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 
 #include "include/parallax/plugin.h"
+#include "src/base/regular_file.h"
 #include "src/base/text_safety.h"
 
 namespace parallax::plugin {
@@ -148,6 +150,10 @@ Result<std::vector<CustomFunction>> LoadPluginFunctions(const std::string& path)
   dlerror();
   // A path without '/' would make dlopen search the library path: name the file itself.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  // dlopen opens it in blocking mode: a named pipe there would wait for a writer forever.
+  if (struct stat st {}; ::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Fail(path, "is " + base::NonRegularKind(st.st_mode) + ", not a regular file",
+                "give the path of a shared library (.so)");
   void* raw = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (raw == nullptr) {
     const char* why = dlerror();

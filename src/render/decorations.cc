@@ -33,11 +33,13 @@ std::string Number(double v) {
   return v < 0 ? "-" + out : out;
 }
 
-// `v` with `decimals` decimals and `,` thousands grouping of its whole part.
-std::string FixedNumber(double v, int decimals) {
-  if (decimals <= 0 || std::abs(v) >= 1e15) return Number(std::round(v));
-  std::string s = fmt::format("{:.{}f}", std::abs(v), decimals);
-  size_t point = s.find('.');
+// `v` with `decimals` decimals and `,` thousands grouping of its whole part. A long double holds
+// every 64-bit time exactly (x86-64's has a 64-bit mantissa), so ticks a few units apart at
+// 1.7e18 ns print apart; beyond 1e15 decimals are dropped (they would not be exact).
+std::string FixedNumber(long double v, int decimals) {
+  if (std::fabs(v) >= 1e15L) decimals = 0;
+  std::string s = fmt::format("{:.{}f}", std::fabs(v), std::max(decimals, 0));
+  size_t point = std::min(s.find('.'), s.size());
   std::string out;
   for (size_t i = 0; i < point; ++i) {
     if (i > 0 && (point - i) % 3 == 0) out += ',';
@@ -77,11 +79,13 @@ Level InfoLevel(semantic::InfoType t) {
   }
 }
 
-// A "nice" tick step (1, 2 or 5 × 10^k) giving about `count` ticks over `span`.
-double TickStep(double span, double count) {
-  double raw = span / std::max(1.0, count);
-  double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
+// A "nice" tick step (1, 2 or 5 × 10^k) giving about `count` ticks over `span`; 0 when `span`
+// is not a positive finite number.
+long double TickStep(long double span, double count) {
+  if (!(span > 0) || !std::isfinite(span)) return 0;
+  long double raw = span / std::max(1.0, count);
+  long double p = std::pow(10.0L, std::floor(std::log10(raw)));
+  for (long double m : {1.0L, 2.0L, 5.0L, 10.0L})
     if (m * p >= raw) return m * p;
   return 10 * p;
 }
@@ -147,31 +151,55 @@ void AddRowLabels(Frame& f) {
   }
 }
 
+namespace {
+
+// The ticks of the time axis on line `y`: multiples of a nice step of the window's unit. Times
+// are 64-bit integers: at 1.7e18 ns (or past 2^53) a range a few units long has ends that are
+// equal as doubles, so the ticks are computed in long double (exact for 64-bit integers) from
+// the exact integer span, and the loop is bounded by the number of pixels whatever the
+// arithmetic gives.
+void AddTicks(Frame& f, int32_t y) {
+  DrawList& l = f.list;
+  const Rgb fg = f.scheme.prefs.foreground;
+  // Trace units to window units: a product or a quotient by a power of 1000, kept exact.
+  const double to_window = model::ConvertTime(1.0, f.ctx->header->unit, f.window->spec().unit);
+  const long double mul = to_window >= 1 ? std::round(to_window) : 1;
+  const long double div = to_window >= 1 ? 1 : std::round(1 / to_window);
+  const long double wb = static_cast<long double>(f.columns.begin) * mul / div;
+  const long double span = static_cast<long double>(f.columns.end - f.columns.begin) * mul / div;
+  // A tick every 110 pixels, or more where labels are long (19 digits and their commas).
+  const int32_t label = TextWidth(FixedNumber(wb + span, 0)) + 24;
+  long double step = TickStep(span, l.area_w / static_cast<double>(std::max(110, label)));
+  if (!(step > 0)) return;
+  if (step < 1 && wb + span >= 1e15L) step = 1;  // labels there have no decimals (FixedNumber)
+  // As many decimals as the step needs, so consecutive ticks differ at any zoom.
+  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9L));
+  const long double first = std::ceil(wb / step);
+  long double previous = -1;
+  for (int32_t i = 0; i <= l.area_w; ++i) {
+    const long double t = (first + i) * step;
+    const long double offset = t - wb;  // window units from the left edge
+    if (offset > span + step * 1e-9L || offset <= previous) break;
+    previous = offset;
+    const double pixels = static_cast<double>(offset * div / mul) * f.columns.pixel_size / f.columns.step;
+    const auto x = static_cast<int32_t>(l.area_x + std::lround(pixels));
+    if (x > l.area_x + l.area_w) break;
+    l.lines.push_back(Line{x, y, x, y + 3, fg});
+    std::string text = FixedNumber(std::fabs(t) < step * 1e-6L ? 0 : t, decimals);
+    Anchor a = x + TextWidth(text) / 2 >= l.width ? Anchor::kRight : Anchor::kCenter;
+    l.texts.push_back(Text{a == Anchor::kRight ? l.width - 1 : x, y + 6, std::move(text), fg, a});
+  }
+}
+
+}  // namespace
+
 void AddTimeAxis(Frame& f) {
   DrawList& l = f.list;
   const Rgb fg = f.scheme.prefs.foreground;
   const int32_t y = l.area_y + l.area_h + 2;
   l.lines.push_back(Line{l.area_x, y, l.area_x + l.area_w - 1, y, fg});
-  const model::TimeUnit tu = f.ctx->header->unit, wu = f.window->spec().unit;
-  const auto b = static_cast<double>(f.columns.begin), e = static_cast<double>(f.columns.end);
-  double wb = model::ConvertTime(b, tu, wu), we = model::ConvertTime(e, tu, wu);
-  double step = TickStep(we - wb, l.area_w / 110.0);
-  const std::string unit(model::TimeUnitName(wu));
-  // As many decimals as the step needs, so consecutive ticks differ at any zoom.
-  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
-  const double first = std::ceil(wb / step);
-  for (double i = 0;; ++i) {
-    const double t = (first + i) * step;
-    if (t > we + step * 1e-9) break;
-    double trace_t = b + (t - wb) / (we - wb) * (e - b);
-    auto x = static_cast<int32_t>(l.area_x + std::lround(f.columns.X(trace_t)));
-    if (x > l.area_x + l.area_w) break;
-    l.lines.push_back(Line{x, y, x, y + 3, fg});
-    double shown = std::abs(t) < step * 1e-6 ? 0 : t;
-    std::string text = FixedNumber(shown, decimals);
-    Anchor a = x + TextWidth(text) / 2 >= l.width ? Anchor::kRight : Anchor::kCenter;
-    l.texts.push_back(Text{a == Anchor::kRight ? l.width - 1 : x, y + 6, std::move(text), fg, a});
-  }
+  AddTicks(f, y);
+  const std::string unit(model::TimeUnitName(f.window->spec().unit));
   l.texts.push_back(Text{l.area_x + l.area_w, y + 6 + kGlyphHeight + 2, unit, fg, Anchor::kRight});
 }
 

@@ -218,6 +218,25 @@ Status PlaceArea(Frame& f) {
   return Status::Ok();
 }
 
+Status SizeError(const std::string& what) {
+  return Status::Error(what, {},
+                       fmt::format("ask for a smaller image: width and height up to {} pixels (a height of 0 "
+                                   "fits the rows), width x height up to {} pixels, columns of 1 to {} pixels",
+                                   kMaxImageSide, kMaxImagePixels, kMaxPixelSize));
+}
+
+// The sizes asked for, before anything is computed from them.
+Status CheckSizes(const TimelineOptions& o) {
+  if (o.width > kMaxImageSide)
+    return SizeError(fmt::format("image width {} is beyond the maximum of {} pixels", o.width, kMaxImageSide));
+  if (o.height > kMaxImageSide)
+    return SizeError(fmt::format("image height {} is beyond the maximum of {} pixels", o.height, kMaxImageSide));
+  if (o.pixel_size < 1 || o.pixel_size > kMaxPixelSize)
+    return SizeError(fmt::format("column width (pixel size) {} is not between 1 and {} pixels", o.pixel_size,
+                                 kMaxPixelSize));
+  return Status::Ok();
+}
+
 }  // namespace
 
 TimelineOptions OptionsFromCfg(const cfg::WindowDisplay& d) {
@@ -244,6 +263,7 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   f.options = &o;
   f.level = window.level();
   f.objects = SelectObjects(window, o);
+  if (Status s = CheckSizes(o); !s.ok()) return s;
   if (f.objects.empty()) return Status::Error("no object of the window is selected");
   model::Time begin = o.from.value_or(window.begin_time());
   model::Time end = o.to.value_or(window.end_time());
@@ -271,6 +291,9 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   PlanScale(f);
   if (o.legend) PlanLegend(f);
   if (Status s = PlaceArea(f); !s.ok()) return s;
+  if (const uint64_t pixels = uint64_t(l.width) * uint64_t(l.height); pixels > kMaxImagePixels)
+    return SizeError(fmt::format("an image of {} x {} pixels is beyond the maximum of {} pixels", l.width, l.height,
+                                 kMaxImagePixels));
   PlanRows(f);
   if (o.share != nullptr) {
     // Every process has every folded row, so all plan the same rows: each then finds the flags

@@ -23,6 +23,15 @@ namespace parallax::render {
 
 using cfg::ColorMode;
 
+// The largest image drawn, whatever asks for it (the command line, Python, the server with its
+// own lower limits): sides of at most kMaxImageSide pixels, so that every coordinate stays far
+// inside int32 whatever margins, labels and legends add (a height of 2^31 wrapped negative),
+// at most kMaxImagePixels pixels in all (1 GiB of RGBA), and columns 1 to kMaxPixelSize pixels
+// wide. Beyond them RenderWindow fails with the size and the limit.
+inline constexpr uint32_t kMaxImageSide = 65535;
+inline constexpr uint64_t kMaxImagePixels = uint64_t{1} << 28;
+inline constexpr uint32_t kMaxPixelSize = 64;
+
 // Everything that decides how a window is drawn, as a plain value.
 struct TimelineOptions {
   uint32_t width = 1000;                // whole image

@@ -6,8 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
+
+#include "src/base/regular_file.h"
 
 namespace parallax::replay {
 
@@ -230,13 +231,10 @@ std::string Folder(const std::string& path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
-Result<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Error("cannot open file", Location{path, 0, 0}, "check the path");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+// A Dimemas configuration is a few kilobytes; anything near this is not one.
+constexpr size_t kMaxConfigBytes = size_t{64} << 20;
+
+Result<std::string> ReadFile(const std::string& path) { return base::ReadRegularFile(path, kMaxConfigBytes); }
 
 // The fields of "node information" and "multi node information" from the cpu ratio on.
 Status ApplyNode(const SddfRecord& r, size_t first, const std::string& file, MachineModel& m) {

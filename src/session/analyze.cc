@@ -161,11 +161,11 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace, co
 
 Result<std::vector<AnalyzeTable>> Analyze(const Trace& trace, const AnalyzeRequest& req) {
   if (req.distribution == nullptr)
-    return session::Guarded(session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req, nullptr, nullptr); });
+    return session::GuardedOn(trace, session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req, nullptr, nullptr); });
   std::optional<session::DistributedCall> call;
   call.emplace(*req.distribution);
   bool all_done = false;
-  auto r = session::Guarded(session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req, &call, &all_done); });
+  auto r = session::GuardedOn(trace, session::PathOf(trace), [&] { return AnalyzeUnguarded(trace, req, &call, &all_done); });
   // A failure owes the others one call with the failure mark (none once the last histogram's
   // call is over: nobody waits then).
   if (!r.ok() && !all_done) call->Finish(true);

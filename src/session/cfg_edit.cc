@@ -556,7 +556,7 @@ static Result<CfgDocument> DescribeCfgUnguarded(const Trace& trace, const std::s
 
 Result<CfgDocument> DescribeCfg(const Trace& trace, const std::string& cfg_text,
                                 const std::string& name) {
-  return session::Guarded(name, [&] { return DescribeCfgUnguarded(trace, cfg_text, name); });
+  return session::GuardedOn(trace, name, [&] { return DescribeCfgUnguarded(trace, cfg_text, name); });
 }
 
 static Result<std::string> EditCfgUnguarded(const Trace& trace, const std::string& cfg_text,
@@ -593,7 +593,7 @@ static Result<std::string> EditCfgUnguarded(const Trace& trace, const std::strin
 
 Result<std::string> EditCfg(const Trace& trace, const std::string& cfg_text,
                             const std::string& name, const CfgDocument& doc) {
-  return session::Guarded(name, [&] { return EditCfgUnguarded(trace, cfg_text, name, doc); });
+  return session::GuardedOn(trace, name, [&] { return EditCfgUnguarded(trace, cfg_text, name, doc); });
 }
 
 static Result<std::string> FunctionCfgUnguarded(const Trace& trace, const std::string& function,
@@ -619,7 +619,7 @@ static Result<std::string> FunctionCfgUnguarded(const Trace& trace, const std::s
 
 Result<std::string> FunctionCfg(const Trace& trace, const std::string& function,
                                 const std::vector<double>& params) {
-  return session::Guarded(function, [&] { return FunctionCfgUnguarded(trace, function, params); });
+  return session::GuardedOn(trace, function, [&] { return FunctionCfgUnguarded(trace, function, params); });
 }
 
 // A window whose intervals come from its threads' state records alone: not derived, at a

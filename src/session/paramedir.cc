@@ -154,10 +154,10 @@ Result<std::vector<ParamedirOutput>> TraceImpl::Paramedir(const std::string& cfg
                                                           const std::string& output_name,
                                                           const ParamedirOptions& options) const {
   if (options.distribution == nullptr)
-    return session::Guarded(cfg_path,
+    return session::GuardedOn(*this, cfg_path,
                             [&] { return ParamedirUnguarded(cfg_path, output_name, options, nullptr); });
   DistributedCall dist(*options.distribution);
-  auto r = session::Guarded(cfg_path,
+  auto r = session::GuardedOn(*this, cfg_path,
                             [&] { return ParamedirUnguarded(cfg_path, output_name, options, &dist); });
   dist.Finish(!r.ok());
   return r;

@@ -270,14 +270,14 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
 
 Result<std::vector<TimelineImage>> RenderTimeline(const Trace& trace, const TimelineRequest& req) {
   if (req.distribution == nullptr)
-    return session::Guarded(session::PathOf(trace),
+    return session::GuardedOn(trace, session::PathOf(trace),
                             [&] { return RenderTimelineUnguarded(trace, req, nullptr); });
   // Every window's rows are dealt out; the call ends once, after the last window (with the
   // failure mark when this process failed).
   session::DistributedCall call(*req.distribution);
   base::WorkShare share{call.rank(), call.ranks(),
                         [&call](const std::string& mine) { return call.Share(mine); }, {}};
-  auto images = session::Guarded(session::PathOf(trace),
+  auto images = session::GuardedOn(trace, session::PathOf(trace),
                                  [&] { return RenderTimelineUnguarded(trace, req, &share); });
   call.Finish(!images.ok());
   return images;

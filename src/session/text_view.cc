@@ -149,7 +149,7 @@ Result<TextView> TraceImpl::TextUnguarded(const TextRequest& req) const {
 }
 
 Result<TextView> TraceImpl::Text(const TextRequest& req) const {
-  return session::Guarded(path_, [&] { return TextUnguarded(req); });
+  return session::GuardedOn(*this, path_, [&] { return TextUnguarded(req); });
 }
 
 void TraceImpl::AddRecords(model::Level level, uint32_t object, TextView& view, base::ChargeBatch& charge) const {

@@ -62,6 +62,18 @@ std::string PathOf(const Trace& trace) {
   return t != nullptr ? t->path() : std::string();
 }
 
+Status ChangedError(const Trace& trace) {
+  const auto* t = dynamic_cast<const TraceImpl*>(&trace);
+  const base::MappingStatus* cut = t != nullptr ? t->store().TruncatedFile() : nullptr;
+  if (cut == nullptr) return Status::Ok();
+  return Status::Error(fmt::format("the trace changed while in use: {} became shorter while its records were "
+                                   "read from it (truncated or rewritten in place); results computed from it "
+                                   "are not given",
+                                   cut->path()),
+                       Location{t->path(), 0, 0},
+                       "something rewrote it (rsync --inplace, cp onto it, another program): open the trace again");
+}
+
 namespace {
 
 struct Counts {
@@ -223,14 +235,14 @@ Status TraceImpl::WriteUnguarded(const std::string& prv_path, bool overwrite) co
 }
 
 Status TraceImpl::WriteSddf(const std::string& path, bool binary, bool overwrite) const {
-  return session::Guarded(path, [&] {
+  return session::GuardedOn(*this, path, [&] {
     return io::WriteSddfTrace(io::TraceView{&prv_.header, &prv_.store, pcf(), row(), &prv_.unsigned_value_types}, path,
                               binary, overwrite);
   });
 }
 
 Status TraceImpl::Write(const std::string& prv_path, bool overwrite) const {
-  return session::Guarded(prv_path, [&] { return WriteUnguarded(prv_path, overwrite); });
+  return session::GuardedOn(*this, prv_path, [&] { return WriteUnguarded(prv_path, overwrite); });
 }
 
 namespace {
@@ -439,7 +451,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   auto start = std::chrono::steady_clock::now();
   // Other formats are imported into the same model; their labels come from the file itself.
   if (io::TraceFormat f = io::DetectTraceFormatOfFile(path); f != io::TraceFormat::kPrv && f != io::TraceFormat::kUnknown) {
-    auto imported = io::ImportTrace(path, f);
+    auto imported = io::ImportTrace(path, f, options.memory_limit);
     if (!imported.ok()) return imported.status();
     if (options.strict && imported->prv.diagnostics.problems() > 0)
       return Status::Error("the trace has malformed or unbalanced records (--strict)", Location{path, 0, 0},

@@ -12,6 +12,7 @@
 #include "include/parallax/trace.h"
 #include "src/cfg/cfg_file.h"
 #include "src/io/prv/prv_reader.h"
+#include "src/session/guard.h"
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_registry.h"
 #include "src/semantic/window_spec.h"
@@ -29,6 +30,19 @@ std::string PathOf(const Trace& trace);
 // An error when one of `outputs` is the input trace `input` or one of its companions (the same
 // file, however it is named): writing it would destroy the input.
 Status CheckOutputsAreNotTheInput(const std::string& input, const std::vector<std::string>& outputs);
+// The error a call on `trace` gives when a file its records are mapped from was truncated
+// while in use (Trace::Changed); Ok otherwise.
+Status ChangedError(const Trace& trace);
+
+// Guarded (guard.h) for a call on `trace`: a result computed while the trace's mapped files
+// were cut under it (their pages read as zeros) is replaced by ChangedError. `file` names the
+// input in the other errors.
+template <typename F>
+auto GuardedOn(const Trace& trace, const std::string& file, F&& body) -> decltype(body()) {
+  auto result = Guarded(file, std::forward<F>(body));
+  if (Status changed = ChangedError(trace); !changed.ok()) return changed;
+  return result;
+}
 
 class TraceImpl : public Trace {
  public:
@@ -64,6 +78,8 @@ class TraceImpl : public Trace {
   // TracePalette(background, pcf()): the expansion costs tens of ms, and every frame of a trace
   // needs the same one. Kept for the first few backgrounds asked for (defined in render.cc).
   std::vector<model::Rgb> Palette(model::Rgb background) const;
+
+  bool Changed() const override { return prv_.store.TruncatedFile() != nullptr; }
 
   const std::string& path() const { return path_; }
   const io::PrvTrace& prv() const { return prv_; }

@@ -86,7 +86,7 @@ Result<Traffic> CommTrafficUnguarded(const Trace& trace, const TrafficRequest& r
 }  // namespace
 
 Result<Traffic> CommTraffic(const Trace& trace, const TrafficRequest& request) {
-  return session::Guarded(session::PathOf(trace), [&]() -> Result<Traffic> { return CommTrafficUnguarded(trace, request); });
+  return session::GuardedOn(trace, session::PathOf(trace), [&]() -> Result<Traffic> { return CommTrafficUnguarded(trace, request); });
 }
 
 }  // namespace parallax

@@ -141,12 +141,12 @@ TraceRecords RecordsUnguarded(const Trace& trace) {
 }  // namespace
 
 Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& req) {
-  return session::Guarded(session::PathOf(trace),
+  return session::GuardedOn(trace, session::PathOf(trace),
                           [&] { return EvaluateWindowUnguarded(trace, req); });
 }
 
 Result<TraceRecords> Records(const Trace& trace) {
-  return session::Guarded(session::PathOf(trace),
+  return session::GuardedOn(trace, session::PathOf(trace),
                           [&]() -> Result<TraceRecords> { return RecordsUnguarded(trace); });
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "src/base/mapping_guard.h"
 #include "src/model/ids.h"
 #include "src/store/column.h"
 #include "src/model/time.h"
@@ -153,6 +154,18 @@ class TraceStore {
   // the communication table and indices.
   uint64_t RecordBytes() const;
 
+  // The files whose mappings the columns view (a trace cache): when one of them is truncated
+  // while in use, its pages read as zeros (mapping_guard.h) and every result is suspect.
+  void AddMappedFile(std::shared_ptr<const base::MappingStatus> file) {
+    if (file) mapped_files_.push_back(std::move(file));
+  }
+  // The first of them that was truncated, or null.
+  const base::MappingStatus* TruncatedFile() const {
+    for (const auto& f : mapped_files_)
+      if (f->truncated()) return f.get();
+    return nullptr;
+  }
+
  private:
   // Back to plain columns: every thread decoded into threads_.
   void Decompact();
@@ -162,6 +175,7 @@ class TraceStore {
   CommTable comms_;
   CpuView cpu_view_;
   Time end_time_ = 0;
+  std::vector<std::shared_ptr<const base::MappingStatus>> mapped_files_;
 };
 
 // Fills the sent/received indices of every thread from the communication table.

@@ -10,6 +10,7 @@
 
 #include "src/base/gzip_stream.h"
 #include "src/base/input_buffer.h"
+#include "src/base/regular_file.h"
 
 namespace parallax::tools {
 
@@ -22,20 +23,11 @@ Result<std::unique_ptr<LineSource>> LineSource::Open(const std::string& path, si
   auto src = std::make_unique<LineSource>();
   src->path_ = path;
   src->block_ = block_bytes == 0 ? 1 : block_bytes;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return Status::Error("cannot open " + path + ": " + std::strerror(errno), {path},
-                         "check the path and the file's permissions");
-  }
   struct stat st {};
-  if (fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      close(fd);
-      return Status::Error(path + " is a folder, not a trace", {path},
-                           "give a .prv or .prv.gz file");
-    }
-    src->file_size_ = static_cast<uint64_t>(st.st_size);
-  }
+  auto opened = base::OpenRegularFile(path, &st);
+  if (!opened.ok()) return opened.status();
+  const int fd = opened.value();
+  src->file_size_ = static_cast<uint64_t>(st.st_size);
   if (base::GzipStream::IsGzipFile(path)) {
     src->gz_ = gzdopen(fd, "rb");
     if (src->gz_ == nullptr) {

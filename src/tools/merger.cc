@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "include/parallax/tools.h"
+#include "src/base/regular_file.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/pcf/pcf_writer.h"
 #include "src/io/prv/prv_writer.h"
@@ -27,8 +28,13 @@
 namespace parallax {
 
 bool IsParaverTrace(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");  // reads plain files as they are
-  if (!f) return false;
+  auto fd = base::OpenRegularFile(path);
+  if (!fd.ok()) return false;
+  gzFile f = gzdopen(fd.value(), "rb");  // reads plain files as they are
+  if (!f) {
+    ::close(fd.value());
+    return false;
+  }
   char buf[8] = {};
   int n = gzread(f, buf, sizeof buf);
   gzclose(f);

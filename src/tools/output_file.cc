@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "src/base/input_buffer.h"
+#include "src/base/regular_file.h"
 #include "src/base/temp_files.h"
 
 namespace parallax::tools {
@@ -198,8 +199,11 @@ Status OutputFile::Commit() {
 
 Status CopyCompanion(const std::string& from, const std::string& to, bool force, bool* copied) {
   *copied = false;
-  int fd = open(from.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::Ok();
+  struct stat st {};
+  if (::stat(from.c_str(), &st) != 0) return Status::Ok();  // no companion to copy
+  auto opened = base::OpenRegularFile(from);
+  if (!opened.ok()) return opened.status();
+  const int fd = opened.value();
   auto out = OutputFile::Create(to, force);
   if (!out.ok()) {
     close(fd);

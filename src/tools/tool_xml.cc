@@ -24,10 +24,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "include/parallax/tools.h"
+#include "src/base/regular_file.h"
 
 namespace parallax {
 
@@ -414,13 +413,10 @@ Result<std::vector<ToolStep>> ParseToolXml(const std::string& text, const std::s
 }
 
 Result<std::vector<ToolStep>> ReadToolXml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return Status::Error("cannot open the parameter file " + path, {path}, "check the path");
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseToolXml(ss.str(), path);
+  constexpr size_t kMaxXmlBytes = size_t{64} << 20;  // paramedir's files are a few kilobytes
+  auto text = base::ReadRegularFile(path, kMaxXmlBytes);
+  if (!text.ok()) return text.status();
+  return ParseToolXml(text.value(), path);
 }
 
 }  // namespace parallax

@@ -120,5 +120,65 @@ set +e
 set -e
 check latin1-json-status 0 "$status"
 check latin1-json-label "Ejecución" "$(python3 -c 'import json,sys; print([s["label"] for s in json.load(open("out"))["state_values"] if s["id"] == 1][0])')"
+# A 508-byte .json.gz whose otherData nests 200,000 arrays: the importer's DOM recursed once
+# per level and every command died of a stack overflow (139). Now a located error.
+{ printf '{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}],"otherData":{"parallax":'
+  head -c 200000 /dev/zero | tr '\0' '['; head -c 200000 /dev/zero | tr '\0' ']'; printf '}}'; } | gzip -9 > deep.json.gz
+check deep-json-status 1 "$(run info deep.json.gz)"
+check deep-json-message "deep.json.gz:1:294: error: otherData nests more than 200 arrays or objects in one another; expected at most 200 levels of nesting" \
+  "$(head -1 err)"
+
+# A tracer file (.pxt) whose data chunk names thread 0xFFFFFFFF: merge sized its thread table
+# with thread + 1, which wrapped to 0, and wrote past it (139). Ids are bounded now.
+{ printf 'PXT1\0\0\0\0\377\377\377\377\0\0\0\0\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\2\0\1'
+  printf 'PXT1\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\25\0\0\0\0\0\0\0process 0 1 1 1 0 10\n'; } > wrap.pxt
+check pxt-thread-status 1 "$(run merge wrap.pxt -o wrap.prv)"
+check pxt-thread-message "parallax merge: wrap.pxt: the chunk at byte 0 names thread 4294967295; a process has at most 1048576 threads (the file is damaged: trace the program again)" \
+  "$(head -1 err)"
+
+# Image sizes beyond int32 wrapped (--height 2147483648 gave an empty 83-byte image).
+check height-status 1 "$(run timeline t.prv --height 2147483648 -o tall.png)"
+check height-message "error: image height 2147483648 is beyond the maximum of 65535 pixels" "$(head -1 err | sed 's/^.*prv: //')"
+check height-no-file 0 "$(ls tall.png 2>/dev/null | wc -l)"
+
+# Named pipes (FIFOs) where a file is expected blocked the load forever in open(2): as the trace,
+# beside it (.pcf, .row, the cache's seal), in an OTF2 archive, as a cfg. Only regular files are
+# read now; each case must end within the timeout (124: it hung).
+bounded() {  # runs the CLI under a timeout, like run
+  set +e
+  timeout 30 "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
+  echo $?
+  set -e
+}
+not_regular="error: is a named pipe (FIFO), not a regular file: not read"
+for name in pipe.prv pipe.prv.gz pipe.json; do
+  mkfifo "$name"
+  check "fifo-trace-$name-status" 1 "$(bounded info "$name")"
+  check "fifo-trace-$name-message" "$name: $not_regular" "$(head -1 err)"
+done
+mkfifo t.pcf t.row
+check fifo-companions-status 0 "$(bounded info t.prv)"
+check fifo-companions-labels "labels       .pcf no, .row no" "$(grep '^labels' out)"
+check fifo-companions-warning "parallax: warning: t.prv: companion file not readable (first: t.pcf: $not_regular" \
+  "$(head -1 err)"
+rm t.pcf t.row
+mkfifo pipe.cfg
+check fifo-cfg-status 1 "$(bounded timeline t.prv --cfg pipe.cfg -o x.png)"
+check fifo-cfg-message "pipe.cfg: $not_regular" "$(head -1 err)"
+mkdir seal && cp t.prv seal/
+check fifo-seal-first 0 "$(bounded --cache --cache-dir beside info seal/t.prv)"
+rm seal/t.prv.pxc.ok && mkfifo seal/t.prv.pxc.ok
+check fifo-seal-status 0 "$(bounded --cache --cache-dir beside info seal/t.prv)"
+check fifo-seal-cache "cache        $TMP/seal/t.prv.pxc (read)" "$(grep '^cache' out)"
+mkfifo pipe.pxt
+check fifo-pxt-status 1 "$(bounded merge pipe.pxt -o merged.prv)"
+check fifo-pxt-message "parallax merge: pipe.pxt: cannot open: not a regular file (a pipe or a device?)" "$(head -1 err)"
+if [[ -d "$DATA/otf2/ping-pong-otf2" ]] && "$BIN" info "$DATA/otf2/ping-pong-otf2/traces.otf2" >/dev/null 2>&1; then
+  cp -r "$DATA/otf2/ping-pong-otf2" pp
+  rm pp/traces/1.evt && mkfifo pp/traces/1.evt
+  check fifo-otf2-status 1 "$(bounded info pp/traces.otf2)"
+  check fifo-otf2-message "pp/traces/1.evt: error: is a named pipe (FIFO), not a regular file: the OTF2 archive is not read" \
+    "$(head -1 err)"
+fi
 
 exit $fail

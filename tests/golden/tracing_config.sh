@@ -50,4 +50,13 @@ run "$OUT/bad_value.toml" >/dev/null
 check bad-value "parallax-trace: $OUT/bad_value.toml:1:9: expected a \"string\", a number, true or false, not 'maybe'; tracing disabled" "$(cat "$OUT/err")"
 run "$OUT/missing.toml" >/dev/null
 check missing-file "parallax-trace: $OUT/missing.toml: cannot read the configuration file: No such file or directory; tracing disabled" "$(cat "$OUT/err")"
+# A named pipe as the configuration file blocked the traced program at its start (open(2) waits
+# for a writer): now it is refused at once (124: the timeout ended a hung program).
+mkfifo "$OUT/pipe.toml"
+set +e
+timeout 30 env PXT_CONFIG="$OUT/pipe.toml" LD_PRELOAD="$PRELOAD" "$BUILD/bin/pxt_example_threads" 2 >/dev/null 2>"$OUT/err"
+status=$?
+set -e
+check fifo-config-status 0 "$status"
+check fifo-config-message "parallax-trace: $OUT/pipe.toml: cannot read the configuration file: not a regular file (a pipe or a device?); tracing disabled" "$(cat "$OUT/err")"
 exit $fail

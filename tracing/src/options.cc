@@ -7,6 +7,8 @@
 #include <map>
 #include <string_view>
 
+#include "tracing/src/input_file.h"
+
 namespace parallax::tracing {
 
 namespace {
@@ -51,8 +53,9 @@ constexpr const char* kConfigKeys[] = {
 // \t escapes, integers, decimals, true/false), comments after '#', blank lines. Returns "" or
 // "FILE:LINE:COL: what was wrong".
 std::string ParseConfig(const std::string& path, Settings* out) {
-  FILE* f = std::fopen(path.c_str(), "r");
-  if (!f) return path + ": cannot read the configuration file: " + std::strerror(errno);
+  std::string why;
+  FILE* f = OpenInputFile(path, &why);
+  if (!f) return path + ": cannot read the configuration file: " + why;
   std::string error;
   char buf[4096];
   for (int line_no = 1; error.empty() && std::fgets(buf, sizeof buf, f); ++line_no) {

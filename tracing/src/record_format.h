@@ -29,6 +29,12 @@ struct ChunkHeader {
 };
 static_assert(sizeof(ChunkHeader) == 32);
 
+// Bounds on the ids a file may name, those of a Paraver trace: a thread index of a process and
+// the cpus of a host (a .prv holds at most 2^20 threads and 65535 cpus). A file naming more is
+// damaged; the merge refuses it instead of sizing its tables from it.
+inline constexpr uint32_t kMaxThreadsPerProcess = uint32_t{1} << 20;
+inline constexpr int kMaxCpus = 65535;
+
 // Record kinds and their fields after the time delta.
 enum class RecordKind : uint8_t {
   kEvent = 1,       // type, zigzag value

@@ -251,5 +251,37 @@ TEST_F(MergeTest, RejectsFilesThatAreNotTraces) {
   EXPECT_NE(error.find("bad chunk magic"), std::string::npos) << error;
 }
 
+// A data chunk naming thread 0xFFFFFFFF: the reader sized its thread table with thread + 1,
+// which wrapped to 0, and wrote past it (a segfault). Ids are now bounded by what a .prv holds.
+TEST_F(MergeTest, RejectsThreadAndCpuIdsBeyondATrace) {
+  auto write = [&](const std::string& name, uint32_t thread, const std::string& meta) {
+    std::ofstream out(dir_ + "/" + name, std::ios::binary);
+    const uint8_t record[] = {static_cast<uint8_t>(RecordKind::kStateEnter), 0, 1};
+    ChunkHeader data{kChunkMagic,  static_cast<uint32_t>(ChunkKind::kData), thread, 0, 0,
+                     sizeof record};
+    out.write(reinterpret_cast<const char*>(&data), sizeof data);
+    out.write(reinterpret_cast<const char*>(record), sizeof record);
+    ChunkHeader m{kChunkMagic, static_cast<uint32_t>(ChunkKind::kMeta), 0, 0, 0, meta.size()};
+    out.write(reinterpret_cast<const char*>(&m), sizeof m);
+    out << meta;
+  };
+  const std::string meta = "pxt-meta 1\nprocess 0 1 100 4 0 10\n";
+  write("wrap.pxt", 0xFFFFFFFFu, meta);
+  MergeReport report;
+  std::string error;
+  EXPECT_FALSE(MergeTraceFiles({{dir_ + "/wrap.pxt"}, dir_ + "/m.prv", true}, &report, &error));
+  EXPECT_EQ(
+      error,
+      dir_ +
+          "/wrap.pxt: the chunk at byte 0 names thread 4294967295; a process has at most 1048576 "
+          "threads (the file is damaged: trace the program again)");
+  write("cpus.pxt", 0, "pxt-meta 1\nprocess 0 1 100 2147483647 0 10\n");
+  EXPECT_FALSE(MergeTraceFiles({{dir_ + "/cpus.pxt"}, dir_ + "/m.prv", true}, &report, &error));
+  EXPECT_NE(error.find("names 2147483647 cpus; a host has 1 to 65535"), std::string::npos) << error;
+  write("ok.pxt", 3, meta);
+  EXPECT_TRUE(MergeTraceFiles({{dir_ + "/ok.pxt"}, dir_ + "/m.prv", true}, &report, &error))
+      << error;
+}
+
 }  // namespace
 }  // namespace parallax::tracing

@@ -27,6 +27,7 @@
 
 #include "src/base/input_buffer.h"
 #include "src/base/parallel.h"
+#include "src/base/regular_file.h"
 #include "src/base/temp_files.h"
 #include "src/io/prv/prv_compact_reader.h"
 #include "src/io/prv/prv_header_parser.h"
@@ -765,16 +766,11 @@ uint64_t CombineBlockHashes(const std::vector<uint64_t>& block_hashes) {
 }
 
 Result<SourceStamp> StampOf(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return Status::Error(fmt::format("cannot open: {}", std::strerror(errno)), Location{path, 0, 0},
-                         "check that the trace exists and is readable");
   struct stat st {};
+  auto opened = base::OpenRegularFile(path, &st);
+  if (!opened.ok()) return opened.status();
+  const int fd = opened.value();
   SourceStamp s;
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return Status::Error("cannot stat the trace", Location{path, 0, 0}, "check the file");
-  }
   s.size = static_cast<uint64_t>(st.st_size);
   s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   // The hash covers which file it is and when its inode last changed (a write in the middle
@@ -923,12 +919,12 @@ bool WriteSeal(const std::string& cache_path, const base::FileIdentity& id, uint
 }
 
 bool Sealed(const std::string& cache_path, const base::FileIdentity& id, uint64_t payload_hash) {
-  int fd = ::open(SealPathFor(cache_path).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
   struct stat st {};
+  auto fd = base::OpenRegularFile(SealPathFor(cache_path), &st);
+  if (!fd.ok()) return false;  // none, or not a file: the cache is checked in full
   char buf[256];
-  ssize_t n = ::fstat(fd, &st) == 0 ? ::read(fd, buf, sizeof buf) : -1;
-  ::close(fd);
+  ssize_t n = ::read(fd.value(), buf, sizeof buf);
+  ::close(fd.value());
   if (n <= 0 || std::string_view(buf, static_cast<size_t>(n)) != SealLine(id, payload_hash)) return false;
   // File times advance by clock ticks of a few milliseconds: a cache changed in the tick its
   // seal was written keeps the ctime the seal names. Only a seal written in a later tick than
@@ -974,15 +970,20 @@ Status CannotWrite(const std::string& path, int error) {
                        Location{path, 0, 0}, "free some disk space, or use --cache-dir DIR or --no-cache");
 }
 
-// A shared, writable mapping of the cache file being written; unmapped when the last column
-// viewing it goes.
+// A shared mapping of the cache file being written (`path` once renamed into place), guarded
+// against truncation (mapping_guard.h); unmapped when the last column viewing it goes.
 struct FileMapping {
   void* data = nullptr;
   size_t bytes = 0;
-  FileMapping(void* d, size_t n) : data(d), bytes(n) {}
+  std::unique_ptr<base::MappingGuard> guard;
+  FileMapping(void* d, size_t n, const std::string& path, bool writable)
+      : data(d), bytes(n), guard(std::make_unique<base::MappingGuard>(d, n, path, writable)) {}
   FileMapping(const FileMapping&) = delete;
   FileMapping& operator=(const FileMapping&) = delete;
-  ~FileMapping() { ::munmap(data, bytes); }
+  ~FileMapping() {
+    guard.reset();  // before the pages go
+    ::munmap(data, bytes);
+  }
 };
 
 template <typename T>
@@ -1113,7 +1114,8 @@ std::optional<Result<PrvTrace>> ParseIntoCompactCache(const std::string& trace_p
   const size_t mapped = static_cast<size_t>(kHeaderBytes + kBytesAt + bytes);
   void* p = ::mmap(nullptr, mapped, PROT_READ, MAP_SHARED, tmp.fd, 0);
   if (p == MAP_FAILED) return std::nullopt;
-  auto mapping = std::make_shared<FileMapping>(p, mapped);
+  auto mapping = std::make_shared<FileMapping>(p, mapped, cache_path, false);
+  t.store.AddMappedFile(mapping->guard->status());
   const auto view = store::Column<uint8_t>::View(static_cast<const uint8_t*>(p) + kHeaderBytes + kBytesAt,
                                                  static_cast<size_t>(bytes), mapping);
   AdoptBuiltThreads(t, std::move(built.value()), view, options.resident_budget);
@@ -1196,7 +1198,7 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
     // threads: a fault must not read around (the kernel's window can be megabytes) pages that
     // were written and evicted already, or a trace larger than memory thrashes.
     ::madvise(p, bytes, MADV_RANDOM);
-    mapping = std::make_shared<FileMapping>(p, static_cast<size_t>(bytes));
+    mapping = std::make_shared<FileMapping>(p, static_cast<size_t>(bytes), cache_path, true);
     std::shared_ptr<const void> keep = mapping;
     char* body = static_cast<char*>(p) + kThreadsBodyAt;
     for (size_t t = 0; t < st.threads(); ++t) {
@@ -1211,6 +1213,7 @@ Result<PrvTrace> ParsePrvIntoCache(const std::string& trace_path, const SourceSt
   };
   auto prv = ReadPrv(trace_path, ro);
   if (!prv.ok()) return prv;
+  if (mapping) prv->store.AddMappedFile(mapping->guard->status());
   // From here on the columns are read one after the other: read-ahead helps again.
   if (mapping) ::madvise(mapping->data, mapping->bytes, MADV_NORMAL);
   if (!prv->event_types_known) {  // recorded in the cache; the cfg reader needs them on this open too
@@ -1484,8 +1487,10 @@ Result<PrvTrace> ReadCache(const std::string& path, const DecodeOptions& options
       if (sealed) o.verify_checksum = false;
     }
   }
-  auto decoded = DecodeCache(shared->view(), path, o);
-  if (decoded.ok() && use_seal && !sealed) WriteSeal(path, shared->identity(), payload_hash);
+  auto decoded = shared->Parse([&](std::string_view bytes) { return DecodeCache(bytes, path, o); });
+  if (!decoded.ok()) return decoded;
+  if (use_seal && !sealed) WriteSeal(path, shared->identity(), payload_hash);
+  decoded->store.AddMappedFile(shared->mapping_status());
   return decoded;
 }
 

@@ -1,10 +1,12 @@
 #include "src/io/import/trace_import.h"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
 
 #include "src/base/input_buffer.h"
+#include "src/base/regular_file.h"
 #include "src/io/otf2/otf2_trace.h"
 #include "src/io/ksr/ksr_reader.h"
 #include "src/io/paje/paje_reader.h"
@@ -56,18 +58,24 @@ TraceFormat DetectTraceFormatOfFile(const std::string& path) {
   if (std::string anchor = Otf2AnchorOf(path); anchor != path) return DetectTraceFormatOfFile(anchor);
   char head[4096];
   int n = 0;
-  // gzread reads plain files unchanged, so one call covers both cases.
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) return TraceFormat::kUnknown;
+  // Only a regular file is looked at (the reader then says why another is not read); gzread
+  // reads plain files unchanged, so one call covers both cases.
+  auto fd = base::OpenRegularFile(path);
+  if (!fd.ok()) return TraceFormat::kUnknown;
+  gzFile f = gzdopen(fd.value(), "rb");
+  if (!f) {
+    ::close(fd.value());
+    return TraceFormat::kUnknown;
+  }
   n = gzread(f, head, sizeof head);
   gzclose(f);
   if (n <= 0) return TraceFormat::kUnknown;
   return DetectTraceFormat(std::string_view(head, static_cast<size_t>(n)));
 }
 
-Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format) {
+Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format, uint64_t memory_budget) {
   switch (format) {
-    case TraceFormat::kJson: return ReadJsonTrace(path);
+    case TraceFormat::kJson: return ReadJsonTrace(path, memory_budget);
     case TraceFormat::kPaje: return ReadPajeTrace(path);
     case TraceFormat::kPicl: return ReadPiclTrace(path);
     case TraceFormat::kOtf2: return ReadOtf2Trace(path);

@@ -25,7 +25,9 @@ TraceFormat DetectTraceFormat(std::string_view head);
 TraceFormat DetectTraceFormatOfFile(const std::string& path);
 
 // Reads a trace of a non-.prv format into the Paraver model.
-Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format);
+// `memory_budget`: bytes the import may take (LoadOptions::memory_limit; 0: the default), so
+// far enforced by the trace-event JSON reader.
+Result<ImportedTrace> ImportTrace(const std::string& path, TraceFormat format, uint64_t memory_budget = 0);
 
 // Output format from the file name: ".prv"/".prv.gz" -> prv, ".json" -> json, ".otf2" -> otf2
 // (the anchor file of an archive), ".sddf" -> sddf (ASCII; WriteSddfTrace writes the binary

@@ -1,7 +1,8 @@
 // Reader of trace-event JSON. The top-level array is split into elements by a bracket- and
 // string-aware scanner, and each element is parsed on its own by nlohmann's SAX parser into one
 // reused record, so a malformed event is located and skipped, memory per event is bounded and
-// no DOM is built. Events are kept compactly, sorted per thread by timestamp (stable: equal
+// no DOM is built (but for otherData.parallax, built within the memory budget). The scanner
+// also bounds the nesting of every value it hands on (kMaxJsonNesting). Events are kept compactly, sorted per thread by timestamp (stable: equal
 // timestamps keep file order, as Perfetto's sorter does) and then replayed on a slice stack
 // per thread.
 
@@ -16,7 +17,9 @@
 #include <unordered_map>
 
 #include "src/base/input_buffer.h"
+#include "src/base/memory_budget.h"
 #include "src/io/json/json_trace.h"
+#include "src/io/json/member_dom.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/row/row_reader.h"
 
@@ -199,7 +202,9 @@ int64_t ToNs(double us) { return std::llround(us * 1000.0); }
 
 class JsonImporter {
  public:
-  JsonImporter(std::string_view text, const std::string& file) : text_(text), file_(file), lines_(text) {}
+  // `budget`: bytes the records and the otherData.parallax DOM may take.
+  JsonImporter(std::string_view text, const std::string& file, uint64_t budget)
+      : text_(text), file_(file), lines_(text), budget_(budget) {}
 
   Result<ImportedTrace> Run();
 
@@ -209,7 +214,13 @@ class JsonImporter {
     while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\n' || text_[p] == '\r' || text_[p] == '\t')) ++p;
     return p;
   }
-  size_t ValueEnd(size_t p) const;  // end of the value at p, or npos when the input ends first
+  // End of the value at p, or npos when the input ends first; `too_deep` (when given) gets the
+  // offset of its first array or object nested deeper than kMaxJsonNesting, else npos.
+  size_t ValueEnd(size_t p, size_t* too_deep = nullptr) const;
+  Location Where(size_t offset) { return Location{file_, lines_.LineOf(offset), lines_.ColumnOf(offset)}; }
+  Status TooDeep(size_t offset, std::string_view what);
+  Status ReadOtherData(size_t begin, size_t end);
+  void Keep(const Rec& r);
   void Diag(DiagKind kind, size_t offset, std::string_view detail) {
     uint64_t line = lines_.LineOf(offset);
     diags_.Add(kind, line, lines_.ColumnOf(offset), detail);
@@ -240,9 +251,13 @@ class JsonImporter {
   std::map<std::pair<std::string, std::string>, std::string> thread_names_;
   json pax_;  // otherData.parallax, when the file was written by Parallax
   uint64_t events_seen_ = 0;
+  uint64_t budget_;
+  uint64_t dom_bytes_ = 0;  // what pax_ takes
+  Status over_budget_;      // set when the records would exceed the budget: the scan stops
 };
 
-size_t JsonImporter::ValueEnd(size_t p) const {
+size_t JsonImporter::ValueEnd(size_t p, size_t* too_deep) const {
+  if (too_deep != nullptr) *too_deep = std::string_view::npos;
   if (p >= text_.size()) return std::string_view::npos;
   char c = text_[p];
   if (c == '{' || c == '[') {
@@ -254,7 +269,7 @@ size_t JsonImporter::ValueEnd(size_t p) const {
           if (text_[i] == '\\') ++i;
         if (i >= text_.size()) return std::string_view::npos;
       } else if (d == '{' || d == '[') {
-        ++depth;
+        if (++depth > kMaxJsonNesting && too_deep != nullptr && *too_deep == std::string_view::npos) *too_deep = i;
       } else if (d == '}' || d == ']') {
         if (--depth == 0) return i + 1;
       }
@@ -296,13 +311,15 @@ Status JsonImporter::ScanObject(size_t p) {
       return Status::Error("expected ':' after a member name", Location{file_, lines_.LineOf(p), lines_.ColumnOf(p)});
     }
     p = SkipWs(p + 1);
-    size_t end = ValueEnd(p);
+    size_t too_deep = std::string_view::npos;
+    size_t end = ValueEnd(p, &too_deep);
     if (key == "traceEvents" && p < text_.size() && text_[p] == '[') {
       ScanArray(p);
+      if (!over_budget_.ok()) return over_budget_;
       if (end == std::string_view::npos) return Status::Ok();
     } else if (key == "otherData" && end != std::string_view::npos) {
-      json other = json::parse(text_.substr(p, end - p), nullptr, false);
-      if (other.is_object() && other.contains("parallax")) pax_ = other["parallax"];
+      if (too_deep != std::string_view::npos) return TooDeep(too_deep, "otherData");
+      if (Status s = ReadOtherData(p, end); !s.ok()) return s;
     } else if (end != std::string_view::npos && key != "traceEvents") {
       // displayTimeUnit, metadata, systemTraceEvents, ...: nothing Parallax maps.
     }
@@ -316,25 +333,64 @@ Status JsonImporter::ScanObject(size_t p) {
   return Status::Ok();
 }
 
+Status JsonImporter::TooDeep(size_t offset, std::string_view what) {
+  return Status::Error(fmt::format("{} nests more than {} arrays or objects in one another; expected at most {} "
+                                   "levels of nesting",
+                                   what, kMaxJsonNesting, kMaxJsonNesting),
+                       Where(offset),
+                       "the file is damaged or was not written as a trace: no trace-event writer nests values "
+                       "this deep (remove or flatten that member)");
+}
+
+// otherData: only its member "parallax" (the header of a file Parallax wrote) is read, as a
+// DOM within what the budget leaves after the records read so far.
+Status JsonImporter::ReadOtherData(size_t begin, size_t end) {
+  const uint64_t used = recs_.capacity() * sizeof(Rec);
+  MemberDom pax = BuildMemberDom(text_.substr(begin, end - begin), "parallax", budget_ > used ? budget_ - used : 0);
+  switch (pax.outcome) {
+    case MemberDom::Outcome::kBuilt:
+      pax_ = std::move(pax.value);
+      dom_bytes_ = pax.bytes;
+      break;
+    case MemberDom::Outcome::kOverBudget:
+      return Status::Error(fmt::format("the trace does not fit in the memory budget: otherData.parallax needs more "
+                                       "than {} once read, the budget is {}",
+                                       base::FormatBytes(pax.bytes), base::FormatBytes(budget_)),
+                           Where(begin),
+                           "raise the memory limit (--memory-limit) if the machine has the memory; a file Parallax "
+                           "wrote keeps only the header, the .pcf and the .row there");
+    case MemberDom::Outcome::kMalformed:
+      Diag(DiagKind::kSyntax, begin, fmt::format("otherData is not valid JSON (ignored): {}", pax.error));
+      break;
+    case MemberDom::Outcome::kAbsent: break;
+  }
+  return Status::Ok();
+}
+
 void JsonImporter::ScanArray(size_t p) {
   p = SkipWs(p + 1);
-  while (p < text_.size()) {
+  while (p < text_.size() && over_budget_.ok()) {
     char c = text_[p];
     if (c == ']') return;
     if (c == ',') {
       p = SkipWs(p + 1);
       continue;
     }
-    size_t end = ValueEnd(p);
+    size_t too_deep = std::string_view::npos;
+    size_t end = ValueEnd(p, &too_deep);
     if (end == std::string_view::npos) {
       Diag(DiagKind::kTruncatedLastLine, p, "the last event is cut off before its closing '}' (skipped)");
       return;
     }
     if (c != '{') Diag(DiagKind::kSyntax, p, "expected an event object '{...}' in the trace-event array");
+    else if (too_deep != std::string_view::npos)
+      Diag(DiagKind::kSyntax, too_deep,
+           fmt::format("an event nests more than {} arrays or objects in one another (skipped)", kMaxJsonNesting));
     else HandleElement(p, end);
     if (end == p) ++end;
     p = SkipWs(end);
   }
+  if (!over_budget_.ok()) return;
   Diag(DiagKind::kUnterminatedInput, text_.size(), "the event array has no closing ']' (accepted, as Perfetto does)");
 }
 
@@ -421,6 +477,11 @@ void JsonImporter::Accept(size_t offset) {
         return;
       }
       r.dur = ToNs(e.dur);
+      // Every later use adds the two (the slice's end): it must be a time too.
+      if (int64_t end = 0; __builtin_add_overflow(r.ts, r.dur, &end)) {
+        Diag(DiagKind::kNumberTooLarge, offset, "\"ts\" + \"dur\" ends beyond the 64-bit nanosecond range (skipped)");
+        return;
+      }
       [[fallthrough]];
     case 'B':
     case 'E':
@@ -454,14 +515,31 @@ void JsonImporter::Accept(size_t offset) {
         scratch_.assign(e.name).append(1, '\x1f').append(a.key);
         c.name = static_cast<uint32_t>(counters_.Id(scratch_));
         c.value = std::llround(a.number);
-        recs_.push_back(c);
+        Keep(c);
       }
       return;
     default:
       break;
   }
-  recs_.push_back(r);
+  Keep(r);
   if (bound && (ph == 'B' || ph == 'X')) BindFlow(r, offset);
+}
+
+// Keeps a record within the budget. About three times the records' bytes: a vector's growth
+// holds the old and the new array at once, and the records are copied once more before the
+// store is built.
+void JsonImporter::Keep(const Rec& r) {
+  if (recs_.size() == recs_.capacity() && !recs_.empty() && over_budget_.ok()) {
+    const uint64_t need = 3 * recs_.size() * sizeof(Rec) + dom_bytes_;
+    if (need > budget_) {
+      over_budget_ = Status::Error(
+          fmt::format("the trace does not fit in the memory budget: its events need more than {}, the budget is {}",
+                      base::FormatBytes(need), base::FormatBytes(budget_)),
+          Location{file_, 0, 0},
+          "raise the memory limit (--memory-limit) if the machine has the memory, or convert a part of the trace");
+    }
+  }
+  if (over_budget_.ok()) recs_.push_back(r);
 }
 
 // The newer flow form: a B or X slice with a bind_id and flow_out (a flow starts at the slice),
@@ -482,7 +560,7 @@ void JsonImporter::BindFlow(const Rec& slice, size_t offset) {
     f.dur = f.value = f.a = f.b = f.c = 0;
     f.has_pax = false;
     f.name = static_cast<uint32_t>(flows_.Id("2" + std::to_string(e.bind_id)));
-    recs_.push_back(f);
+    Keep(f);
   }
 }
 
@@ -492,6 +570,7 @@ Result<ImportedTrace> JsonImporter::Run() {
   p = SkipWs(p);
   if (p < text_.size() && text_[p] == '[') {
     ScanArray(p);
+    if (!over_budget_.ok()) return over_budget_;
   } else if (p < text_.size() && text_[p] == '{') {
     Status s = ScanObject(p);
     if (!s.ok()) return s;
@@ -869,15 +948,18 @@ Result<ImportedTrace> JsonImporter::Build() {
 
 }  // namespace
 
-Result<ImportedTrace> ParseJsonTrace(std::string_view text, const std::string& file) {
-  JsonImporter importer(text, file);
+Result<ImportedTrace> ParseJsonTrace(std::string_view text, const std::string& file, uint64_t memory_budget) {
+  JsonImporter importer(text, file, base::EffectiveMemoryBudget(memory_budget));
   return importer.Run();
 }
 
-Result<ImportedTrace> ReadJsonTrace(const std::string& path) {
-  auto buf = base::InputBuffer::Open(path);
+Result<ImportedTrace> ReadJsonTrace(const std::string& path, uint64_t memory_budget) {
+  const uint64_t budget = base::EffectiveMemoryBudget(memory_budget);
+  auto buf = base::InputBuffer::Open(path, {}, budget);
   if (!buf.ok()) return buf.status();
-  return ParseJsonTrace(buf->view(), path);
+  // An inflated .json.gz is held in memory: the records get what it leaves.
+  const uint64_t text = buf->was_compressed() ? buf->view().size() : 0;
+  return buf->Parse([&](std::string_view t) { return ParseJsonTrace(t, path, budget > text ? budget - text : 1); });
 }
 
 }  // namespace parallax::io

@@ -28,8 +28,12 @@ inline constexpr uint32_t kCounterEventTypeBase = 60000200;  // + counter series
 // Reads trace-event JSON held in memory; `file` names it in messages. Tolerates what Perfetto
 // tolerates (a missing closing bracket, trailing commas, a truncated last event, unsorted
 // events, unbalanced B/E) and counts each case in the diagnostics with its line and column.
-Result<ImportedTrace> ParseJsonTrace(std::string_view text, const std::string& file);
-Result<ImportedTrace> ReadJsonTrace(const std::string& path);
+// Values nested deeper than kMaxJsonNesting (member_dom.h) are refused: an event is skipped,
+// otherData is a fatal error. The records and the otherData.parallax DOM must fit in
+// `memory_budget` bytes (0: the default budget, base/memory_budget.h), and with ReadJsonTrace
+// so must the inflated text of a .json.gz; beyond it the file is refused with both numbers.
+Result<ImportedTrace> ParseJsonTrace(std::string_view text, const std::string& file, uint64_t memory_budget = 0);
+Result<ImportedTrace> ReadJsonTrace(const std::string& path, uint64_t memory_budget = 0);
 
 // What a JSON writer needs: the Paraver view of a trace.
 struct TraceView {

@@ -198,7 +198,7 @@ Result<ImportedTrace> ParseKsrTrace(std::string_view text, const std::string& fi
 Result<ImportedTrace> ReadKsrTrace(const std::string& path) {
   auto buf = base::InputBuffer::Open(path);
   if (!buf.ok()) return buf.status();
-  return ParseKsrTrace(buf->view(), path);
+  return buf->Parse([&](std::string_view text) { return ParseKsrTrace(text, path); });
 }
 
 namespace {
@@ -246,7 +246,7 @@ Status ConvertKsrToSddf(const std::string& in, const std::string& out, bool bina
   AtomicOutput& f = **o;
   SddfWriter w(SddfWriter::NativeForm(binary), [&](std::string_view s) { return f.Write(s); });
   Diagnostics diags;
-  if (Status s = WriteKsr(buf->view(), in, w, diags); !s.ok()) return s;
+  if (Status s = buf->Parse([&](std::string_view t) { return WriteKsr(t, in, w, diags); }); !s.ok()) return s;
   return f.Commit();
 }
 

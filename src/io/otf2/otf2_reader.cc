@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/base/regular_file.h"
 #include "src/io/otf2/otf2_internal.h"
 #include "src/io/otf2/otf2_trace.h"
 #include "src/io/pcf/pcf_reader.h"
@@ -702,6 +703,26 @@ uint64_t ArchiveBytes(const std::string& anchor) {
   return total;
 }
 
+// libotf2 opens the archive's files itself, in blocking mode: a named pipe among them would
+// block the open forever, a device could be read without end. So every file it may open (the
+// anchor, NAME.def and the per-location files in NAME/) must be a regular file.
+Status CheckArchiveFiles(const std::string& anchor) {
+  std::vector<std::string> files{anchor};
+  std::string base = anchor.substr(0, anchor.size() - (anchor.size() >= 5 ? 5 : 0));
+  files.push_back(base + ".def");
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(base, ec)) files.push_back(e.path().string());
+  for (const std::string& f : files) {
+    struct stat st {};
+    if (::stat(f.c_str(), &st) != 0 || S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && f != anchor)) continue;
+    return Status::Error(fmt::format("is {}, not a regular file: the OTF2 archive is not read", base::NonRegularKind(st.st_mode)),
+                         Location{f, 0, 0},
+                         "every file of an OTF2 archive (NAME.otf2, NAME.def, NAME/*.def, NAME/*.evt) must be a regular "
+                         "file; a pipe or a device would block the read or never end");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool Otf2Supported() { return true; }
@@ -713,6 +734,7 @@ static Result<ImportedTrace> ReadArchive(const std::string& path) {
   if (::stat(anchor.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
     return Status::Error("cannot open the OTF2 anchor file", Location{anchor, 0, 0},
                          "give the NAME.otf2 file of the archive, or a folder holding exactly one");
+  if (Status s = CheckArchiveFiles(anchor); !s.ok()) return s;
   std::unique_ptr<OTF2_Reader, ReaderDeleter> r(OTF2_Reader_Open(anchor.c_str()));
   if (!r) return Status::Error("not a readable OTF2 anchor file", Location{anchor, 0, 0},
                                "libotf2 could not read the archive header; is the file truncated?");

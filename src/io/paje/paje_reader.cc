@@ -561,7 +561,7 @@ Result<ImportedTrace> ParsePajeTrace(std::string_view text, const std::string& f
 Result<ImportedTrace> ReadPajeTrace(const std::string& path) {
   auto buf = base::InputBuffer::Open(path);
   if (!buf.ok()) return buf.status();
-  return ParsePajeTrace(buf->view(), path);
+  return buf->Parse([&](std::string_view text) { return ParsePajeTrace(text, path); });
 }
 
 }  // namespace parallax::io

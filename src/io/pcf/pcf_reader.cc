@@ -346,7 +346,7 @@ Result<PcfCatalog> ReadPcf(const std::string& path, PcfDiagnostics* diags, bool*
   Result<base::InputBuffer> buffer =
       OpenCompanionFile(path, absent, "no .pcf file", "labels and colours come from the .pcf next to the trace");
   if (!buffer.ok()) return buffer.status();
-  return ParsePcf(buffer->view(), path, diags);
+  return buffer->Parse([&](std::string_view text) { return ParsePcf(text, path, diags); });
 }
 
 }  // namespace parallax::io

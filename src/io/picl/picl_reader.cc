@@ -243,7 +243,7 @@ Result<ImportedTrace> ParsePiclTrace(std::string_view text, const std::string& f
 Result<ImportedTrace> ReadPiclTrace(const std::string& path) {
   auto buf = base::InputBuffer::Open(path);
   if (!buf.ok()) return buf.status();
-  return ParsePiclTrace(buf->view(), path);
+  return buf->Parse([&](std::string_view text) { return ParsePiclTrace(text, path); });
 }
 
 }  // namespace parallax::io

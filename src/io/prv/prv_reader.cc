@@ -665,7 +665,8 @@ Result<PrvTrace> ReadPrv(const std::string& path, const PrvReadOptions& options)
   PrvReadOptions with_release = options;
   const base::InputBuffer& buffer = input.value();
   with_release.release_input = [&buffer](size_t b, size_t e) { buffer.Release(b, e); };
-  return ParsePrv(buffer.view(), path, with_release);
+  // A .prv truncated while it is parsed reads as zeros from the cut on: reported as changed.
+  return buffer.Parse([&](std::string_view text) { return ParsePrv(text, path, with_release); });
 }
 
 }  // namespace parallax::io

@@ -189,7 +189,7 @@ Result<RowNames> ReadRow(const std::string& path, RowDiagnostics* diags, bool* a
   Result<base::InputBuffer> buffer =
       OpenCompanionFile(path, absent, "no .row file", "object names come from the .row next to the trace");
   if (!buffer.ok()) return buffer.status();
-  return ParseRow(buffer->view(), path, diags);
+  return buffer->Parse([&](std::string_view text) { return ParseRow(text, path, diags); });
 }
 
 }  // namespace parallax::io

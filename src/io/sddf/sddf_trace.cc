@@ -426,7 +426,7 @@ Result<ImportedTrace> ParseSddfTrace(std::string_view bytes, const std::string& 
 Result<ImportedTrace> ReadSddfTrace(const std::string& path) {
   auto buf = base::InputBuffer::Open(path);
   if (!buf.ok()) return buf.status();
-  return ParseSddfTrace(buf->view(), path);
+  return buf->Parse([&](std::string_view text) { return ParseSddfTrace(text, path); });
 }
 
 // ------------------------------------------------------------ writing

@@ -2,6 +2,7 @@
 // (truncated, not gzip, corrupt, several members), the memory budget, binary data, and the
 // diagnostics' order and wording.
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "src/base/input_buffer.h"
 #include "src/io/prv/prv_reader.h"
 #include "tests/unit/io/prv_test_util.h"
+#include "tests/unit/scratch_folder.h"
 
 namespace parallax::io {
 namespace {
@@ -377,6 +379,29 @@ TEST(PrvHardening, WholeFileGzipReadsRefuseTextTruncationAndOversize) {
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.status().message().find("larger than the memory budget allows"), std::string::npos)
       << big.status().ToString();
+}
+
+// A .prv truncated in place while it is parsed (rsync --inplace, cp onto it): the reader maps
+// the file, and the first read past the new end raised SIGBUS and killed the process. The lost
+// pages now read as zeros and the load fails saying that the file changed.
+TEST(PrvHardening, ATraceTruncatedWhileItIsReadIsReportedAsChanged) {
+  test::ScratchFolder dir;
+  std::string text = "#Paraver (x):40000000:1(1):1:1(1:1)\n";
+  for (int i = 0; i < 40000; ++i) text += "1:1:1:1:1:" + std::to_string(i * 1000) + ":" + std::to_string(i * 1000 + 1000) + ":1\n";
+  const std::string path = dir.Write("cut.prv", text);
+  PrvReadOptions o;
+  o.threads = 1;
+  o.chunk_bytes = 4096;
+  bool cut = false;
+  o.progress = [&](uint64_t, uint64_t) {
+    if (!cut) cut = ::truncate(path.c_str(), 64) == 0;
+  };
+  auto r = ReadPrv(path, o);
+  ASSERT_TRUE(cut);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().where().file, path);
+  EXPECT_NE(r.status().message().find("the file changed while it was read"), std::string::npos)
+      << r.status().ToString();
 }
 
 }  // namespace

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -73,6 +77,30 @@ TEST(TimeAxis, WholeStepsAreIntegers) {
   ExpectDistinctTicks(ticks);
   EXPECT_EQ(ticks[0], "5,000,000,000");
   EXPECT_EQ(ticks[1], "5,000,000,010");
+}
+
+// Absolute nanosecond times of today are about 1.7e18, past 2^53: a range a few ns long has
+// ends that are equal as doubles. The tick step came out 0 and the tick loop never ended (it
+// filled memory with ticks); now the ticks are exact and the loop is bounded. A watchdog ends
+// the test binary when the axis still spins.
+TEST(TimeAxis, NanosecondsNearTodayKeepTicksApartAndEnd) {
+  Loaded t = Load(
+      "#Paraver (x):1700000000000001000_ns:1(1):1:1(1:1)\n"
+      "1:1:1:1:1:1700000000000000000:1700000000000000500:1\n"
+      "1:1:1:1:1:1700000000000000500:1700000000000001000:2\n");
+  auto axis = std::async(std::launch::async, [&] {
+    return std::make_pair(TickLabels(Axis(t, model::TimeUnit::kNs, 1700000000000000499, 1700000000000000502)),
+                          TickLabels(Axis(t, model::TimeUnit::kUs, 1700000000000000000, 1700000000000000003)));
+  });
+  if (axis.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+    std::fprintf(stderr, "TimeAxis: the axis of a 3 ns range at 1.7e18 ns is still being drawn after 20 s\n");
+    std::_Exit(1);
+  }
+  auto [ns, us] = axis.get();
+  EXPECT_EQ(ns, (std::vector<std::string>{"1,700,000,000,000,000,499", "1,700,000,000,000,000,500",
+                                          "1,700,000,000,000,000,501", "1,700,000,000,000,000,502"}));
+  // In microseconds the 3 ns are 0.003 us: whole units there (no decimals beyond 1e15).
+  EXPECT_EQ(us, (std::vector<std::string>{"1,700,000,000,000,000"}));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "tests/unit/server/raw_client.h"
+#include "tests/unit/fifo_guard.h"
 #include "tests/unit/server/server_fixture.h"
 
 namespace parallax::server {
@@ -320,6 +321,21 @@ TEST_F(ServerHardeningTest, SymlinksOutOfTheRootGetOneAnswerWhetherOrNotTheirTar
   ExpectError("/api/open?path=missing_dir/a.prv", 403);
   ExpectError("/api/open?path=outdir/no_such.prv", 403);  // a link to an existing directory outside
   ExpectError("/api/open?path=traces/no_such.prv", 404);  // inside, no link: simply missing
+}
+
+// A named pipe as a trace or beside one (its .pcf) held the request's worker in open(2) until
+// some process wrote to the pipe: the request never got an answer.
+TEST_F(ServerHardeningTest, NamedPipesAsTracesOrCompanionsAreAnsweredAtOnce) {
+  const fs::path pipe = Root() / "traces/pipe.prv", pcf = Root() / "traces/piped.pcf";
+  ASSERT_TRUE(test::MakeFifo(pipe.string()) && test::MakeFifo(pcf.string()));
+  fs::copy_file(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.prv.gz", Root() / "traces/piped.prv.gz");
+  test::FinishesWithin(30, {pipe.string(), pcf.string()}, [&] {
+    json e = ExpectErrorResponse(Get("/api/open?path=traces/pipe.prv"), 422, "a FIFO as the trace");
+    EXPECT_NE(e["error"].get<std::string>().find("is a named pipe (FIFO), not a regular file"), std::string::npos) << e;
+    auto r = Get("/api/open?path=traces/piped.prv.gz");
+    EXPECT_EQ(r->status, 200) << r->body;
+  }, "opening traces with named pipes");
+  ExpectStillServing();
 }
 
 }  // namespace

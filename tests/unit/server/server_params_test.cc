@@ -95,5 +95,21 @@ TEST(ServerParams, ParserMessagesAreShortAndUtf8) {
   }
 }
 
+// A body nested deeper than kMaxJsonDepth is refused before nlohmann-json builds it, with the
+// byte where the nesting passes the limit; strings do not count.
+TEST(ServerParams, DeepBodiesAreRefusedWithTheirPosition) {
+  const std::string ok = "{\"a\":" + std::string(kMaxJsonDepth - 1, '[') + std::string(kMaxJsonDepth - 1, ']') + "}";
+  EXPECT_NO_THROW(Params::Body(ok));
+  EXPECT_NO_THROW(Params::Body("{\"a\":\"" + std::string(1000, '[') + "\"}"));
+  try {
+    Params::Body("{\"a\":" + std::string(200000, '[') + std::string(200000, ']') + "}");
+    ADD_FAILURE() << "a body nested 200,000 levels was accepted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 400);
+    EXPECT_NE(e.message.find("more than 64 arrays or objects in one another (at byte 68)"), std::string::npos)
+        << e.message;
+  }
+}
+
 }  // namespace
 }  // namespace parallax::server

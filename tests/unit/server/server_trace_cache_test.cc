@@ -48,5 +48,28 @@ TEST_F(ServerTraceCacheTest, TheFirstLoadWritesACompactCacheAndServesTheSame) {
   EXPECT_EQ(analysis->status, 200) << analysis->body;
 }
 
+// The cache truncated in place while the server has the trace open (rsync --inplace of the
+// cache folder, another program rebuilding it): the first read past its new end raised SIGBUS
+// and killed the server. The request now fails saying that the trace changed, and the next one
+// is served from the trace opened again.
+TEST_F(ServerTraceCacheTest, ACacheTruncatedWhileOpenIsReportedAndTheTraceOpenedAgain) {
+  // A plain .prv: its records are coded straight into the cache, and read from there.
+  fs::copy_file(fs::path(PARALLAX_TEST_DATA) / "qsort_beo3/qsort_beo3.prv", Root() / "traces/cut.prv");
+  const std::string text = "/api/text?trace=traces/cut.prv&function=State%20As%20Is&object=THREAD%201.1.1";
+  ASSERT_EQ(Get("/api/open?path=traces/cut.prv")->status, 200);
+  ASSERT_EQ(Get(text)->status, 200);
+  size_t cut = 0;
+  for (const auto& e : fs::directory_iterator(CacheDir()))
+    if (e.path().extension() == ".pxc" && e.path().filename().string().rfind("cut.prv-", 0) == 0)
+      fs::resize_file(e.path(), 0), ++cut;
+  ASSERT_EQ(cut, 1u);
+  // A thread not read yet: the compact store decodes it from the cut file.
+  const std::string other = "/api/text?trace=traces/cut.prv&function=State%20As%20Is&object=THREAD%201.4.1";
+  json changed = ExpectErrorResponse(Get(other), 422, "the text view of a trace whose cache was cut");
+  EXPECT_NE(changed.value("error", "").find("the trace changed while in use"), std::string::npos) << changed;
+  auto again = Get(other);
+  EXPECT_EQ(again->status, 200) << again->body;
+}
+
 }  // namespace
 }  // namespace parallax::server

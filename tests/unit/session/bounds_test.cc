@@ -165,5 +165,27 @@ TEST(BoundsTest, ObjectListsAreCheckedAgainstTheLevel) {
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
 }
 
+// Image sizes are bounded for every front end, not only the server's requests: a height of
+// 2147483648 wrapped to a negative int32 and came back as an empty 83-byte image (other values
+// ran the layout over 2^31 pixel rows).
+TEST(Bounds, ImageSizesHaveAMaximum) {
+  auto render = [](uint32_t width, uint32_t height, uint32_t pixel_size = 0) {
+    TimelineRequest r;
+    r.width = width;
+    r.height = height;
+    r.pixel_size = pixel_size;
+    return RenderTimeline(Qsort(), r);
+  };
+  auto message = [](const auto& r) { return r.ok() ? std::string("accepted") : r.status().message(); };
+  EXPECT_EQ(message(render(1000, 2147483648u)), "image height 2147483648 is beyond the maximum of 65535 pixels");
+  EXPECT_EQ(message(render(4000000000u, 0)), "image width 4000000000 is beyond the maximum of 65535 pixels");
+  EXPECT_EQ(message(render(65535, 65535)), "an image of 65535 x 65535 pixels is beyond the maximum of 268435456 pixels");
+  EXPECT_EQ(message(render(1000, 0, 4000000000u)), "column width (pixel size) 4000000000 is not between 1 and 64 pixels");
+  auto r = render(1000, 2147483648u);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().hint().find("up to 65535 pixels"), std::string::npos) << r.status().hint();
+  EXPECT_TRUE(render(65535, 300).ok());
+}
+
 }  // namespace
 }  // namespace parallax

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/tools/line_source.h"
+#include "tests/unit/fifo_guard.h"
 #include "tests/unit/tools/tools_test_util.h"
 
 namespace parallax::tools {
@@ -69,7 +70,20 @@ TEST(LineSourceTest, MissingFileAndFolderAreErrors) {
   EXPECT_NE(missing.status().message().find("cannot open"), std::string::npos);
   auto folder = LineSource::Open(tools_test::Data("qsort_beo3"));
   ASSERT_FALSE(folder.ok());
-  EXPECT_NE(folder.status().message().find("is a folder"), std::string::npos);
+  EXPECT_NE(folder.status().message().find("is a directory"), std::string::npos);
+}
+
+// The streaming tools (cut, filter, sort, shift, ...) read through LineSource: a named pipe
+// given as their input blocked them in open(2).
+TEST(LineSourceTest, NamedPipesAreRefusedWithoutBlocking) {
+  tools_test::ScratchDir dir;
+  const std::string fifo = dir / "pipe.prv";
+  ASSERT_TRUE(test::MakeFifo(fifo));
+  test::FinishesWithin(10, {fifo}, [&] {
+    auto src = LineSource::Open(fifo);
+    ASSERT_FALSE(src.ok());
+    EXPECT_EQ(src.status().message(), "is a named pipe (FIFO), not a regular file: not read");
+  }, "LineSource::Open of a FIFO");
 }
 
 TEST(LineSourceTest, TruncatedGzipIsAnError) {

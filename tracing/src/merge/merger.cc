@@ -510,10 +510,17 @@ bool ReadInputs(const MergeOptions& o, std::vector<ProcessFile>* files, MergeRep
     *error = "no per-process trace files (*.pxt) to merge";
     return false;
   }
+  uint64_t threads = 0;
   for (const std::string& path : o.inputs) {
     files->emplace_back();
     if (!ReadProcessFile(path, false, &files->back(), error)) return false;
     r->truncated_chunks += files->back().truncated_chunks;
+    threads += std::max<size_t>(1, files->back().threads.size());
+  }
+  if (threads > kMaxThreadsPerProcess) {  // as many as one .prv holds
+    *error = "the processes have " + std::to_string(threads) + " threads in all; a trace holds at most " +
+             std::to_string(kMaxThreadsPerProcess);
+    return false;
   }
   std::stable_sort(files->begin(), files->end(), [](const ProcessFile& a, const ProcessFile& b) {
     return std::tie(a.rank, a.start_time, a.pid) < std::tie(b.rank, b.start_time, b.pid);

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string_view>
 
+#include "tracing/src/input_file.h"
+
 namespace parallax::tracing {
 
 namespace {
@@ -136,9 +138,10 @@ void ParseMeta(std::string_view text, ProcessFile* f) {
 }
 
 bool ReadAll(const std::string& path, std::string* data, std::string* error) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "rb"), std::fclose);
+  std::string why;
+  std::unique_ptr<FILE, int (*)(FILE*)> file(OpenInputFile(path, &why), std::fclose);
   if (!file) {
-    *error = path + ": cannot open: " + std::strerror(errno);
+    *error = path + ": cannot open: " + why;
     return false;
   }
   char buf[1 << 16];
@@ -154,14 +157,22 @@ bool ReadProcessFile(const std::string& path, bool meta_only, ProcessFile* out,
   std::string data;
   if (!ReadAll(path, &data, error)) return false;
   out->path = path;
-  const auto* p = reinterpret_cast<const uint8_t*>(data.data());
+  const auto* begin = reinterpret_cast<const uint8_t*>(data.data());
+  const uint8_t* p = begin;
   const uint8_t* end = p + data.size();
   while (end - p >= static_cast<ptrdiff_t>(sizeof(ChunkHeader))) {
     ChunkHeader h;
     std::memcpy(&h, p, sizeof h);
+    const auto at = static_cast<uint64_t>(p - begin);
     p += sizeof h;
     if (h.magic != kChunkMagic) {
       *error = path + ": not a Parallax per-process trace file (bad chunk magic)";
+      return false;
+    }
+    if (h.kind == static_cast<uint32_t>(ChunkKind::kData) && h.thread >= kMaxThreadsPerProcess) {
+      *error = path + ": the chunk at byte " + std::to_string(at) + " names thread " + std::to_string(h.thread) +
+               "; a process has at most " + std::to_string(kMaxThreadsPerProcess) +
+               " threads (the file is damaged: trace the program again)";
       return false;
     }
     bool complete = h.length <= static_cast<uint64_t>(end - p);
@@ -174,6 +185,11 @@ bool ReadProcessFile(const std::string& path, bool meta_only, ProcessFile* out,
     }
     if (!complete) ++out->truncated_chunks;
     p = chunk_end;
+  }
+  if (out->ncpus < 1 || out->ncpus > kMaxCpus) {
+    *error = path + ": the process line names " + std::to_string(out->ncpus) + " cpus; a host has 1 to " +
+             std::to_string(kMaxCpus) + " (the file is damaged: trace the program again)";
+    return false;
   }
   return true;
 }
