@@ -47,7 +47,7 @@ for dir in "$ORACLES"/*/; do
   base=$(trace_of "$name")
   run=$WORK/$name
   mkdir -p "$run"
-  zcat -f "$base".prv* > "$run/t.prv"
+  if [ -f "$base.prv" ]; then cp "$base.prv" "$run/t.prv"; else zcat "$base.prv.gz" > "$run/t.prv"; fi
   cp "$base.pcf" "$run/t.pcf"
   [ -f "$base.row" ] && cp "$base.row" "$run/t.row"
   for xml in "$dir"*.xml; do
