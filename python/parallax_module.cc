@@ -292,6 +292,8 @@ py::dict Info(const PyTrace& t) {
   d["file_bytes"] = i.file_bytes;
   d["store_bytes"] = i.store_bytes;
   d["load_seconds"] = i.load_seconds;
+  d["cache_path"] = i.cache_path;
+  d["cache_use"] = i.cache_use;
   d["has_pcf"] = i.has_pcf;
   d["has_row"] = i.has_row;
   auto labels = [](const std::vector<LabelCount>& v) {

@@ -40,7 +40,8 @@ json ToJson(const TraceInfo& i) {
             {"backward_physical", i.backward_physical}, {"backward_logical", i.backward_logical},
             {"global_comms", i.global_comms}, {"records", i.records}, {"file_bytes", i.file_bytes},
             {"store_bytes", i.store_bytes}, {"load_seconds", i.load_seconds}, {"has_pcf", i.has_pcf},
-            {"has_row", i.has_row}, {"scanned", i.scanned}};
+            {"has_row", i.has_row}, {"scanned", i.scanned}, {"cache_path", i.cache_path},
+            {"cache_use", i.cache_use}};
   if (i.scanned) {  // a summary leaves them out rather than give zeros
     j["first_time"] = i.first_time;
     j["last_time"] = i.last_time;

@@ -623,7 +623,8 @@ class ServerImpl final : public Server {
     j["trace"] = root_.Relative(ResolvePath(user_path));
     info.path = j["trace"].get<std::string>();
     j["warnings"] = LoadWarnings(info);  // shown as a banner: what the load could not take
-    j.erase("path");  // the absolute path says nothing the client needs
+    j.erase("path");  // the absolute paths say nothing the client needs
+    j.erase("cache_path");
     return j;
   }
 
