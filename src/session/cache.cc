@@ -56,6 +56,7 @@ Result<CacheInfo> BuildCache(const std::string& trace_path, const LoadOptions& o
   if (before->usable) return before;
   LoadOptions o = options;
   o.use_cache = true;
+  o.cache_min_bytes = 0;  // asked for: whatever the trace's size
   std::string failure;
   o.notice = [&](const std::string& text) { failure = text; };
   auto trace = session::OpenTrace(trace_path, o);
