@@ -56,6 +56,8 @@ if [[ ! -f $trace ]]; then
   echo "generating $trace ($size)"
   "$build/bin/parallax-gen" --size "$size" --out "$dir/big_$size" > /dev/null
 fi
+# Its cache next to it (the default is the user's cache folder, docs/formats.md "Trace cache").
+export PARALLAX_CACHE_DIR=beside
 rm -f "$trace.pxc" "$trace.pxc.ok"
 sync
 echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || echo "(the page cache was not dropped: not root)"
