@@ -1,6 +1,9 @@
 #include "src/base/temp_files.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -48,6 +51,19 @@ void UnregisterTempFile(const std::string& path) {
     int expected = kReady;
     if (registry.state[i].compare_exchange_strong(expected, kFree, std::memory_order_acq_rel)) return;
   }
+}
+
+int CreateTempBeside(const std::string& path, std::string* tmp_path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string name = dir + "." + base + ".tmpXXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) return -1;
+  ::fchmod(fd, 0644);
+  *tmp_path = name;
+  RegisterTempFile(name);  // removed if a signal ends the process
+  return fd;
 }
 
 void InstallTempFileCleanup() {

@@ -22,4 +22,9 @@ void InstallTempFileCleanup();
 
 inline constexpr int kMaxTempFiles = 64;
 
+// Creates the temporary file that becomes `path` once whole: ".NAME.tmpXXXXXX" in the same
+// folder (so the final rename stays on one file system), mode 0644, registered above. Returns
+// the open descriptor and sets *tmp_path; -1 with errno set when it cannot be created.
+int CreateTempBeside(const std::string& path, std::string* tmp_path);
+
 }  // namespace parallax::base

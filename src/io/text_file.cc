@@ -40,16 +40,11 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::Create(const std::string& pa
   }
   // A temporary name of its own in the same folder (two writers never share it), renamed over
   // `path` once everything is written.
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmpl = dir + "." + base + ".tmpXXXXXX";
-  int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  std::string tmpl;
+  int fd = base::CreateTempBeside(path, &tmpl);
   if (fd < 0)
     return Status::Error(fmt::format("cannot create the output file: {}", std::strerror(errno)), Location{path, 0, 0},
                          "check that the folder exists and is writable");
-  ::fchmod(fd, 0644);
-  base::RegisterTempFile(tmpl);  // removed if a signal ends the process
   return std::unique_ptr<AtomicOutput>(new AtomicOutput(path, tmpl, fd));
 }
 

@@ -359,12 +359,9 @@ struct CachePlan {
   bool exists = false, write = false, managed = false;
 };
 
+// With the cache on (LoadOptions::use_cache).
 CachePlan PlanCache(const std::string& path, const LoadOptions& options, const io::cache::SourceStamp& stamp) {
   CachePlan plan;
-  if (!options.use_cache) {
-    plan.use = "off";
-    return plan;
-  }
   const std::string cache_path = io::cache::CachePathFor(path, options.cache_dir);
   const std::string folder = std::filesystem::path(cache_path).parent_path().string();
   const uint64_t text_bytes = stamp.size * (base::EndsWith(path, ".gz") ? 8 : 1);
@@ -392,16 +389,15 @@ CachePlan PlanCache(const std::string& path, const LoadOptions& options, const i
 // and writes the cache (when the plan allows). A damaged or stale cache, or one that cannot be
 // written, gives one notice; the result is the same either way. `write`: how the cache is written.
 Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& options, CachePlan& plan,
-                                   const io::PrvReadOptions& ro, const io::cache::WriteOptions& write) {
-  auto stamp = io::cache::StampOf(path);
-  if (!stamp.ok()) return io::ReadPrv(path, ro);  // the reader reports the problem
+                                   const io::cache::SourceStamp& stamp, const io::PrvReadOptions& ro,
+                                   const io::cache::WriteOptions& write) {
   const std::string& cache_path = plan.path;
   // The cache is mapped, not copied: its columns are the kernel's page cache, dropped under
   // pressure, so a cache larger than the memory budget is read too (the budget bounds what the
   // process allocates; parsing the trace is what needs it).
   if (plan.exists) {
     io::cache::DecodeOptions d;
-    d.expect = &stamp.value();
+    d.expect = &stamp;
     d.threads = options.threads;
     d.resident_budget = ResidentBudget(options);
     auto cached = io::cache::ReadCache(cache_path, d);
@@ -418,7 +414,7 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
   // Parsed straight into the new cache: its columns are written in place, not copied (or, for
   // compact records, coded from there).
   Status written;
-  auto prv = io::cache::ParsePrvIntoCache(path, stamp.value(), cache_path, ro, &written, write);
+  auto prv = io::cache::ParsePrvIntoCache(path, stamp, cache_path, ro, &written, write);
   if (!prv.ok()) return prv;
   if (!written.ok()) {
     Notice(options, fmt::format("parallax: note: {}: {} (the trace is loaded without it)",
@@ -475,13 +471,17 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   // The ranks of a distributed open share the trace through its cache, which they must all
   // see: next to the trace unless a folder is given, whatever the size.
   CachePlan plan;
+  plan.use = "off";
+  std::optional<io::cache::SourceStamp> stamp;  // read once, when a cache may be used
   if (call != nullptr && options.use_cache) {
     plan.path = io::cache::CachePathFor(path, options.cache_dir.empty() ? std::string(kCacheBeside) : options.cache_dir);
     plan.use = "shared by the ranks";
-  } else if (auto stamp = io::cache::StampOf(path); stamp.ok()) {
-    plan = PlanCache(path, options, stamp.value());
-  } else {
-    plan.use = "off";
+  } else if (options.use_cache) {
+    // A trace that cannot be stamped goes to the reader, which reports why.
+    if (auto s = io::cache::StampOf(path); s.ok()) {
+      stamp = s.value();
+      plan = PlanCache(path, options, *stamp);
+    }
   }
   const bool cached = !plan.path.empty() && (plan.exists || plan.write || call != nullptr);
   ro.states_only = options.states_only && !cached;  // a cache has every record
@@ -490,7 +490,7 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
              : call != nullptr
                  ? ReadPrvDistributed(path, plan.path, ro, compact, *call,
                                       [&](const std::string& text) { Notice(options, text); })
-                 : ReadPrvCached(path, options, plan, ro, compact);
+                 : ReadPrvCached(path, options, plan, *stamp, ro, compact);
   if (!prv.ok()) return prv.status();
   if (options.compact) prv->store.Compact(ResidentBudget(options), options.threads);
   auto t = std::make_unique<TraceImpl>(path, std::move(prv.value()));

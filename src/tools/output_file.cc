@@ -40,20 +40,11 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Create(const std::string& path, 
   std::unique_ptr<OutputFile> out(new OutputFile());
   out->path_ = path;
   out->force_ = force;
-  size_t slash = path.find_last_of('/');
-  std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmpl = dir + "." + base + ".tmpXXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = mkstemp(name.data());
+  int fd = base::CreateTempBeside(path, &out->tmp_path_);
   if (fd < 0) {
     return Status::Error("cannot create a file next to " + path + ": " + std::strerror(errno),
                          {path}, "check that the folder exists and is writable");
   }
-  fchmod(fd, 0644);
-  out->tmp_path_ = name.data();
-  base::RegisterTempFile(out->tmp_path_);  // removed if a signal ends the process
   if (gzip) {
     out->gz_ = gzdopen(fd, "wb6");
     if (out->gz_ == nullptr) {

@@ -74,17 +74,6 @@ std::string ParaverToolHeader(model::TraceHeader header) {
   return io::FormatPrvHeader(header);
 }
 
-namespace {
-
-bool SameFile(const std::string& a, const std::string& b) {
-  struct stat sa {
-  }, sb{};
-  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<OutputFile>> CreateTraceOutput(const ToolRun& run) {
   return OutputFile::Create(run.output, run.force,
                             !run.paramedir_output && base::EndsWith(run.output, ".gz"));
@@ -100,7 +89,7 @@ Status CheckOutputs(const ToolRun& run) {
   for (const char* ext : {"", ".pcf", ".row"}) {
     std::string in = *ext ? TraceCompanion(run.input, ext) : run.input;
     std::string out = *ext ? TraceCompanion(run.output, ext) : run.output;
-    if (SameFile(in, out)) {
+    if (base::SameFile(in, out)) {
       return Status::Error("the output " + out + " is the input itself", {out},
                            "choose another output name");
     }
