@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -28,7 +29,19 @@ struct ClockModel {
     long double off = o1 + slope * (static_cast<long double>(t) - t1);
     return static_cast<int64_t>(static_cast<long double>(t) - off);
   }
+  long double Offset(uint64_t t) const { return o1 + slope * (static_cast<long double>(t) - t1); }
 };
+
+// How far the model may be from the true offset between the first and the last sync point: at
+// each sync point, the model's distance from the measured offset plus half the measurement's
+// round trip; with a linear true drift the error in between is bounded by its ends.
+uint64_t ClockUncertainty(const ProcessFile& f, const ClockModel& m) {
+  long double worst = 0;
+  for (const auto* s : {&f.sync.front(), &f.sync.back()})
+    worst = std::max(worst, std::fabs(m.Offset(s->time) - static_cast<long double>(s->offset)) +
+                                static_cast<long double>(s->rtt) / 2);
+  return static_cast<uint64_t>(std::ceil(worst));
+}
 
 // The offset is only believed when it exceeds its uncertainty; the drift is only believed when the
 // offset moved by more than the two measurements' uncertainty (half their round trips): on short
@@ -403,6 +416,8 @@ void MatchMessages(MergeState* s, MergeReport* report) {
     if (rcv.raw_physical < snd.raw_physical) ++report->violations_raw;
     if (rcv.physical < snd.physical) {
       ++report->violations_corrected;
+      report->largest_violation = std::max(
+          report->largest_violation, static_cast<uint64_t>(snd.physical - rcv.physical));
       rcv.physical = snd.physical + 1;  // the receive moves: one time unit after the send
       rcv.logical = std::min(rcv.logical, rcv.physical);
     }
@@ -458,20 +473,23 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, Mer
     const ClockModel& m = clocks.models[i];
     std::snprintf(buf, sizeof buf,
                   "clock: rank %d measured offset %+lld ns; applied %+lld ns, drift %+.3f ppm "
-                  "(%zu sync points): %s%s",
+                  "(%zu sync points, within %llu ns): %s%s",
                   f.rank, static_cast<long long>(f.sync.front().offset),
                   static_cast<long long>(m.o1), static_cast<double>(m.slope * 1e6L), f.sync.size(),
-                  clocks.how[i].c_str(), o.correct_clocks ? "" : " (not applied)");
+                  static_cast<unsigned long long>(ClockUncertainty(f, m)), clocks.how[i].c_str(),
+                  o.correct_clocks ? "" : " (not applied)");
     r->lines.push_back(buf);
   }
   if (r->comms) {
     std::snprintf(buf, sizeof buf,
                   "causality: %llu of %llu messages received before sent after clock correction "
-                  "(%llu with raw clocks); %llu receives moved to just after their send",
+                  "(%llu with raw clocks); %llu receives moved to just after their send (the "
+                  "largest by %llu ns)",
                   static_cast<unsigned long long>(r->violations_corrected),
                   static_cast<unsigned long long>(r->comms),
                   static_cast<unsigned long long>(r->violations_raw),
-                  static_cast<unsigned long long>(r->violations_corrected));
+                  static_cast<unsigned long long>(r->violations_corrected),
+                  static_cast<unsigned long long>(r->largest_violation));
     r->lines.push_back(buf);
   }
   if (r->size_mismatches)

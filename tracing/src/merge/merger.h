@@ -28,6 +28,7 @@ struct MergeReport {
   uint64_t size_mismatches = 0;       // paired messages with different send and receive sizes
   uint64_t violations_raw = 0;        // messages received before sent with uncorrected clocks
   uint64_t violations_corrected = 0;  // ... after clock correction (each was then repaired)
+  uint64_t largest_violation = 0;     // ns the furthest of those receives was before its send
   uint64_t truncated_chunks = 0;
   uint64_t lost_notes = 0;  // facts about lost records written by the processes (see lines)
   std::vector<std::string> unmatched_detail;  // one line per group of unmatched messages
