@@ -39,5 +39,6 @@ Command AddClocksCommand(CLI::App& app);
 Command AddCacheCommand(CLI::App& app);
 Command AddSortCommand(CLI::App& app);
 Command AddShiftCommand(CLI::App& app);
+Command AddDiagnoseCommand(CLI::App& app);
 
 }  // namespace parallax::cli

@@ -70,6 +70,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddCacheCommand(app),
       parallax::cli::AddSortCommand(app),
       parallax::cli::AddShiftCommand(app),
+      parallax::cli::AddDiagnoseCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);

@@ -7,113 +7,45 @@
 #include <string_view>
 
 #include "src/base/parallel.h"
+#include "src/calls/mpi_names.h"
 #include "src/store/block_reader.h"
 
 namespace parallax::replay {
 
 namespace {
 
-// Extrae's values of the MPI call event types, used when the trace has no .pcf label for one.
-const char* ExtraeCallName(int64_t value) {
-  switch (value) {
-    case 1:
-      return "MPI_Send";
-    case 2:
-      return "MPI_Recv";
-    case 3:
-      return "MPI_Isend";
-    case 4:
-      return "MPI_Irecv";
-    case 5:
-      return "MPI_Wait";
-    case 6:
-      return "MPI_Waitall";
-    case 7:
-      return "MPI_Bcast";
-    case 8:
-      return "MPI_Barrier";
-    case 9:
-      return "MPI_Reduce";
-    case 10:
-      return "MPI_Allreduce";
-    case 11:
-      return "MPI_Alltoall";
-    case 12:
-      return "MPI_Alltoallv";
-    case 13:
-      return "MPI_Gather";
-    case 14:
-      return "MPI_Gatherv";
-    case 15:
-      return "MPI_Scatter";
-    case 16:
-      return "MPI_Scatterv";
-    case 17:
-      return "MPI_Allgather";
-    case 18:
-      return "MPI_Allgatherv";
-    case 19:
-      return "MPI_Comm_rank";
-    case 20:
-      return "MPI_Comm_size";
-    case 31:
-      return "MPI_Init";
-    case 32:
-      return "MPI_Finalize";
-    case 33:
-      return "MPI_Bsend";
-    case 34:
-      return "MPI_Ssend";
-    case 35:
-      return "MPI_Rsend";
-    case 36:
-      return "MPI_Ibsend";
-    case 37:
-      return "MPI_Issend";
-    case 38:
-      return "MPI_Irsend";
-    case 41:
-      return "MPI_Sendrecv";
-    case 42:
-      return "MPI_Sendrecv_replace";
+// How the replay executes a call of operation `op`.
+CallKind KindOfOp(calls::Op op) {
+  using calls::Op;
+  switch (op) {
+    case Op::kSend:
+    case Op::kSsend:
+      return CallKind::kSend;
+    case Op::kIsend:
+      return CallKind::kIsend;
+    case Op::kRecv:
+      return CallKind::kRecv;
+    case Op::kIrecv:
+      return CallKind::kIrecv;
+    case Op::kSendrecv:
+      return CallKind::kSendRecv;
+    case Op::kWait:
+    case Op::kWaitany:
+    case Op::kWaitall:
+    case Op::kWaitsome:
+      return CallKind::kWait;
+    case Op::kInit:
+      return CallKind::kInit;
+    case Op::kBarrier:
+    case Op::kNxN:
+    case Op::kOneToN:
+    case Op::kNToOne:
+    case Op::kScan:
+    case Op::kAlltoallv:
+      return CallKind::kCollective;
     default:
-      return nullptr;
+      return CallKind::kLocal;
   }
-}
-
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-constexpr std::string_view kCollectiveNames[] = {"MPI_Bcast",
-                                                 "MPI_Barrier",
-                                                 "MPI_Reduce",
-                                                 "MPI_Allreduce",
-                                                 "MPI_Alltoall",
-                                                 "MPI_Alltoallv",
-                                                 "MPI_Gather",
-                                                 "MPI_Gatherv",
-                                                 "MPI_Scatter",
-                                                 "MPI_Scatterv",
-                                                 "MPI_Allgather",
-                                                 "MPI_Allgatherv",
-                                                 "MPI_Reduce_scatter",
-                                                 "MPI_Scan",
-                                                 "MPI_Exscan",
-                                                 "MPI_Alltoallw",
-                                                 "MPI_Reduce_scatter_block"};
-
-CallKind KindOfName(std::string_view n) {
-  if (n == "MPI_Send" || n == "MPI_Ssend" || n == "MPI_Bsend" || n == "MPI_Rsend")
-    return CallKind::kSend;
-  if (n == "MPI_Isend" || n == "MPI_Issend" || n == "MPI_Ibsend" || n == "MPI_Irsend")
-    return CallKind::kIsend;
-  if (n == "MPI_Recv") return CallKind::kRecv;
-  if (n == "MPI_Irecv") return CallKind::kIrecv;
-  if (StartsWith(n, "MPI_Sendrecv")) return CallKind::kSendRecv;
-  if (StartsWith(n, "MPI_Wait")) return CallKind::kWait;
-  if (StartsWith(n, "MPI_Init")) return CallKind::kInit;
-  for (std::string_view c : kCollectiveNames)
-    if (n == c) return CallKind::kCollective;
-  return CallKind::kLocal;
 }
 
 // One MPI call of a thread.
@@ -206,7 +138,7 @@ class CallReader {
     if (added) {
       const std::string* label = pcf_ ? pcf_->EventValueLabel(type, value) : nullptr;
       it->second.kind = ClassifyCall(type, value, label, &it->second.collective_id);
-      it->second.known = label != nullptr || ExtraeCallName(value) != nullptr;
+      it->second.known = label != nullptr || calls::ExtraeCallName(value) != nullptr;
     }
     return it->second;
   }
@@ -305,11 +237,11 @@ void SortByCall(std::vector<MessageRef>& v) {
 
 CallKind ClassifyCall(uint32_t type, int64_t value, const std::string* label,
                       uint32_t* collective_id) {
-  const char* known = ExtraeCallName(value);
+  const char* known = calls::ExtraeCallName(value);
   std::string_view name = label   ? std::string_view(*label)
                           : known ? std::string_view(known)
                                   : std::string_view();
-  CallKind k = KindOfName(name);
+  CallKind k = KindOfOp(calls::OpOfName(name));
   // prv2dim numbers collectives by Extrae's value minus one; the collectives file uses that id.
   if (k == CallKind::kCollective && collective_id)
     *collective_id = static_cast<uint32_t>(std::max<int64_t>(value - 1, 0));

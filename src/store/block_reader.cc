@@ -118,4 +118,23 @@ model::Time LastRecordTime(const TraceStore& store, model::ThreadIndex t) {
 template class BlockReader<StateColumns>;
 template class BlockReader<EventColumns>;
 
+model::Time FirstRecordTime(const TraceStore& store, model::ThreadIndex t) {
+  bool any = false;
+  model::Time first = 0;
+  auto take = [&](model::Time v) {
+    first = any ? std::min(first, v) : v;
+    any = true;
+  };
+  if (const CompactThreads* compact = store.compact_threads()) {
+    const CodedThread& coded = compact->coded(t.value);
+    if (!coded.states.blocks.empty()) take(coded.states.blocks.front().first);
+    if (!coded.events.blocks.empty()) take(coded.events.blocks.front().first);
+    return first;
+  }
+  const ThreadRecords& r = store.thread(t);
+  if (r.states.size() > 0) take(r.states.begin[0]);
+  if (r.events.size() > 0) take(r.events.time[0]);
+  return first;
+}
+
 }  // namespace parallax::store

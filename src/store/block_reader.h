@@ -75,5 +75,8 @@ bool ForEachRecord(const TraceStore& store, model::ThreadIndex t, Fn&& fn) {
 // thread's index tells it but for its last state block and those with an open-ended state:
 // only these are decoded.
 model::Time LastRecordTime(const TraceStore& store, model::ThreadIndex t);
+// The earliest time of a thread's records (its first state's begin or first event), from the
+// blocks' index for a compact thread; 0 for a thread without records.
+model::Time FirstRecordTime(const TraceStore& store, model::ThreadIndex t);
 
 }  // namespace parallax::store

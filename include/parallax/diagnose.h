@@ -1,0 +1,107 @@
+#pragma once
+// Diagnosis of an MPI trace (docs/diagnose.md): Scalasca's wait-state patterns (Late Sender,
+// Late Receiver, Wait at Barrier, Wait at NxN, Late Broadcast, Early Reduce, Wait at Finalize),
+// the critical path and its profile, computed in one pass over the trace's MPI calls and
+// messages (../shared/spec/waitstates.md states the rules), and their text, csv and json
+// renderings.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "include/parallax/status.h"
+#include "include/parallax/trace.h"
+
+namespace parallax {
+
+struct DiagnoseOptions {
+  // The portion reported, in trace units: wait states are counted by the part of their waiting
+  // that falls in it, the critical path is the whole run's path clipped to it. None: all.
+  std::optional<TimeSpan> range;
+  // Collectives whose sizes are not recorded: false counts them as carrying data (their wait
+  // states are computed), true as carrying none (no wait state), the strict reading.
+  bool strict_sizes = false;
+  size_t worst = 10;  // the worst instances kept per pattern
+  bool instances = true;  // fill Diagnosis::instances (every instance; the worst are always kept)
+};
+
+// One wait state: the part of an MPI call a rank spent waiting for another.
+struct WaitStateInstance {
+  std::string pattern;  // "late_sender", ...
+  uint32_t rank = 0;    // index into Diagnosis::ranks
+  std::string call;     // "MPI_Recv"
+  double begin_s = 0;   // the call's entry (the waiting starts there)
+  double wait_s = 0;    // within the range
+  double call_s = 0;    // the call's duration
+  int64_t culprit_rank = -1;  // -1: unknown
+  std::string culprit_call;   // "" when the culprit's time is in no call
+  double culprit_s = 0;       // the culprit's entry the rank waited for
+  bool wrong_order = false;   // Late Sender: an earlier-sent message was received later
+};
+
+struct PatternSummary {
+  std::string key;          // "late_sender"
+  std::string name;         // "Late Sender"
+  std::string group;        // "point-to-point", "collective"
+  std::string description;
+  double time_s = 0;        // summed over ranks
+  uint64_t count = 0;       // instances: (rank, call) pairs with a waiting time
+  uint64_t operations = 0;  // messages or collective operations in which some rank waited
+  std::vector<double> by_rank_s;
+  double completion_s = 0;  // barrier and NxN: time from the first member's exit to each exit
+  // Late Sender only: the part caused by messages received in the wrong order.
+  double wrong_order_s = 0;
+  uint64_t wrong_order_count = 0;
+  std::vector<WaitStateInstance> worst;  // the longest first
+};
+
+struct CriticalPathSegmentInfo {
+  uint32_t rank = 0;
+  double begin_s = 0, end_s = 0;
+};
+
+struct ActivityOnPath {
+  std::string name;         // "computation" or an MPI call's name
+  double path_s = 0;        // time of the activity on the critical path
+  double mean_s = 0;        // mean time per rank in the activity over the same span
+  double imbalance_s = 0;   // max(0, path - mean): what balancing it would at most save
+};
+
+struct CriticalPathInfo {
+  double begin_s = 0, end_s = 0, length_s = 0;  // within the range
+  bool ends_at_finalize = false;
+  std::vector<double> by_rank_s;
+  std::vector<ActivityOnPath> activities;  // largest path time first
+  std::vector<std::pair<std::string, uint64_t>> jumps;  // per pattern key
+  uint64_t clamped_jumps = 0;
+  std::vector<CriticalPathSegmentInfo> segments;
+};
+
+struct Diagnosis {
+  std::string trace;
+  std::vector<std::string> ranks;  // task labels ("1.3"), in rank order
+  double begin_s = 0, end_s = 0;   // the range reported
+  std::vector<double> mpi_s;       // per rank: time in MPI calls within the range
+  std::vector<PatternSummary> patterns;  // the spec's order
+  std::vector<WaitStateInstance> instances;  // every instance in the range, by rank and time
+  CriticalPathInfo critical_path;
+  // Counts of what was analysed, and of what was not, with why.
+  uint64_t mpi_events = 0;
+  uint64_t messages = 0;
+  uint64_t unbound_messages = 0;   // send or completion in no MPI call
+  uint64_t backward_messages = 0;  // received before sent: the clocks are broken
+  uint64_t clock_violations = 0;
+  uint64_t collectives_analysed = 0;
+  std::vector<std::pair<std::string, uint64_t>> skipped;  // collective instances, by reason
+  uint64_t stray_closes = 0, nested_opens = 0, truncated_calls = 0, other_thread_calls = 0;
+  std::vector<std::string> notes;  // what the user should know (no MPI events, broken clocks)
+};
+
+Result<Diagnosis> Diagnose(const Trace& trace, const DiagnoseOptions& options = {});
+
+std::string FormatDiagnosisText(const Diagnosis& d);
+std::string FormatDiagnosisCsv(const Diagnosis& d);  // one line per pattern and rank
+std::string FormatDiagnosisJson(const Diagnosis& d);
+
+}  // namespace parallax

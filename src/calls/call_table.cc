@@ -1,0 +1,235 @@
+#include "src/calls/call_table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+#include "src/base/parallel.h"
+#include "src/store/block_reader.h"
+
+namespace parallax::calls {
+
+namespace {
+
+// The operation of each (type, value) met, looked up once: names are compared as strings.
+class OpCache {
+ public:
+  explicit OpCache(const model::PcfCatalog* pcf) : pcf_(pcf) {}
+  Op Get(uint32_t type, int64_t value) {
+    auto [it, added] = ops_.try_emplace({type, value}, Op::kOther);
+    if (added) {
+      const std::string* label = pcf_ != nullptr ? pcf_->EventValueLabel(type, value) : nullptr;
+      const char* extrae = ExtraeCallName(value);
+      if (label != nullptr)
+        it->second = OpOfName(*label);
+      else if (extrae != nullptr)
+        it->second = OpOfName(extrae);
+    }
+    return it->second;
+  }
+
+ private:
+  const model::PcfCatalog* pcf_;
+  std::map<std::pair<uint32_t, int64_t>, Op> ops_;
+};
+
+struct ThreadRead {
+  std::vector<Call> calls;
+  CallCounts counts;
+};
+
+void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, uint32_t t,
+                ThreadRead& out) {
+  OpCache ops(pcf);
+  store::EventReader events(store, model::ThreadIndex(t));
+  events.OnlyBlocksWith({{kMpiFirstType, kMpiLastType},
+                         {kCollectiveSendSizeType, kCollectiveCommunicatorType}});
+  bool open = false;
+  Call call;
+  auto close = [&](Time at) {
+    call.exit = at;
+    out.calls.push_back(call);
+    open = false;
+  };
+  while (events.Next()) {
+    const store::EventColumns& ev = events.columns();
+    for (size_t i = events.begin(); i < events.end(); ++i) {
+      const uint32_t type = ev.type[i];
+      if (IsMpiCallType(type)) {
+        ++out.counts.mpi_events;
+        const int64_t value = ev.value[i];
+        if (value == 0) {
+          if (open)
+            close(ev.time[i]);
+          else
+            ++out.counts.stray_closes;
+          continue;
+        }
+        if (open) {
+          ++out.counts.nested_opens;
+          close(ev.time[i]);
+        }
+        call = Call{};
+        call.entry = call.exit = ev.time[i];
+        call.type = type;
+        call.value = value;
+        call.op = ops.Get(type, value);
+        open = true;
+        continue;
+      }
+      // Attributes belong to the call opened at the same time.
+      if (!open || ev.time[i] != call.entry) continue;
+      switch (type) {
+        case kCollectiveSendSizeType:
+          call.send_bytes = ev.value[i];
+          break;
+        case kCollectiveRecvSizeType:
+          call.recv_bytes = ev.value[i];
+          break;
+        case kCollectiveRootType:
+          call.root = ev.value[i] == 1;
+          break;
+        case kCollectiveCommunicatorType:
+          call.communicator = ev.value[i];
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  if (open) {
+    call.truncated = true;
+    ++out.counts.truncated_calls;
+    close(std::max(call.entry, store::LastRecordTime(store, model::ThreadIndex(t))));
+  }
+}
+
+// The call of `calls` holding time t (entry <= t <= exit), preferring calls for which `wanted`
+// is true, then the one that starts at t (`at_start`) or ends at t; kNoCall when none holds it.
+template <typename Wanted>
+uint32_t CallHolding(const std::vector<Call>& calls, Time t, Wanted wanted, bool at_start) {
+  auto it = std::upper_bound(calls.begin(), calls.end(), t,
+                             [](Time v, const Call& c) { return v < c.entry; });
+  uint32_t best = kNoCall;
+  int best_score = -1;
+  // Calls do not overlap, so only calls that begin at t, and the one before them, can hold it.
+  for (int checked = 0; it != calls.begin() && checked < 64; ++checked) {
+    --it;
+    if (it->exit < t) break;
+    const int score = (wanted(it->op) ? 2 : 0) + ((at_start ? it->entry : it->exit) == t ? 1 : 0);
+    if (score > best_score) {
+      best_score = score;
+      best = static_cast<uint32_t>(it - calls.begin());
+    }
+  }
+  return best;
+}
+
+// "c:appl:id:count:task:task..." lines of the header, with tasks numbered from 1 in their
+// application; lines that do not parse are passed over (they never changed any computation).
+void ReadCommunicators(const model::TraceHeader& header, const std::vector<uint32_t>& rank_of_task,
+                       CallTable& table) {
+  const model::ProcessModel& p = header.processes;
+  for (const std::string& line : header.communicators) {
+    std::vector<int64_t> f;
+    std::string_view rest(line);
+    if (rest.substr(0, 2) != "c:") continue;
+    rest.remove_prefix(2);
+    bool ok = true;
+    while (!rest.empty() && ok) {
+      size_t colon = rest.find(':');
+      std::string_view field = rest.substr(0, colon);
+      int64_t v = 0;
+      ok = !field.empty() && field.size() < 18;
+      for (char ch : field) ok = ok && ch >= '0' && ch <= '9', v = v * 10 + (ch - '0');
+      f.push_back(v);
+      rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    }
+    if (!ok || f.size() < 3 || f[0] < 1 || f[0] > p.appls() ||
+        f[2] != static_cast<int64_t>(f.size()) - 3)
+      continue;
+    CallTable::Communicator c;
+    c.appl = static_cast<uint32_t>(f[0] - 1);
+    c.id = f[1];
+    // Tasks of the application, in order.
+    std::vector<uint32_t> tasks;
+    for (uint32_t task = 0; task < p.tasks(); ++task)
+      if (p.task(model::TaskIndex(task)).appl.value == c.appl) tasks.push_back(task);
+    for (size_t k = 3; k < f.size() && ok; ++k) {
+      ok = f[k] >= 1 && f[k] <= static_cast<int64_t>(tasks.size());
+      if (ok && rank_of_task[tasks[f[k] - 1]] != kNoRank)
+        c.ranks.push_back(rank_of_task[tasks[f[k] - 1]]);
+    }
+    if (ok) table.communicators.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+
+CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceStore& store,
+                         const model::PcfCatalog* pcf, const CallTableOptions& options) {
+  CallTable table;
+  const uint32_t threads = static_cast<uint32_t>(store.threads());
+  std::vector<ThreadRead> read(threads);
+  base::ParallelFor(
+      threads, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
+      [&](size_t i) { ReadThread(store, pcf, static_cast<uint32_t>(i), read[i]); });
+
+  const model::ProcessModel& p = header.processes;
+  table.rank_of_thread.assign(threads, kNoRank);
+  std::vector<uint32_t> rank_of_task(p.tasks(), kNoRank);
+  for (uint32_t t = 0; t < threads; ++t) {
+    CallCounts& c = read[t].counts;
+    table.counts.mpi_events += c.mpi_events;
+    table.counts.stray_closes += c.stray_closes;
+    table.counts.nested_opens += c.nested_opens;
+    table.counts.truncated_calls += c.truncated_calls;
+    if (read[t].calls.empty() || t >= p.threads()) continue;
+    const model::ThreadInfo& info = p.thread(model::ThreadIndex(t));
+    if (rank_of_task[info.task.value] != kNoRank) {
+      table.counts.other_thread_calls += read[t].calls.size();
+      continue;
+    }
+    rank_of_task[info.task.value] = static_cast<uint32_t>(table.ranks.size());
+    table.rank_of_thread[t] = static_cast<uint32_t>(table.ranks.size());
+    Rank& r = table.ranks.emplace_back();
+    r.thread = t;
+    r.task = info.task.value;
+    r.appl = info.appl.value;
+    r.calls = std::move(read[t].calls);
+    r.calls.shrink_to_fit();
+    r.first_record = store::FirstRecordTime(store, model::ThreadIndex(t));
+    r.last_record = store::LastRecordTime(store, model::ThreadIndex(t));
+  }
+  read.clear();
+  read.shrink_to_fit();
+
+  const store::CommTable& comms = store.comms();
+  table.messages.resize(comms.rows());
+  for (size_t i = 0; i < comms.rows(); ++i) {
+    MessageCalls& m = table.messages[i];
+    if (comms.sender[i] < threads) m.sender = table.rank_of_thread[comms.sender[i]];
+    if (comms.receiver[i] < threads) m.receiver = table.rank_of_thread[comms.receiver[i]];
+    if (m.sender != kNoRank)
+      m.send_call = CallHolding(table.ranks[m.sender].calls, comms.log_send[i], StartsSend, true);
+    if (m.receiver != kNoRank) {
+      const std::vector<Call>& rc = table.ranks[m.receiver].calls;
+      m.done_call = CallHolding(rc, comms.phy_recv[i], CompletesReceive, false);
+      m.post_call = CallHolding(rc, comms.log_recv[i], PostsReceive, false);
+    }
+    if (m.send_call == kNoCall || m.done_call == kNoCall) ++table.counts.unbound_messages;
+  }
+  ReadCommunicators(header, rank_of_task, table);
+  return table;
+}
+
+std::string CallName(const model::PcfCatalog* pcf, const Call& call) {
+  if (pcf != nullptr)
+    if (const std::string* label = pcf->EventValueLabel(call.type, call.value)) return *label;
+  if (const char* name = ExtraeCallName(call.value)) return name;
+  return fmt::format("MPI call {}", call.value);
+}
+
+}  // namespace parallax::calls

@@ -1,0 +1,189 @@
+// parallax::Diagnose: the call table, wait states and critical path of a loaded trace, turned
+// into the public plain values (seconds, task labels, call names).
+
+#include "include/parallax/diagnose.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "src/calls/call_table.h"
+#include "src/diagnose/critical_path.h"
+#include "src/diagnose/wait_states.h"
+#include "src/session/trace_impl.h"
+
+namespace parallax {
+
+namespace {
+
+double SecondsPerUnit(model::TimeUnit unit) {
+  switch (unit) {
+    case model::TimeUnit::kUs:
+      return 1e-6;
+    case model::TimeUnit::kMs:
+      return 1e-3;
+    default:
+      return 1e-9;
+  }
+}
+
+// The part of [b, e) inside [from, to).
+model::Time Overlap(model::Time b, model::Time e, model::Time from, model::Time to) {
+  const model::Time lo = std::max(b, from), hi = std::min(e, to);
+  return hi > lo ? hi - lo : 0;
+}
+
+Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
+  using diagnose::Pattern;
+  Diagnosis d;
+  d.trace = t.path();
+  const model::TraceHeader& h = t.header();
+  const model::PcfCatalog* pcf = t.pcf();
+  const double unit = SecondsPerUnit(h.unit);
+  auto sec = [unit](model::Time v) { return static_cast<double>(v) * unit; };
+
+  calls::CallTable table = calls::BuildCallTable(h, t.store(), pcf, {0});
+  diagnose::WaitStates waits =
+      diagnose::FindWaitStates(table, t.store().comms(), {options.strict_sizes});
+  diagnose::CriticalPath path = diagnose::FindCriticalPath(table, waits);
+
+  const model::Time from = options.range ? options.range->from : 0;
+  const model::Time to = options.range ? options.range->to : std::max(t.store().end_time(), path.end);
+  d.begin_s = sec(from);
+  d.end_s = sec(to);
+  const size_t nranks = table.ranks.size();
+  for (const calls::Rank& r : table.ranks) {
+    d.ranks.push_back(model::DefaultTaskLabel(h.processes, model::TaskIndex(r.task)));
+    model::Time mpi = 0;
+    for (const calls::Call& c : r.calls) mpi += Overlap(c.entry, c.exit, from, to);
+    d.mpi_s.push_back(sec(mpi));
+  }
+
+  // Patterns, instances and their worst.
+  for (int p = 0; p < diagnose::kPatternCount; ++p) {
+    const diagnose::PatternInfo& info = diagnose::Info(static_cast<Pattern>(p));
+    PatternSummary s;
+    s.key = info.key;
+    s.name = info.name;
+    s.group = info.parent;
+    s.description = info.description;
+    s.by_rank_s.assign(nranks, 0);
+    s.operations = waits.operations[p];
+    model::Time completion = 0;
+    for (size_t r = 0; r < nranks; ++r) completion += waits.completion[p][r];
+    s.completion_s = sec(completion);
+    d.patterns.push_back(std::move(s));
+  }
+  auto name_of = [&](uint32_t rank, uint32_t call) {
+    return calls::CallName(pcf, table.ranks[rank].calls[call]);
+  };
+  for (const diagnose::WaitInstance& w : waits.instances) {
+    const calls::Call& c = table.ranks[w.rank].calls[w.call];
+    const model::Time in_range = Overlap(c.entry, c.entry + w.wait, from, to);
+    if (in_range == 0) continue;
+    PatternSummary& s = d.patterns[static_cast<int>(w.pattern)];
+    WaitStateInstance i;
+    i.pattern = s.key;
+    i.rank = w.rank;
+    i.call = name_of(w.rank, w.call);
+    i.begin_s = sec(c.entry);
+    i.wait_s = sec(in_range);
+    i.call_s = sec(c.exit - c.entry);
+    i.culprit_rank = w.culprit_rank == calls::kNoRank ? -1 : static_cast<int64_t>(w.culprit_rank);
+    if (w.culprit_rank != calls::kNoRank && w.culprit_call != calls::kNoCall)
+      i.culprit_call = name_of(w.culprit_rank, w.culprit_call);
+    i.culprit_s = sec(w.culprit_time);
+    i.wrong_order = w.wrong_order;
+    s.time_s += i.wait_s;
+    s.by_rank_s[w.rank] += i.wait_s;
+    ++s.count;
+    if (w.wrong_order) s.wrong_order_s += i.wait_s, ++s.wrong_order_count;
+    d.instances.push_back(std::move(i));
+  }
+  for (PatternSummary& s : d.patterns) {
+    for (const WaitStateInstance& i : d.instances)
+      if (i.pattern == s.key) s.worst.push_back(i);
+    std::stable_sort(s.worst.begin(), s.worst.end(),
+                     [](const WaitStateInstance& a, const WaitStateInstance& b) {
+                       return a.wait_s > b.wait_s;
+                     });
+    if (s.worst.size() > options.worst) s.worst.resize(options.worst);
+  }
+  if (!options.instances) std::vector<WaitStateInstance>().swap(d.instances);
+
+  // The critical path within the range.
+  CriticalPathInfo& cp = d.critical_path;
+  diagnose::PathProfile prof = diagnose::ProfilePath(table, path, from, to);
+  cp.begin_s = sec(prof.from);
+  cp.end_s = sec(prof.to);
+  cp.length_s = sec(prof.length);
+  cp.ends_at_finalize = path.ends_at_finalize;
+  for (model::Time v : prof.by_rank) cp.by_rank_s.push_back(sec(v));
+  for (const auto& [key, v] : prof.by_activity) {
+    ActivityOnPath a;
+    if (key == diagnose::kComputation) {
+      a.name = "computation";
+    } else {
+      calls::Call c;
+      c.type = key.first;
+      c.value = key.second;
+      a.name = calls::CallName(pcf, c);
+    }
+    a.path_s = sec(v);
+    auto all = prof.all_ranks.find(key);
+    a.mean_s = all == prof.all_ranks.end() || nranks == 0
+                   ? 0
+                   : sec(all->second) / static_cast<double>(nranks);
+    a.imbalance_s = std::max(0.0, a.path_s - a.mean_s);
+    cp.activities.push_back(std::move(a));
+  }
+  std::stable_sort(cp.activities.begin(), cp.activities.end(),
+                   [](const ActivityOnPath& a, const ActivityOnPath& b) { return a.path_s > b.path_s; });
+  for (int p = 0; p < diagnose::kPatternCount; ++p)
+    if (path.jumps[p] > 0) cp.jumps.emplace_back(diagnose::Info(static_cast<Pattern>(p)).key, path.jumps[p]);
+  cp.clamped_jumps = path.clamped;
+  for (const diagnose::PathSegment& s : path.segments) {
+    const model::Time b = std::max(s.begin, from), e = std::min(s.end, to);
+    if (e > b) cp.segments.push_back({s.rank, sec(b), sec(e)});
+  }
+
+  d.mpi_events = table.counts.mpi_events;
+  d.messages = waits.messages;
+  d.unbound_messages = table.counts.unbound_messages;
+  d.backward_messages = waits.backward_messages;
+  d.clock_violations = waits.clock_violations;
+  d.collectives_analysed = waits.collectives_analysed;
+  d.skipped.assign(waits.skipped.begin(), waits.skipped.end());
+  d.stray_closes = table.counts.stray_closes;
+  d.nested_opens = table.counts.nested_opens;
+  d.truncated_calls = table.counts.truncated_calls;
+  d.other_thread_calls = table.counts.other_thread_calls;
+
+  if (table.ranks.empty())
+    d.notes.push_back(
+        "the trace has no MPI call events (types 50000001-50000005): there is nothing to "
+        "diagnose (trace an MPI run with Extrae or parallax-trace)");
+  if (d.backward_messages > 0)
+    d.notes.push_back(fmt::format(
+        "{} messages are received before they are sent: the clocks of the ranks disagree, and "
+        "the waiting times near them are wrong. Correct them first: parallax clocks --correct",
+        d.backward_messages));
+  if (d.unbound_messages > 0)
+    d.notes.push_back(fmt::format(
+        "{} communications have their send or receive outside every MPI call; they take no part "
+        "in the diagnosis",
+        d.unbound_messages));
+  return d;
+}
+
+}  // namespace
+
+Result<Diagnosis> Diagnose(const Trace& trace, const DiagnoseOptions& options) {
+  const auto* impl = dynamic_cast<const session::TraceImpl*>(&trace);
+  if (impl == nullptr) return Status::Error("diagnose: the trace was not opened by parallax::Trace::Open");
+  if (options.range && options.range->to <= options.range->from)
+    return Status::Error("diagnose: the range is empty (its end is not after its begin)");
+  return session::GuardedOn(trace, impl->path(), [&]() -> Result<Diagnosis> { return Build(*impl, options); });
+}
+
+}  // namespace parallax

@@ -1,0 +1,298 @@
+// Wait states and the critical path on hand-made traces whose answers are worked out by hand
+// (../shared/spec/waitstates.md), and the sums that must hold on the real epoch traces.
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "include/parallax/diagnose.h"
+#include "tests/unit/scratch_folder.h"
+
+namespace parallax {
+namespace {
+
+// Extrae's values: MPI_Send 1, MPI_Recv 2, MPI_Irecv 4, MPI_Waitall 6, MPI_Barrier 8,
+// MPI_Allreduce 10, MPI_Init 31, MPI_Finalize 32; types 50000001 (point to point),
+// 50000002 (collectives), 50000003 (other).
+constexpr int kP2P = 50000001, kColl = 50000002, kOther = 50000003;
+
+// Builds a trace of `ranks` single-threaded tasks, one cpu each, in ns.
+class TraceText {
+ public:
+  explicit TraceText(int ranks) : ranks_(ranks) {}
+  // A call of `type`/`value` on rank r (0-based) from `entry` to `exit`; `extra` pairs are
+  // written in the entry line.
+  TraceText& Call(int r, int type, int value, uint64_t entry, uint64_t exit,
+                  const std::string& extra = "") {
+    lines_.emplace(entry, fmt::format("2:{0}:1:{0}:1:{1}:{2}:{3}{4}", r + 1, entry, type, value, extra));
+    lines_.emplace(exit, fmt::format("2:{0}:1:{0}:1:{1}:{2}:0", r + 1, exit, type));
+    end_ = std::max(end_, exit);
+    return *this;
+  }
+  TraceText& Init(int r, uint64_t at = 0) { return Call(r, kOther, 31, at, at + 1); }
+  TraceText& Finalize(int r, uint64_t entry, uint64_t exit) { return Call(r, kOther, 32, entry, exit); }
+  TraceText& Message(int from, int to, uint64_t log_send, uint64_t phy_send, uint64_t log_recv,
+                     uint64_t phy_recv, int size = 8, int tag = 1) {
+    lines_.emplace(log_send, fmt::format("3:{0}:1:{0}:1:{1}:{2}:{3}:1:{3}:1:{4}:{5}:{6}:{7}", from + 1,
+                                         log_send, phy_send, to + 1, log_recv, phy_recv, size, tag));
+    return *this;
+  }
+  std::string Text() const {
+    std::string tasks;
+    for (int r = 0; r < ranks_; ++r) tasks += fmt::format("{}1:{}", r ? "," : "", r + 1);
+    // Resource part: `ranks_` nodes of one cpu each.
+    std::string nodes;
+    for (int r = 0; r < ranks_; ++r) nodes += r ? ",1" : "1";
+    std::string out = fmt::format("#Paraver (01/01/26 at 00:00):{}_ns:{}({}):1:{}({})\n", end_, ranks_, nodes,
+                      ranks_, tasks);
+    for (const auto& [t, l] : lines_) out += l + "\n";
+    return out;
+  }
+
+ private:
+  int ranks_;
+  uint64_t end_ = 0;
+  std::multimap<uint64_t, std::string> lines_;
+};
+
+Diagnosis DiagnoseText(const TraceText& t, DiagnoseOptions options = {}) {
+  test::ScratchFolder dir;
+  auto trace = Trace::Open(dir.Write("t.prv", t.Text()));
+  EXPECT_TRUE(trace.ok()) << trace.status().ToString();
+  if (!trace.ok()) return {};
+  auto d = Diagnose(*trace.value(), options);
+  EXPECT_TRUE(d.ok()) << d.status().ToString();
+  return d.ok() ? d.value() : Diagnosis{};
+}
+
+const PatternSummary& P(const Diagnosis& d, const std::string& key) {
+  for (const PatternSummary& p : d.patterns)
+    if (p.key == key) return p;
+  static PatternSummary none;
+  ADD_FAILURE() << "no pattern " << key;
+  return none;
+}
+
+constexpr double kNs = 1e-9;
+
+TEST(Diagnose, LateSender) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  t.Call(0, kP2P, 1, 500, 510).Call(1, kP2P, 2, 100, 520).Message(0, 1, 500, 510, 100, 520);
+  t.Finalize(0, 600, 700).Finalize(1, 650, 700);
+  Diagnosis d = DiagnoseText(t);
+  const PatternSummary& ls = P(d, "late_sender");
+  EXPECT_EQ(ls.count, 1u);
+  EXPECT_NEAR(ls.time_s, 400 * kNs, 1e-15);
+  EXPECT_NEAR(ls.by_rank_s[1], 400 * kNs, 1e-15);
+  ASSERT_EQ(ls.worst.size(), 1u);
+  EXPECT_EQ(ls.worst[0].call, "MPI_Recv");
+  EXPECT_EQ(ls.worst[0].culprit_rank, 0);
+  EXPECT_EQ(ls.worst[0].culprit_call, "MPI_Send");
+  EXPECT_NEAR(ls.worst[0].culprit_s, 500 * kNs, 1e-15);
+  EXPECT_EQ(P(d, "late_receiver").count, 0u);
+  // Finalize: rank 1.1 enters at 600 and waits for 1.2 (650).
+  EXPECT_NEAR(P(d, "wait_at_finalize").time_s, 50 * kNs, 1e-15);
+  // The path ends at 650 (the last Finalize entry, rank 1.2), jumps at the receive to 1.1's
+  // send at 500 and starts at 1.1's MPI_Init.
+  const CriticalPathInfo& cp = d.critical_path;
+  EXPECT_TRUE(cp.ends_at_finalize);
+  EXPECT_NEAR(cp.length_s, 650 * kNs, 1e-15);
+  ASSERT_EQ(cp.segments.size(), 2u);
+  EXPECT_EQ(cp.segments[0].rank, 0u);
+  EXPECT_NEAR(cp.segments[0].end_s, 500 * kNs, 1e-15);
+  EXPECT_NEAR(cp.by_rank_s[0], 500 * kNs, 1e-15);
+  EXPECT_NEAR(cp.by_rank_s[1], 150 * kNs, 1e-15);
+  EXPECT_EQ(d.ranks, (std::vector<std::string>{"1.1", "1.2"}));
+}
+
+TEST(Diagnose, RendezvousLateReceiver) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  t.Call(0, kP2P, 1, 100, 520).Call(1, kP2P, 2, 500, 520).Message(0, 1, 100, 520, 500, 520);
+  t.Finalize(0, 600, 700).Finalize(1, 600, 700);
+  Diagnosis d = DiagnoseText(t);
+  const PatternSummary& lr = P(d, "late_receiver");
+  ASSERT_EQ(lr.count, 1u);
+  EXPECT_NEAR(lr.by_rank_s[0], 400 * kNs, 1e-15);
+  EXPECT_EQ(lr.worst[0].culprit_rank, 1);
+  EXPECT_EQ(lr.worst[0].culprit_call, "MPI_Recv");
+  EXPECT_EQ(P(d, "late_sender").count, 0u);
+}
+
+TEST(Diagnose, EagerSendIsNoLateReceiver) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  // The send returns at 120, before the receive is posted at 500: nobody waited.
+  t.Call(0, kP2P, 1, 100, 120).Call(1, kP2P, 2, 500, 520).Message(0, 1, 100, 120, 500, 520);
+  Diagnosis d = DiagnoseText(t);
+  EXPECT_EQ(P(d, "late_receiver").count, 0u);
+  EXPECT_EQ(P(d, "late_sender").count, 0u);
+  EXPECT_FALSE(d.critical_path.ends_at_finalize);
+}
+
+TEST(Diagnose, BarrierWithOneLateRank) {
+  TraceText t(3);
+  t.Init(0).Init(1).Init(2);
+  t.Call(0, kColl, 8, 100, 710).Call(1, kColl, 8, 200, 711).Call(2, kColl, 8, 700, 712);
+  Diagnosis d = DiagnoseText(t);
+  const PatternSummary& b = P(d, "wait_at_barrier");
+  EXPECT_EQ(b.count, 2u);
+  EXPECT_EQ(b.operations, 1u);
+  EXPECT_NEAR(b.by_rank_s[0], 600 * kNs, 1e-15);
+  EXPECT_NEAR(b.by_rank_s[1], 500 * kNs, 1e-15);
+  EXPECT_EQ(b.by_rank_s[2], 0);
+  EXPECT_NEAR(b.completion_s, 3 * kNs, 1e-15);  // exits 710, 711, 712 after the first (710)
+  for (const WaitStateInstance& i : b.worst) EXPECT_EQ(i.culprit_rank, 2);
+  EXPECT_EQ(d.collectives_analysed, 1u);
+}
+
+TEST(Diagnose, Allreduce) {
+  TraceText t(3);
+  t.Init(0).Init(1).Init(2);
+  const std::string sizes = ":50100001:8:50100002:8";
+  t.Call(0, kColl, 10, 100, 410, sizes).Call(1, kColl, 10, 300, 410, sizes);
+  t.Call(2, kColl, 10, 400, 410, sizes);
+  Diagnosis d = DiagnoseText(t);
+  const PatternSummary& n = P(d, "wait_at_nxn");
+  EXPECT_EQ(n.count, 2u);
+  EXPECT_NEAR(n.time_s, 400 * kNs, 1e-15);
+  EXPECT_NEAR(n.by_rank_s[0], 300 * kNs, 1e-15);
+  EXPECT_NEAR(n.by_rank_s[1], 100 * kNs, 1e-15);
+}
+
+TEST(Diagnose, CollectiveWithoutPayload) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  t.Call(0, kColl, 10, 100, 410, ":50100001:0:50100002:0");
+  t.Call(1, kColl, 10, 400, 410, ":50100001:0:50100002:0");
+  Diagnosis d = DiagnoseText(t);
+  EXPECT_EQ(P(d, "wait_at_nxn").count, 0u);
+  ASSERT_EQ(d.skipped.size(), 1u);
+  EXPECT_NE(d.skipped[0].first.find("no payload"), std::string::npos);
+
+  // Without size events the sizes are unknown: analysed by default, not in the strict reading.
+  TraceText u(2);
+  u.Init(0).Init(1);
+  u.Call(0, kColl, 10, 100, 410).Call(1, kColl, 10, 400, 410);
+  EXPECT_EQ(P(DiagnoseText(u), "wait_at_nxn").count, 1u);
+  DiagnoseOptions strict;
+  strict.strict_sizes = true;
+  EXPECT_EQ(P(DiagnoseText(u, strict), "wait_at_nxn").count, 0u);
+}
+
+TEST(Diagnose, ChainJumpsTwice) {
+  TraceText t(3);
+  t.Init(0).Init(1).Init(2);
+  // 1.1 computes until 300 and sends to 1.2, which waits from 100; 1.2 computes until 500 and
+  // sends to 1.3, which waits from 150.
+  t.Call(0, kP2P, 1, 300, 310).Call(1, kP2P, 2, 100, 320).Message(0, 1, 300, 310, 100, 320);
+  t.Call(1, kP2P, 1, 500, 510).Call(2, kP2P, 2, 150, 520).Message(1, 2, 500, 510, 150, 520);
+  t.Finalize(0, 600, 710).Finalize(1, 610, 710).Finalize(2, 700, 710);
+  Diagnosis d = DiagnoseText(t);
+  EXPECT_NEAR(P(d, "late_sender").by_rank_s[1], 200 * kNs, 1e-15);
+  EXPECT_NEAR(P(d, "late_sender").by_rank_s[2], 350 * kNs, 1e-15);
+  const CriticalPathInfo& cp = d.critical_path;
+  ASSERT_EQ(cp.segments.size(), 3u);
+  const uint32_t ranks[] = {0, 1, 2};
+  const double bounds[] = {0, 300, 500, 700};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(cp.segments[i].rank, ranks[i]);
+    EXPECT_NEAR(cp.segments[i].begin_s, bounds[i] * kNs, 1e-15);
+    EXPECT_NEAR(cp.segments[i].end_s, bounds[i + 1] * kNs, 1e-15);
+  }
+  EXPECT_NEAR(cp.length_s, 700 * kNs, 1e-15);
+  ASSERT_EQ(cp.jumps.size(), 1u);
+  EXPECT_EQ(cp.jumps[0], (std::pair<std::string, uint64_t>{"late_sender", 2}));
+  double by_activity = 0;
+  for (const ActivityOnPath& a : cp.activities) by_activity += a.path_s;
+  EXPECT_NEAR(by_activity, cp.length_s, 1e-15);
+}
+
+TEST(Diagnose, WaitallChargesTheLatestSenderOnce) {
+  TraceText t(4);
+  for (int r = 0; r < 4; ++r) t.Init(r);
+  t.Call(3, kP2P, 4, 10, 11).Call(3, kP2P, 4, 20, 21).Call(3, kP2P, 4, 30, 31);
+  t.Call(3, kP2P, 6, 100, 900);
+  t.Call(0, kP2P, 1, 200, 210).Message(0, 3, 200, 210, 11, 900);
+  t.Call(1, kP2P, 1, 500, 510).Message(1, 3, 500, 510, 21, 900);
+  t.Call(2, kP2P, 1, 800, 810).Message(2, 3, 800, 810, 31, 900);
+  Diagnosis d = DiagnoseText(t);
+  const PatternSummary& ls = P(d, "late_sender");
+  ASSERT_EQ(ls.count, 1u);
+  EXPECT_NEAR(ls.time_s, 700 * kNs, 1e-15);
+  EXPECT_EQ(ls.worst[0].call, "MPI_Waitall");
+  EXPECT_EQ(ls.worst[0].culprit_rank, 2);
+}
+
+TEST(Diagnose, ClockViolationIsClippedAndCounted) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  // The send enters at 900, after the receive finished at 520: the wait stops at the exit.
+  t.Call(0, kP2P, 1, 900, 910).Call(1, kP2P, 2, 100, 520).Message(0, 1, 900, 910, 100, 520);
+  Diagnosis d = DiagnoseText(t);
+  EXPECT_NEAR(P(d, "late_sender").time_s, 420 * kNs, 1e-15);
+  EXPECT_EQ(d.clock_violations, 1u);
+  EXPECT_EQ(d.backward_messages, 1u);
+  ASSERT_FALSE(d.notes.empty());
+  EXPECT_NE(d.notes[0].find("parallax clocks --correct"), std::string::npos);
+}
+
+TEST(Diagnose, NoMpiEvents) {
+  test::ScratchFolder dir;
+  auto trace = Trace::Open(dir.Write("t.prv", "#Paraver (01/01/26 at 00:00):100_ns:1(1):1:1(1:1)\n"
+                                               "1:1:1:1:1:0:100:1\n"));
+  ASSERT_TRUE(trace.ok());
+  auto d = Diagnose(*trace.value());
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d.value().ranks.empty());
+  ASSERT_EQ(d.value().notes.size(), 1u);
+  auto j = nlohmann::json::parse(FormatDiagnosisJson(d.value()));
+  EXPECT_EQ(j["patterns"]["late_sender"]["count"], 0);
+  EXPECT_EQ(j["critical_path"]["length_s"], 0.0);
+}
+
+// The real epoch traces (Extrae, 1, 2 and 4 ranks): no rank waits longer than it is in MPI,
+// the path tiles its span, and the JSON carries the keys scripts rely on.
+TEST(Diagnose, EpochTracesSumsHold) {
+  for (const char* name : {"epoch_1proc", "epoch_2proc", "epoch_4proc"}) {
+    SCOPED_TRACE(name);
+    auto trace = Trace::Open(std::string(PARALLAX_TEST_DATA) + "/epoch/" + name + ".prv.gz");
+    ASSERT_TRUE(trace.ok()) << trace.status().ToString();
+    auto r = Diagnose(*trace.value());
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const Diagnosis& d = r.value();
+    ASSERT_FALSE(d.ranks.empty());
+    for (size_t rank = 0; rank < d.ranks.size(); ++rank) {
+      double waited = 0;
+      for (const PatternSummary& p : d.patterns) waited += p.by_rank_s[rank];
+      EXPECT_LE(waited, d.mpi_s[rank] + 1e-12) << d.ranks[rank];
+    }
+    const CriticalPathInfo& cp = d.critical_path;
+    EXPECT_NEAR(cp.length_s, cp.end_s - cp.begin_s, 1e-12);
+    double sum = 0;
+    for (double v : cp.by_rank_s) sum += v;
+    EXPECT_NEAR(sum, cp.length_s, 1e-12);
+    for (size_t i = 1; i < cp.segments.size(); ++i)
+      EXPECT_EQ(cp.segments[i].begin_s, cp.segments[i - 1].end_s);
+    if (d.ranks.size() == 1) {
+      for (const PatternSummary& p : d.patterns) EXPECT_EQ(p.count, 0u) << p.key;
+      EXPECT_EQ(cp.segments.size(), 1u);
+    }
+    auto j = nlohmann::json::parse(FormatDiagnosisJson(d));
+    for (const char* key : {"late_sender", "late_receiver", "wait_at_barrier", "wait_at_nxn",
+                            "late_broadcast", "early_reduce"})
+      EXPECT_TRUE(j["patterns"][key].contains("by_rank")) << key;
+    EXPECT_TRUE(j["critical_path"]["by_rank_s"].contains("1.1"));
+    EXPECT_TRUE(j["critical_path"]["by_activity_s"].contains("computation"));
+  }
+}
+
+}  // namespace
+}  // namespace parallax
