@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "include/parallax/diagnose.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/pop.h"
 #include "include/parallax/render.h"
@@ -495,6 +496,50 @@ py::dict Pop(const std::vector<std::string>& traces, const std::string& scaling,
                   py::arg("text") = FormatPopText(rep));
 }
 
+// The diagnosis of a trace: its JSON summary (patterns, critical path, counts), its text, and
+// every wait-state instance and critical-path segment as columns (lists), for DataFrames.
+py::dict DiagnoseTrace(const PyTrace& t, std::optional<uint64_t> from, std::optional<uint64_t> to,
+                       bool strict_sizes) {
+  DiagnoseOptions opt;
+  opt.strict_sizes = strict_sizes;
+  if (from || to) opt.range = Take(TraceRange(t.get(), from, to));
+  Result<Diagnosis> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = Diagnose(t.get(), opt);
+  }
+  Diagnosis d = Take(std::move(r));
+  py::list pattern, rank, call, begin, wait, duration, culprit_rank, culprit_call, culprit_time,
+      wrong_order;
+  for (const WaitStateInstance& i : d.instances) {
+    pattern.append(i.pattern);
+    rank.append(d.ranks[i.rank]);
+    call.append(i.call);
+    begin.append(i.begin_s);
+    wait.append(i.wait_s);
+    duration.append(i.call_s);
+    culprit_rank.append(i.culprit_rank >= 0 ? py::object(py::str(d.ranks[i.culprit_rank])) : py::none());
+    culprit_call.append(i.culprit_call);
+    culprit_time.append(i.culprit_s);
+    wrong_order.append(i.wrong_order);
+  }
+  py::dict instances(py::arg("pattern") = pattern, py::arg("rank") = rank, py::arg("call") = call,
+                     py::arg("begin_s") = begin, py::arg("wait_s") = wait,
+                     py::arg("call_s") = duration, py::arg("culprit_rank") = culprit_rank,
+                     py::arg("culprit_call") = culprit_call, py::arg("culprit_s") = culprit_time,
+                     py::arg("wrong_order") = wrong_order);
+  py::list seg_rank, seg_begin, seg_end;
+  for (const CriticalPathSegmentInfo& s : d.critical_path.segments) {
+    seg_rank.append(d.ranks[s.rank]);
+    seg_begin.append(s.begin_s);
+    seg_end.append(s.end_s);
+  }
+  py::dict segments(py::arg("rank") = seg_rank, py::arg("begin_s") = seg_begin,
+                    py::arg("end_s") = seg_end);
+  return py::dict(py::arg("json") = FormatDiagnosisJson(d), py::arg("text") = FormatDiagnosisText(d),
+                  py::arg("instances") = instances, py::arg("segments") = segments);
+}
+
 py::list Functions(const Registry& functions) {
   py::list out;
   for (const FunctionInfo& f : ListFunctions(functions.get())) {
@@ -547,6 +592,8 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("trace_units") = false, py::arg("no_precision_limit") = false);
   m.def("pop", &Pop, py::arg("traces"), py::arg("scaling") = "auto",
         py::arg("from_") = py::none(), py::arg("to") = py::none());
+  m.def("diagnose", &DiagnoseTrace, py::arg("trace"), py::arg("from_") = py::none(),
+        py::arg("to") = py::none(), py::arg("strict_sizes") = false);
   m.def("functions", &Functions, py::arg("functions") = nullptr);
   py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
   m.def("new_registry", &NewRegistry);

@@ -20,7 +20,7 @@ import warnings as _warnings
 from . import _parallax
 from ._parallax import Error
 
-__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "open", "pop",
+__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "open", "pop",
            "functions", "register_function", "load_plugin", "LoadWarning"]
 
 
@@ -265,6 +265,77 @@ class Trace:
     def pop(self, from_=None, to=None):
         """The POP metrics of this trace alone, or of its portion [from_, to) (trace units)."""
         return pop([self.path], from_=from_, to=to)
+
+    def diagnose(self, from_=None, to=None, strict_sizes=False):
+        """Wait states and the critical path of the trace's MPI calls (docs/diagnose.md), over
+        the whole trace or its portion [from_, to) (trace units). `strict_sizes`: collectives
+        whose sizes are not recorded carry no data."""
+        return Diagnosis(_parallax.diagnose(self._t, from_=from_, to=to, strict_sizes=strict_sizes))
+
+
+class Diagnosis:
+    """What `parallax diagnose` reports, as Python values and DataFrames:
+
+    - `summary`: the JSON of `parallax diagnose --format json` as a dict (patterns with their
+      time, count and per-rank times, the critical path, the counts and notes);
+    - `patterns()`: one row per pattern (key, name, group, time_s, count, operations,
+      completion_s, wrong_order_s);
+    - `instances()`: one row per wait state (pattern, rank, call, begin_s, wait_s, call_s,
+      culprit_rank, culprit_call, culprit_s, wrong_order);
+    - `critical_path()`: its segments (rank, begin_s, end_s), in time order;
+    - `activities()`: time on the critical path per activity (path_s, imbalance_s);
+    - `by_rank()`: per rank, the time in MPI and in each pattern, and on the critical path.
+    `str(d)` is the text report."""
+
+    def __init__(self, raw):
+        import json
+        self._raw = raw
+        self.summary = json.loads(raw["json"])
+
+    def __str__(self):
+        return self._raw["text"]
+
+    def __repr__(self):
+        cp = self.summary["critical_path"]
+        waits = sum(p["time_s"] for p in self.summary["patterns"].values())
+        return (f"<parallax.Diagnosis {len(self.summary['ranks'])} ranks, {waits:.6g} s waiting, "
+                f"critical path {cp['length_s']:.6g} s>")
+
+    @property
+    def ranks(self):
+        return list(self.summary["ranks"])
+
+    def patterns(self):
+        rows = []
+        for key, p in self.summary["patterns"].items():
+            rows.append({"key": key, "name": p["name"], "group": p["group"],
+                         "time_s": p["time_s"], "count": p["count"],
+                         "operations": p["operations"],
+                         "completion_s": p.get("completion_s", 0.0),
+                         "wrong_order_s": p.get("wrong_order_s", 0.0)})
+        return _pandas().DataFrame(rows)
+
+    def instances(self):
+        return _pandas().DataFrame(self._raw["instances"])
+
+    def critical_path(self):
+        return _pandas().DataFrame(self._raw["segments"])
+
+    def activities(self):
+        cp = self.summary["critical_path"]
+        return _pandas().DataFrame(
+            [{"activity": a, "path_s": s, "imbalance_s": cp["imbalance_s"].get(a, 0.0)}
+             for a, s in cp["by_activity_s"].items()])
+
+    def by_rank(self):
+        s = self.summary
+        cols = {"mpi_s": s["mpi_s"]}
+        for key, p in s["patterns"].items():
+            cols[key + "_s"] = p["by_rank"]
+        cols["critical_path_s"] = s["critical_path"]["by_rank_s"]
+        df = _pandas().DataFrame(cols)
+        df.index.name = "rank"
+        return df.reindex(s["ranks"])
 
 
 def _path(p):

@@ -1,0 +1,66 @@
+"""The diagnosis in Python equals `parallax diagnose --format json`, and its DataFrames add up:
+instances per pattern and rank sum to the pattern's per-rank times, the critical path's
+segments tile its length. Run by ctest as python.pytest."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+import parallax
+
+BIN = os.environ["PARALLAX_BIN"]
+DATA = os.environ["PARALLAX_TEST_DATA"]
+EPOCH4 = os.path.join(DATA, "epoch", "epoch_4proc.prv.gz")
+
+
+@pytest.fixture(scope="module")
+def diagnosis():
+    return parallax.open(EPOCH4).diagnose()
+
+
+def test_summary_equals_the_command_line(diagnosis):
+    cli = json.loads(subprocess.run([BIN, "diagnose", EPOCH4, "--format", "json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    for key, p in cli["patterns"].items():
+        assert diagnosis.summary["patterns"][key]["time_s"] == pytest.approx(p["time_s"], abs=1e-12)
+        assert diagnosis.summary["patterns"][key]["count"] == p["count"]
+    assert diagnosis.summary["critical_path"]["length_s"] == pytest.approx(
+        cli["critical_path"]["length_s"], abs=1e-12)
+    assert "Late Sender" in str(diagnosis)
+
+
+def test_instances_add_up_to_the_patterns(diagnosis):
+    inst = diagnosis.instances()
+    assert set(inst.columns) >= {"pattern", "rank", "call", "begin_s", "wait_s", "culprit_rank"}
+    sums = inst.groupby(["pattern", "rank"])["wait_s"].sum()
+    for key, p in diagnosis.summary["patterns"].items():
+        assert len(inst[inst.pattern == key]) == p["count"]
+        for rank, t in p["by_rank"].items():
+            assert sums.get((key, rank), 0.0) == pytest.approx(t, abs=1e-9)
+    late = inst[inst.pattern == "late_sender"]
+    assert (late.culprit_rank != late["rank"]).all()
+    pats = diagnosis.patterns()
+    assert list(pats.key)[:2] == ["late_sender", "late_receiver"]
+
+
+def test_critical_path_tiles_its_length(diagnosis):
+    cp = diagnosis.critical_path()
+    length = diagnosis.summary["critical_path"]["length_s"]
+    assert (cp.end_s - cp.begin_s).sum() == pytest.approx(length, abs=1e-9)
+    assert (cp.begin_s.iloc[1:].values == cp.end_s.iloc[:-1].values).all()
+    assert diagnosis.activities().path_s.sum() == pytest.approx(length, abs=1e-9)
+    by_rank = diagnosis.by_rank()
+    assert list(by_rank.index) == diagnosis.ranks
+    assert by_rank.critical_path_s.sum() == pytest.approx(length, abs=1e-9)
+    assert (by_rank.late_sender_s <= by_rank.mpi_s + 1e-12).all()
+
+
+def test_portion_and_errors():
+    t = parallax.open(EPOCH4)
+    end = t.info()["end_time"]
+    part = t.diagnose(from_=end // 4, to=end // 2)
+    assert part.summary["end_s"] - part.summary["begin_s"] == pytest.approx(end / 4 * 1e-9, rel=1e-6)
+    with pytest.raises(parallax.Error):
+        t.diagnose(from_=end // 2, to=end // 4)
