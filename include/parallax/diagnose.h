@@ -38,6 +38,18 @@ struct WaitStateInstance {
   std::string culprit_call;   // "" when the culprit's time is in no call
   double culprit_s = 0;       // the culprit's entry the rank waited for
   bool wrong_order = false;   // Late Sender: an earlier-sent message was received later
+  // The root cause: the culprit's activity ("computation" or "MPI") in which it spent the most
+  // time more than this rank since they last synchronised, and by how much.
+  std::string cause;
+  double cause_delay_s = 0;
+};
+
+// Waiting charged to one activity of one rank (docs/diagnose.md, "Root causes").
+struct RootCause {
+  uint32_t rank = 0;
+  std::string activity;     // "computation" or "MPI"
+  double short_term_s = 0;  // the waiting it caused directly
+  double long_term_s = 0;   // ... and through the waits that propagated it
 };
 
 struct PatternSummary {
@@ -86,6 +98,8 @@ struct Diagnosis {
   std::vector<PatternSummary> patterns;  // the spec's order
   std::vector<WaitStateInstance> instances;  // every instance in the range, by rank and time
   CriticalPathInfo critical_path;
+  std::vector<RootCause> root_causes;  // largest long-term cost first
+  double unexplained_s = 0;            // waiting whose culprit shows no excess
   // Counts of what was analysed, and of what was not, with why.
   uint64_t mpi_events = 0;
   uint64_t messages = 0;

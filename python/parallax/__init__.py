@@ -284,7 +284,9 @@ class Diagnosis:
       culprit_rank, culprit_call, culprit_s, wrong_order);
     - `critical_path()`: its segments (rank, begin_s, end_s), in time order;
     - `activities()`: time on the critical path per activity (path_s, imbalance_s);
-    - `by_rank()`: per rank, the time in MPI and in each pattern, and on the critical path.
+    - `by_rank()`: per rank, the time in MPI and in each pattern, and on the critical path;
+    - `root_causes()`: the waiting charged to each rank's activities (rank, activity,
+      short_term_s, long_term_s), largest long-term first.
     `str(d)` is the text report."""
 
     def __init__(self, raw):
@@ -326,6 +328,10 @@ class Diagnosis:
         return _pandas().DataFrame(
             [{"activity": a, "path_s": s, "imbalance_s": cp["imbalance_s"].get(a, 0.0)}
              for a, s in cp["by_activity_s"].items()])
+
+    def root_causes(self):
+        return _pandas().DataFrame(self.summary["root_causes"],
+                                   columns=["rank", "activity", "short_term_s", "long_term_s"])
 
     def by_rank(self):
         s = self.summary

@@ -188,7 +188,7 @@ class Finder {
       first_exit = std::min(first_exit, c.exit);
     }
     if (!payload) return Skip("no payload (every member sends and receives 0 bytes)");
-    ++out_.collectives_analysed;
+    Analysed(members);
     if (first_exit >= latest) return SynchroniseAll(members, Pattern::kWaitAtNxN, true);
     // Someone left before the last entered: only data synchronises. Members that receive wait
     // for the latest member that sends.
@@ -229,7 +229,7 @@ class Finder {
     if (!Root(members, &root)) return Skip("no root recorded (event 50100003)");
     const Call& rc = CallOf(root.rank, root.call);
     if (!HasPayload(rc.send_bytes)) return Skip("no payload (the root sends 0 bytes)");
-    ++out_.collectives_analysed;
+    Analysed(members);
     bool waited = false;
     for (const Member& m : members) {
       const Call& c = CallOf(m.rank, m.call);
@@ -249,7 +249,7 @@ class Finder {
     if (!Root(members, &root)) return Skip("no root recorded (event 50100003)");
     const Call& rc = CallOf(root.rank, root.call);
     if (!HasPayload(rc.recv_bytes)) return Skip("no payload (the root receives 0 bytes)");
-    ++out_.collectives_analysed;
+    Analysed(members);
     Time latest = 0;
     Member last{kNoRank, kNoCall};
     for (const Member& m : members) {
@@ -267,6 +267,13 @@ class Finder {
   }
 
   void Skip(const char* reason) { ++out_.skipped[reason]; }
+
+  // Counts an analysed collective operation and keeps its members.
+  void Analysed(const std::vector<Member>& members) {
+    ++out_.collectives_analysed;
+    for (const Member& m : members) out_.collective_members.emplace_back(m.rank, m.call);
+    out_.collective_offsets.push_back(out_.collective_members.size());
+  }
 
   static bool InCollectiveOrder(Op op) { return calls::IsCollective(op); }
 
@@ -315,7 +322,7 @@ class Finder {
     }
     switch (first.op) {
       case Op::kBarrier:
-        ++out_.collectives_analysed;
+        Analysed(members);
         return SynchroniseAll(members, Pattern::kWaitAtBarrier, true);
       case Op::kNxN:
         return NxN(members);
@@ -355,7 +362,7 @@ class Finder {
         continue;
       }
       if (members.size() < 2) continue;
-      ++out_.collectives_analysed;
+      Analysed(members);
       SynchroniseAll(members, Pattern::kWaitAtFinalize, false);
     }
   }

@@ -46,6 +46,10 @@ struct WaitStates {
   uint64_t messages = 0;                 // communications analysed (bound to calls)
   uint64_t collectives_analysed = 0;     // collective instances analysed
   std::map<std::string, uint64_t> skipped;  // collective instances skipped, by reason
+  // The collective operations analysed (MPI_Finalize's included): instance i's members (rank,
+  // call) are collective_members[collective_offsets[i] .. collective_offsets[i + 1]), by rank.
+  std::vector<std::pair<uint32_t, uint32_t>> collective_members;
+  std::vector<uint64_t> collective_offsets{0};
   uint64_t clock_violations = 0;         // a partner entered after the waiting call's exit
   uint64_t backward_messages = 0;        // received (physically) before they were sent
 

@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "src/calls/call_table.h"
 #include "src/diagnose/critical_path.h"
+#include "src/diagnose/delay_costs.h"
 #include "src/diagnose/wait_states.h"
 #include "src/session/trace_impl.h"
 
@@ -46,6 +48,7 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
   diagnose::WaitStates waits =
       diagnose::FindWaitStates(table, t.store().comms(), {options.strict_sizes});
   diagnose::CriticalPath path = diagnose::FindCriticalPath(table, waits);
+  diagnose::DelayCosts costs = diagnose::FindDelayCosts(table, t.store().comms(), waits);
 
   const model::Time from = options.range ? options.range->from : 0;
   const model::Time to = options.range ? options.range->to : std::max(t.store().end_time(), path.end);
@@ -77,10 +80,27 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
   auto name_of = [&](uint32_t rank, uint32_t call) {
     return calls::CallName(pcf, table.ranks[rank].calls[call]);
   };
-  for (const diagnose::WaitInstance& w : waits.instances) {
+  // Root causes: each instance's costs, scaled by the part of its waiting in the range.
+  std::map<std::pair<uint32_t, int>, std::pair<double, double>> root;  // (rank, 0 comp / 1 MPI)
+  double unexplained = 0;
+  for (size_t k = 0; k < waits.instances.size(); ++k) {
+    const diagnose::WaitInstance& w = waits.instances[k];
     const calls::Call& c = table.ranks[w.rank].calls[w.call];
     const model::Time in_range = Overlap(c.entry, c.entry + w.wait, from, to);
     if (in_range == 0) continue;
+    const diagnose::InstanceCause& why = costs.cause[k];
+    const double share = static_cast<double>(in_range) / static_cast<double>(w.wait);
+    if (w.culprit_rank != calls::kNoRank) {
+      auto& comp = root[{w.culprit_rank, 0}];
+      auto& mpi = root[{w.culprit_rank, 1}];
+      comp.first += why.computation_short * share;
+      comp.second += why.computation_long * share;
+      mpi.first += why.mpi_short * share;
+      mpi.second += why.mpi_long * share;
+      const double explained = why.computation_short + why.mpi_short + why.propagated;
+      if (explained < static_cast<double>(w.wait))
+        unexplained += (static_cast<double>(w.wait) - explained) * share;
+    }
     PatternSummary& s = d.patterns[static_cast<int>(w.pattern)];
     WaitStateInstance i;
     i.pattern = s.key;
@@ -94,6 +114,8 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
       i.culprit_call = name_of(w.culprit_rank, w.culprit_call);
     i.culprit_s = sec(w.culprit_time);
     i.wrong_order = w.wrong_order;
+    i.cause = why.activity == diagnose::kComputation ? "computation" : "MPI";
+    i.cause_delay_s = sec(why.delay);
     s.time_s += i.wait_s;
     s.by_rank_s[w.rank] += i.wait_s;
     ++s.count;
@@ -110,6 +132,15 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
     if (s.worst.size() > options.worst) s.worst.resize(options.worst);
   }
   if (!options.instances) std::vector<WaitStateInstance>().swap(d.instances);
+
+  for (const auto& [key, v] : root) {
+    if (v.first <= 0 && v.second <= 0) continue;
+    d.root_causes.push_back({key.first, key.second == 0 ? "computation" : "MPI", v.first * unit,
+                             v.second * unit});
+  }
+  std::stable_sort(d.root_causes.begin(), d.root_causes.end(),
+                   [](const RootCause& a, const RootCause& b) { return a.long_term_s > b.long_term_s; });
+  d.unexplained_s = unexplained * unit;
 
   // The critical path within the range.
   CriticalPathInfo& cp = d.critical_path;

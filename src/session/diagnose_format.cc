@@ -54,8 +54,23 @@ std::string FormatDiagnosisText(const Diagnosis& d) {
       if (i.culprit_rank >= 0)
         out += fmt::format(" for rank {}{}{} at {:.6f} s", RankName(d, i.culprit_rank),
                            i.culprit_call.empty() ? "" : " in ", i.culprit_call, i.culprit_s);
+      if (i.culprit_rank >= 0 && i.cause_delay_s > 0)
+        out += fmt::format(", {:.6f} s more {} there since they last synchronised",
+                           i.cause_delay_s, i.cause == "MPI" ? "time in MPI" : "computation");
       out += i.wrong_order ? " (wrong order)\n" : "\n";
     }
+  }
+
+  if (!d.root_causes.empty()) {
+    out += "\nroot causes: the waiting each rank's excess time caused\n"
+           "  rank     activity      short-term (s)  long-term (s)\n";
+    for (size_t k = 0; k < d.root_causes.size() && k < 10; ++k) {
+      const RootCause& c = d.root_causes[k];
+      out += fmt::format("  {:<8} {:<12} {:>15.6f} {:>14.6f}\n", d.ranks[c.rank], c.activity,
+                         c.short_term_s, c.long_term_s);
+    }
+    if (d.unexplained_s > 0)
+      out += fmt::format("  waiting without a measurable excess of its culprit: {:.6f} s\n", d.unexplained_s);
   }
 
   const CriticalPathInfo& cp = d.critical_path;
@@ -129,6 +144,8 @@ std::string FormatDiagnosisJson(const Diagnosis& d) {
     o["culprit_call"] = i.culprit_call;
     o["culprit_s"] = i.culprit_s;
     o["wrong_order"] = i.wrong_order;
+    o["cause"] = i.cause;
+    o["cause_delay_s"] = i.cause_delay_s;
     return o;
   };
   ordered_json j;
@@ -180,6 +197,12 @@ std::string FormatDiagnosisJson(const Diagnosis& d) {
     segs.push_back({{"rank", d.ranks[s.rank]}, {"begin_s", s.begin_s}, {"end_s", s.end_s}});
   c["segments"] = std::move(segs);
   j["critical_path"] = std::move(c);
+  ordered_json roots = ordered_json::array();
+  for (const RootCause& r : d.root_causes)
+    roots.push_back({{"rank", d.ranks[r.rank]}, {"activity", r.activity},
+                     {"short_term_s", r.short_term_s}, {"long_term_s", r.long_term_s}});
+  j["root_causes"] = std::move(roots);
+  j["unexplained_s"] = d.unexplained_s;
   ordered_json counts;
   counts["mpi_events"] = d.mpi_events;
   counts["messages"] = d.messages;

@@ -41,6 +41,10 @@ def test_instances_add_up_to_the_patterns(diagnosis):
             assert sums.get((key, rank), 0.0) == pytest.approx(t, abs=1e-9)
     late = inst[inst.pattern == "late_sender"]
     assert (late.culprit_rank != late["rank"]).all()
+    roots = diagnosis.root_causes()
+    assert list(roots.columns) == ["rank", "activity", "short_term_s", "long_term_s"]
+    assert roots.long_term_s.is_monotonic_decreasing
+    assert roots.long_term_s.sum() <= inst.wait_s.sum() + 1e-9
     pats = diagnosis.patterns()
     assert list(pats.key)[:2] == ["late_sender", "late_receiver"]
 

@@ -215,6 +215,36 @@ TEST(Diagnose, ChainJumpsTwice) {
   EXPECT_NEAR(by_activity, cp.length_s, 1e-15);
 }
 
+// Root causes on the chain without MPI_Finalize. 1.2 waited 200 for 1.1: since their start
+// (MPI_Init's exit, 1) 1.1 computed 299 against 1.2's 99: 200 of computation on 1.1. 1.3 waited
+// 350 for 1.2: over [1, 500] 1.2 computed 279 and spent 220 in MPI_Recv, 200 of it waiting;
+// 1.3 computed 149 over [1, 150]. Excesses: computation 130, MPI 20, waiting 200 (of 350): 130
+// and 20 are charged to 1.2 directly, 200 passes on to 1.2's own wait, caused by 1.1's
+// computation, whose long-term cost is then 200 + 200.
+TEST(Diagnose, ChainRootCauses) {
+  TraceText t(3);
+  t.Init(0).Init(1).Init(2);
+  t.Call(0, kP2P, 1, 300, 310).Call(1, kP2P, 2, 100, 320).Message(0, 1, 300, 310, 100, 320);
+  t.Call(1, kP2P, 1, 500, 510).Call(2, kP2P, 2, 150, 520).Message(1, 2, 500, 510, 150, 520);
+  Diagnosis d = DiagnoseText(t);
+  std::map<std::pair<uint32_t, std::string>, std::pair<double, double>> got;
+  for (const RootCause& c : d.root_causes) got[{c.rank, c.activity}] = {c.short_term_s, c.long_term_s};
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_NEAR(got[std::make_pair(0u, std::string("computation"))].first, 200 * kNs, 1e-15);
+  EXPECT_NEAR(got[std::make_pair(0u, std::string("computation"))].second, 400 * kNs, 1e-15);
+  EXPECT_NEAR(got[std::make_pair(1u, std::string("computation"))].first, 130 * kNs, 1e-15);
+  EXPECT_NEAR(got[std::make_pair(1u, std::string("computation"))].second, 130 * kNs, 1e-15);
+  EXPECT_NEAR(got[std::make_pair(1u, std::string("MPI"))].first, 20 * kNs, 1e-15);
+  EXPECT_EQ(d.root_causes[0].rank, 0u);  // the largest long-term cost first
+  EXPECT_EQ(d.unexplained_s, 0);
+  // The wait of 1.3 names 1.2's computation excess as its cause.
+  const PatternSummary& ls = P(d, "late_sender");
+  ASSERT_EQ(ls.worst.size(), 2u);
+  EXPECT_EQ(ls.worst[0].rank, 2u);
+  EXPECT_EQ(ls.worst[0].cause, "computation");
+  EXPECT_NEAR(ls.worst[0].cause_delay_s, 130 * kNs, 1e-15);
+}
+
 TEST(Diagnose, WaitallChargesTheLatestSenderOnce) {
   TraceText t(4);
   for (int r = 0; r < 4; ++r) t.Init(r);
@@ -285,6 +315,13 @@ TEST(Diagnose, EpochTracesSumsHold) {
       for (const PatternSummary& p : d.patterns) EXPECT_EQ(p.count, 0u) << p.key;
       EXPECT_EQ(cp.segments.size(), 1u);
     }
+    // Root causes never charge more waiting than there is.
+    double waiting = 0, short_term = 0, long_term = 0;
+    for (const PatternSummary& p : d.patterns) waiting += p.time_s;
+    for (const RootCause& c : d.root_causes) short_term += c.short_term_s, long_term += c.long_term_s;
+    EXPECT_LE(short_term + d.unexplained_s, waiting + 1e-9);
+    EXPECT_LE(long_term, waiting + 1e-9);
+    if (d.ranks.size() > 1) EXPECT_GT(long_term, 0.5 * waiting);
     auto j = nlohmann::json::parse(FormatDiagnosisJson(d));
     for (const char* key : {"late_sender", "late_receiver", "wait_at_barrier", "wait_at_nxn",
                             "late_broadcast", "early_reduce"})
