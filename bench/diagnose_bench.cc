@@ -4,8 +4,8 @@
 //
 // Loads the trace once (with --compact: compact records, so the call table decodes only the
 // event blocks that hold MPI events), then runs the diagnosis N times on one thread: the call
-// table (reading every thread's MPI events and binding the messages), the wait states and the
-// critical path, each timed. Prints the best thread-cpu and wall time of each part, MPI call
+// table (reading every thread's MPI events and binding the messages), the wait states, the
+// critical path and the delay costs, each timed. Prints the best thread-cpu and wall time of each part, MPI call
 // events (entries and exits of 50000001-50000005) per cpu second, and the bytes the call table
 // and the wait states hold.
 
@@ -20,6 +20,7 @@
 
 #include "src/calls/call_table.h"
 #include "src/diagnose/critical_path.h"
+#include "src/diagnose/delay_costs.h"
 #include "src/diagnose/wait_states.h"
 #include "src/session/trace_impl.h"
 
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
   const auto& t = *trace.value();
   namespace c = parallax::calls;
   namespace d = parallax::diagnose;
-  Best table_time, waits_time, path_time;
+  Best table_time, waits_time, path_time, costs_time;
   uint64_t events = 0, calls = 0, messages = 0, instances = 0, segments = 0;
   for (int i = 0; i < repeat; ++i) {
     c::CallTable table =
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
     d::WaitStates waits =
         Timed(waits_time, [&] { return d::FindWaitStates(table, t.store().comms()); });
     d::CriticalPath path = Timed(path_time, [&] { return d::FindCriticalPath(table, waits); });
+    Timed(costs_time, [&] { return d::FindDelayCosts(table, t.store().comms(), waits); });
     events = table.counts.mpi_events;
     calls = 0;
     for (const c::Rank& r : table.ranks) calls += r.calls.size();
@@ -83,8 +85,8 @@ int main(int argc, char** argv) {
     instances = waits.instances.size();
     segments = path.segments.size();
   }
-  const double cpu = table_time.cpu + waits_time.cpu + path_time.cpu;
-  const double wall = table_time.wall + waits_time.wall + path_time.wall;
+  const double cpu = table_time.cpu + waits_time.cpu + path_time.cpu + costs_time.cpu;
+  const double wall = table_time.wall + waits_time.wall + path_time.wall + costs_time.wall;
   fmt::print("trace {}{}: {} MPI call events, {} calls, {} messages\n", argv[1],
              load.compact ? " (compact records)" : "", events, calls, messages);
   fmt::print("call table    cpu {:.3f} s  wall {:.3f} s\n", table_time.cpu, table_time.wall);
@@ -92,6 +94,7 @@ int main(int argc, char** argv) {
              waits_time.wall, instances);
   fmt::print("critical path cpu {:.3f} s  wall {:.3f} s  ({} segments)\n", path_time.cpu,
              path_time.wall, segments);
+  fmt::print("delay costs   cpu {:.3f} s  wall {:.3f} s\n", costs_time.cpu, costs_time.wall);
   fmt::print("total         cpu {:.3f} s  wall {:.3f} s: {:.1f} M MPI events/s of cpu ({:.1f} of wall)\n",
              cpu, wall, static_cast<double>(events) / cpu / 1e6,
              static_cast<double>(events) / wall / 1e6);

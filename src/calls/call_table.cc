@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string_view>
 
@@ -13,25 +14,35 @@ namespace parallax::calls {
 
 namespace {
 
-// The operation of each (type, value) met, looked up once: names are compared as strings.
+// The operation of each (type, value) met, looked up once: names are compared as strings. Small
+// values (Extrae's numbering) are kept in a table, others in a map.
 class OpCache {
  public:
-  explicit OpCache(const model::PcfCatalog* pcf) : pcf_(pcf) {}
+  explicit OpCache(const model::PcfCatalog* pcf) : pcf_(pcf) { small_.fill(kUnknown); }
   Op Get(uint32_t type, int64_t value) {
-    auto [it, added] = ops_.try_emplace({type, value}, Op::kOther);
-    if (added) {
-      const std::string* label = pcf_ != nullptr ? pcf_->EventValueLabel(type, value) : nullptr;
-      const char* extrae = ExtraeCallName(value);
-      if (label != nullptr)
-        it->second = OpOfName(*label);
-      else if (extrae != nullptr)
-        it->second = OpOfName(extrae);
+    if (value >= 0 && value < kSmall) {
+      uint8_t& slot = small_[(type - kMpiFirstType) * kSmall + static_cast<size_t>(value)];
+      if (slot == kUnknown) slot = static_cast<uint8_t>(Lookup(type, value));
+      return static_cast<Op>(slot);
     }
+    auto [it, added] = ops_.try_emplace({type, value}, Op::kOther);
+    if (added) it->second = Lookup(type, value);
     return it->second;
   }
 
  private:
+  static constexpr int64_t kSmall = 256;
+  static constexpr uint8_t kUnknown = 0xFF;
+
+  Op Lookup(uint32_t type, int64_t value) const {
+    const std::string* label = pcf_ != nullptr ? pcf_->EventValueLabel(type, value) : nullptr;
+    if (label != nullptr) return OpOfName(*label);
+    if (const char* extrae = ExtraeCallName(value)) return OpOfName(extrae);
+    return Op::kOther;
+  }
+
   const model::PcfCatalog* pcf_;
+  std::array<uint8_t, (kMpiLastType - kMpiFirstType + 1) * kSmall> small_;
   std::map<std::pair<uint32_t, int64_t>, Op> ops_;
 };
 

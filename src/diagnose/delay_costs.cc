@@ -1,6 +1,7 @@
 #include "src/diagnose/delay_costs.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 namespace parallax::diagnose {
@@ -12,72 +13,57 @@ using calls::kNoCall;
 using calls::kNoRank;
 using calls::Op;
 
-// Per rank: prefix sums of its calls' durations and waiting, to measure any interval in
-// O(log calls).
+constexpr uint32_t kBeforeFirst = UINT32_MAX;  // "no call": the interval starts at the rank's start
+
+// Per rank: prefix sums of its calls' durations and waiting, so the time in MPI and in waiting
+// between two calls is a subtraction.
 class RankTimes {
  public:
   RankTimes(const calls::Rank& rank, const std::vector<Time>& wait_of_call) : calls_(rank.calls) {
     mpi_.assign(calls_.size() + 1, 0);
     wait_.assign(calls_.size() + 1, 0);
-    waits_ = &wait_of_call;
     for (size_t i = 0; i < calls_.size(); ++i) {
       mpi_[i + 1] = mpi_[i] + (calls_[i].exit - calls_[i].entry);
       wait_[i + 1] = wait_[i] + wait_of_call[i];
     }
   }
 
-  // Time in MPI calls and in their waiting parts within [a, b).
-  void Measure(Time a, Time b, Time* mpi, Time* wait) const {
-    *mpi = *wait = 0;
-    if (b <= a || calls_.empty()) return;
-    // Calls [i, j) begin before b; the first ones may end before a.
-    size_t i = First(a), j = First(b);
-    if (i > 0 && calls_[i - 1].exit > a) --i;  // the call running at a
-    if (j <= i) return;
-    *mpi = mpi_[j] - mpi_[i];
-    *wait = wait_[j] - wait_[i];
-    // Clip the edge calls to [a, b): a call's waiting is its first `w` units.
-    auto clip = [&](size_t k) {
-      const Call& c = calls_[k];
-      const Time w = (*waits_)[k];
-      const Time full_mpi = c.exit - c.entry;
-      const Time lo = std::max(c.entry, a), hi = std::min(c.exit, b);
-      const Time in_mpi = hi > lo ? hi - lo : 0;
-      const Time wl = std::max(c.entry, a), wh = std::min(c.entry + w, b);
-      const Time in_wait = wh > wl ? wh - wl : 0;
-      *mpi -= full_mpi - in_mpi;
-      *wait -= w - in_wait;
-    };
-    clip(i);
-    if (j - 1 != i) clip(j - 1);
+  // The calls strictly between call `after` (kBeforeFirst: none) and call `before`.
+  void Between(uint32_t after, uint32_t before, Time* mpi, Time* wait) const {
+    const size_t from = after == kBeforeFirst ? 0 : after + 1;
+    if (before <= from) {
+      *mpi = *wait = 0;
+      return;
+    }
+    *mpi = mpi_[before] - mpi_[from];
+    *wait = wait_[before] - wait_[from];
+  }
+
+  // The first call entered at or after t.
+  uint32_t FirstFrom(Time t) const {
+    return static_cast<uint32_t>(std::lower_bound(calls_.begin(), calls_.end(), t,
+                                                  [](const Call& c, Time v) { return c.entry < v; }) -
+                                 calls_.begin());
   }
 
  private:
-  size_t First(Time t) const {  // the first call entered at or after t
-    return static_cast<size_t>(std::lower_bound(calls_.begin(), calls_.end(), t,
-                                                [](const Call& c, Time v) { return c.entry < v; }) -
-                               calls_.begin());
-  }
-
   const std::vector<Call>& calls_;
-  const std::vector<Time>* waits_;
   std::vector<Time> mpi_, wait_;
 };
 
-// The synchronisation points of every pair of ranks: their messages and collective operations.
+// The synchronisation points of every pair of ranks (their messages and collective operations),
+// as the calls of each side.
 class SyncPoints {
  public:
-  SyncPoints(const calls::CallTable& table, const WaitStates& waits) : table_(table), waits_(waits) {
+  SyncPoints(const calls::CallTable& table, const WaitStates& waits) : waits_(waits) {
     for (const calls::MessageCalls& m : table.messages) {
       if (m.sender == kNoRank || m.receiver == kNoRank || m.sender == m.receiver ||
           m.send_call == kNoCall || m.done_call == kNoCall)
         continue;
-      const Time ts = table.ranks[m.sender].calls[m.send_call].exit;
-      const Time tr = table.ranks[m.receiver].calls[m.done_call].exit;
       if (m.sender < m.receiver)
-        pairs_[Key(m.sender, m.receiver)].emplace_back(ts, tr);
+        pairs_[Key(m.sender, m.receiver)].emplace_back(m.send_call, m.done_call);
       else
-        pairs_[Key(m.receiver, m.sender)].emplace_back(tr, ts);
+        pairs_[Key(m.receiver, m.sender)].emplace_back(m.done_call, m.send_call);
     }
     for (auto& [k, v] : pairs_) std::sort(v.begin(), v.end());
     collectives_of_rank_.resize(table.ranks.size());
@@ -89,39 +75,36 @@ class SyncPoints {
     for (auto& v : collectives_of_rank_) std::sort(v.begin(), v.end());
   }
 
-  // The previous synchronisation point of ranks w and c before w's time tw and c's time tc:
-  // each rank's time there (the exits of the calls that synchronised them); false when none.
-  bool Previous(uint32_t w, uint32_t c, Time tw, Time tc, Time* aw, Time* ac) const {
+  // The last synchronisation of ranks w and c in calls before w's call `before_w` and c's call
+  // `before_c`: the calls of each side (the latest on w's side), or false.
+  bool Previous(uint32_t w, uint32_t c, uint32_t before_w, uint32_t before_c, uint32_t* cw,
+                uint32_t* cc) const {
     bool found = false;
-    auto take = [&](Time x, Time y) {
-      if (x < tw && y <= tc && (!found || x > *aw)) *aw = x, *ac = y, found = true;
+    auto take = [&](uint32_t x, uint32_t y) {
+      if (x < before_w && y < before_c && (!found || x > *cw)) *cw = x, *cc = y, found = true;
     };
     if (auto it = pairs_.find(w < c ? Key(w, c) : Key(c, w)); it != pairs_.end()) {
+      // Entries in the lower rank's call order; walk back from its limit.
       const auto& v = it->second;
-      // Entries ordered by the lower rank's time; walk back from the last one before its limit.
-      const Time limit = w < c ? tw : tc;
-      auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(limit, Time{0}));
-      for (int steps = 0; pos != v.begin() && steps < 64; ++steps) {
+      const uint32_t limit = w < c ? before_w : before_c;
+      auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(limit, 0u));
+      for (int steps = 0; pos != v.begin() && steps < 64 && !found; ++steps) {
         --pos;
         w < c ? take(pos->first, pos->second) : take(pos->second, pos->first);
-        if (found) break;
       }
     }
-    // The latest collective of w before tw that c took part in.
+    // The latest collective of w before its limit that c took part in.
     const auto& mine = collectives_of_rank_[w];
-    const auto& calls_w = table_.ranks[w].calls;
-    auto it = std::lower_bound(mine.begin(), mine.end(), std::make_pair(FirstCallFrom(calls_w, tw), 0u));
+    auto it = std::lower_bound(mine.begin(), mine.end(), std::make_pair(before_w, 0u));
     for (int steps = 0; it != mine.begin() && steps < 64; ++steps) {
       --it;
-      const Time x = calls_w[it->first].exit;
-      if (found && x <= *aw) break;
-      const uint64_t b = waits_.collective_offsets[it->second], e = waits_.collective_offsets[it->second + 1];
-      auto m = std::lower_bound(waits_.collective_members.begin() + static_cast<std::ptrdiff_t>(b),
-                                waits_.collective_members.begin() + static_cast<std::ptrdiff_t>(e),
-                                std::make_pair(c, 0u));
-      if (m != waits_.collective_members.begin() + static_cast<std::ptrdiff_t>(e) && m->first == c) {
-        take(x, table_.ranks[c].calls[m->second].exit);
-        if (found && *aw == x) break;
+      if (found && it->first <= *cw) break;
+      const auto b = waits_.collective_members.begin() + static_cast<std::ptrdiff_t>(waits_.collective_offsets[it->second]);
+      const auto e = waits_.collective_members.begin() + static_cast<std::ptrdiff_t>(waits_.collective_offsets[it->second + 1]);
+      auto m = std::lower_bound(b, e, std::make_pair(c, 0u));
+      if (m != e && m->first == c && m->second < before_c) {
+        take(it->first, m->second);
+        break;
       }
     }
     return found;
@@ -129,22 +112,22 @@ class SyncPoints {
 
  private:
   static uint64_t Key(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
-  static uint32_t FirstCallFrom(const std::vector<Call>& calls, Time t) {
-    return static_cast<uint32_t>(std::lower_bound(calls.begin(), calls.end(), t,
-                                                  [](const Call& c, Time v) { return c.entry < v; }) -
-                                 calls.begin());
-  }
 
-  const calls::CallTable& table_;
   const WaitStates& waits_;
-  std::unordered_map<uint64_t, std::vector<std::pair<Time, Time>>> pairs_;
+  std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> pairs_;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> collectives_of_rank_;  // (call, op)
 };
 
-Time Start(const calls::Rank& r) {
-  for (const Call& c : r.calls)
-    if (c.op == Op::kInit) return c.exit;
-  return r.first_record;
+// Where a rank's own time starts: MPI_Init's exit (its call), else its first record.
+struct Start {
+  uint32_t call = kBeforeFirst;
+  Time time = 0;
+};
+
+Start StartOf(const calls::Rank& r) {
+  for (uint32_t i = 0; i < r.calls.size(); ++i)
+    if (r.calls[i].op == Op::kInit) return {i, r.calls[i].exit};
+  return {kBeforeFirst, r.first_record};
 }
 
 }  // namespace
@@ -157,45 +140,62 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable&
   out.cause.resize(inst.size());
   if (inst.empty()) return out;
   // Each call's waiting time, and each rank's first instance (instances are by rank, call).
-  std::vector<std::vector<Time>> wait_of_call(table.ranks.size());
-  for (size_t r = 0; r < table.ranks.size(); ++r) wait_of_call[r].assign(table.ranks[r].calls.size(), 0);
+  const size_t nranks = table.ranks.size();
+  std::vector<std::vector<Time>> wait_of_call(nranks);
+  for (size_t r = 0; r < nranks; ++r) wait_of_call[r].assign(table.ranks[r].calls.size(), 0);
   for (const WaitInstance& w : inst) wait_of_call[w.rank][w.call] = w.wait;
   std::vector<RankTimes> times;
-  times.reserve(table.ranks.size());
-  for (size_t r = 0; r < table.ranks.size(); ++r) times.emplace_back(table.ranks[r], wait_of_call[r]);
-  std::vector<size_t> first(table.ranks.size() + 1, inst.size());
+  std::vector<Start> starts;
+  times.reserve(nranks);
+  for (size_t r = 0; r < nranks; ++r) {
+    times.emplace_back(table.ranks[r], wait_of_call[r]);
+    starts.push_back(StartOf(table.ranks[r]));
+  }
+  wait_of_call.clear();
+  std::vector<size_t> first(nranks + 1, inst.size());
   for (size_t i = inst.size(); i-- > 0;) first[inst[i].rank] = i;
-  for (size_t r = table.ranks.size(); r-- > 0;) first[r] = std::min(first[r], first[r + 1]);
+  for (size_t r = nranks; r-- > 0;) first[r] = std::min(first[r], first[r + 1]);
   SyncPoints sync(table, waits);
 
   // Latest wait first: a wait's delay can only propagate into waits that ended before it.
-  std::vector<size_t> order(inst.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto wait_end = [&](size_t i) { return table.ranks[inst[i].rank].calls[inst[i].call].entry + inst[i].wait; };
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const Time ea = wait_end(a), eb = wait_end(b);
-    return ea != eb ? ea > eb : a > b;
-  });
+  std::vector<std::pair<Time, uint32_t>> order(inst.size());  // (wait end, instance)
+  for (size_t i = 0; i < inst.size(); ++i)
+    order[i] = {table.ranks[inst[i].rank].calls[inst[i].call].entry + inst[i].wait,
+                static_cast<uint32_t>(i)};
+  std::sort(order.begin(), order.end(), std::greater<>());
   std::vector<double> pushed(inst.size(), 0);  // waiting propagated into each instance
   std::vector<bool> done(inst.size(), false);
+  std::vector<std::pair<size_t, double>> into;
 
-  for (size_t i : order) {
+  for (const auto& [end, i] : order) {
     done[i] = true;
     const WaitInstance& w = inst[i];
     if (w.culprit_rank == kNoRank || w.culprit_rank == w.rank) continue;
+    const uint32_t c = w.culprit_rank;
+    const calls::Rank& rc = table.ranks[c];
     const Time tw = table.ranks[w.rank].calls[w.call].entry;
     const Time tc = w.culprit_time;
-    Time aw = 0, ac = 0;
-    if (!sync.Previous(w.rank, w.culprit_rank, tw, tc, &aw, &ac)) {
-      aw = std::min(Start(table.ranks[w.rank]), tw);
-      ac = std::min(Start(table.ranks[w.culprit_rank]), tc);
+    // The culprit's calls before its synchronisation: those before its call, or before tc.
+    const uint32_t before_c = w.culprit_call != kNoCall ? w.culprit_call : times[c].FirstFrom(tc);
+    uint32_t sw = kBeforeFirst, sc = kBeforeFirst;
+    Time aw, ac;
+    if (sync.Previous(w.rank, c, w.call, before_c, &sw, &sc)) {
+      aw = table.ranks[w.rank].calls[sw].exit;
+      ac = rc.calls[sc].exit;
+    } else {
+      sw = starts[w.rank].call, aw = starts[w.rank].time;
+      sc = starts[c].call, ac = starts[c].time;
     }
+    aw = std::min(aw, tw);
+    ac = std::min(ac, tc);
     Time mpi_w, wait_w, mpi_c, wait_c;
-    times[w.rank].Measure(aw, tw, &mpi_w, &wait_w);
-    times[w.culprit_rank].Measure(ac, tc, &mpi_c, &wait_c);
-    const Time span_w = tw - aw, span_c = tc > ac ? tc - ac : 0;
-    auto excess = [](Time c, Time ww) { return c > ww ? static_cast<double>(c - ww) : 0.0; };
-    const double d_comp = excess(span_c - mpi_c, span_w - mpi_w);
+    times[w.rank].Between(sw, w.call, &mpi_w, &wait_w);
+    times[c].Between(sc, before_c, &mpi_c, &wait_c);
+    const Time span_w = tw - aw, span_c = tc - ac;
+    auto excess = [](Time x, Time y) { return x > y ? static_cast<double>(x - y) : 0.0; };
+    // Calls are within their interval but for clock violations: never below zero.
+    const Time comp_w = span_w > mpi_w ? span_w - mpi_w : 0, comp_c = span_c > mpi_c ? span_c - mpi_c : 0;
+    const double d_comp = excess(comp_c, comp_w);
     const double d_mpi = excess(mpi_c - wait_c, mpi_w - wait_w);
     const double d_wait = excess(wait_c, wait_w);
     const double total = d_comp + d_mpi + d_wait;
@@ -213,31 +213,24 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable&
     cause.mpi_long = carried * d_mpi / total;
     cause.propagated = own * d_wait / total;
     if (d_wait <= 0) continue;
-    // The culprit's own waiting in its interval passes the rest on to those wait states.
+    // The culprit's own waiting in its interval passes the rest on to those wait states: its
+    // instances in calls after sc and before before_c.
     const double passed = carried * d_wait / total;
-    const uint32_t c = w.culprit_rank;
+    const uint32_t lo_call = sc == kBeforeFirst ? 0 : sc + 1;
+    auto k = std::lower_bound(inst.begin() + static_cast<std::ptrdiff_t>(first[c]),
+                              inst.begin() + static_cast<std::ptrdiff_t>(first[c + 1]), lo_call,
+                              [](const WaitInstance& x, uint32_t v) { return x.call < v; });
     double weight = 0;
-    std::vector<std::pair<size_t, double>> into;
-    // The culprit's waits from the one running at ac (its instances are in call order).
-    size_t k0 = static_cast<size_t>(
-        std::lower_bound(inst.begin() + static_cast<std::ptrdiff_t>(first[c]),
-                         inst.begin() + static_cast<std::ptrdiff_t>(first[c + 1]), ac,
-                         [&](const WaitInstance& x, Time t) { return table.ranks[c].calls[x.call].entry < t; }) -
-        inst.begin());
-    if (k0 > first[c]) --k0;
-    for (size_t k = k0; k < first[c + 1]; ++k) {
-      const Call& call = table.ranks[c].calls[inst[k].call];
-      const Time lo = std::max(call.entry, ac), hi = std::min(call.entry + inst[k].wait, tc);
-      if (call.entry >= tc) break;
-      if (hi <= lo) continue;
-      into.emplace_back(k, static_cast<double>(hi - lo));
-      weight += static_cast<double>(hi - lo);
+    into.clear();
+    for (; k != inst.begin() + static_cast<std::ptrdiff_t>(first[c + 1]) && k->call < before_c; ++k) {
+      into.emplace_back(static_cast<size_t>(k - inst.begin()), static_cast<double>(k->wait));
+      weight += static_cast<double>(k->wait);
     }
-    for (const auto& [k, part] : into) {
-      if (done[k])
+    for (const auto& [j, part] : into) {
+      if (done[j])
         ++out.lost;
       else
-        pushed[k] += passed * part / weight;
+        pushed[j] += passed * part / weight;
     }
   }
   return out;
