@@ -204,7 +204,8 @@ struct WindowEvaluator::Impl {
     }
     w.filter = std::make_unique<filter::Filter>(w.spec.filter, *trace.header, *trace.store, trace.pcf,
                                                 w.spec.level, w.spec.unit);
-    w.env = WindowEnv{trace.header, trace.store, w.filter.get(), w.spec.unit, w.spec.fill_state_gaps};
+    w.env = WindowEnv{trace.header, trace.store, w.filter.get(), w.spec.unit, w.spec.fill_state_gaps,
+                      trace.diagnosis};
     if (w.spec.derived) {
       auto bad = [](int s) { return s < -kMaxShift || s > kMaxShift; };
       if (bad(w.spec.shift0) || bad(w.spec.shift1))

@@ -21,6 +21,10 @@ namespace parallax::filter {
 class Filter;
 }  // namespace parallax::filter
 
+namespace parallax::diagnose {
+class LazyDiagnosis;
+}
+
 namespace parallax::semantic {
 
 struct Interval {
@@ -64,6 +68,9 @@ struct TraceView {
   // When set, code that builds up a result over the trace (a histogram's cells) charges what
   // it holds to it, and fails with base::RequestMemoryExceeded beyond its limit.
   const base::RequestMemory* memory = nullptr;
+  // The trace's diagnosis, computed when a diagnosis function first needs it (null: those
+  // functions give 0).
+  const diagnose::LazyDiagnosis* diagnosis = nullptr;
 };
 
 class WindowEvaluator {

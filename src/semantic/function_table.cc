@@ -69,6 +69,10 @@ std::vector<FunctionDesc> BuildTable() {
   // Event group (§4.2).
   t.push_back(Thread("Last Evt Type", G::kEvent, {}, I::kEventType, kValidEvents, kernels::LastEvtType, "type of the last event"));
   t.push_back(Thread("Last Evt Val", G::kEvent, {}, I::kEventValue, kValidEvents, kernels::LastEvtVal, "value of the last event"));
+  // Diagnosis (docs/diagnose.md): at any event, from the MPI call (or burst) running there.
+  t.push_back(Thread("MPI Wait Time", G::kEvent, {}, I::kTime, kValidEvents, kernels::MpiWaitTime, "waiting time of the MPI call running (Late Sender, Wait at Barrier, ...), 0 outside waits"));
+  t.push_back(Thread("MPI Wait Pattern", G::kEvent, {}, I::kNone, kValidEvents, kernels::MpiWaitPattern, "pattern of that waiting: 1 Late Sender, 2 Late Receiver, 3 Wait at Barrier, 4 Wait at NxN, 5 Late Broadcast, 6 Early Reduce, 7 Wait at Finalize; 0 none"));
+  t.push_back(Thread("On Critical Path", G::kEvent, {}, I::kNone, kValidEvents, kernels::OnCriticalPath, "share (0..1) of the MPI call or computation burst running that is on the critical path"));
   t.push_back(Thread("Last Evt Val w/o Bursts", G::kEvent, {}, I::kEventValue, kValidEvents, kernels::LastEvtValNoBursts, "value of the last non-zero event"));
   t.push_back(Thread("Next Evt Type", G::kEvent, {}, I::kEventType, kValidEvents, kernels::NextEvtType, "type of the next event"));
   t.push_back(Thread("Next Evt Val", G::kEvent, {}, I::kEventValue, kValidEvents, kernels::NextEvtVal, "value of the next event"));

@@ -13,6 +13,10 @@
 #include "src/semantic/function_table.h"
 #include "src/semantic/record_stream.h"
 
+namespace parallax::diagnose {
+class LazyDiagnosis;
+}
+
 namespace parallax::semantic {
 
 using Params = std::vector<std::vector<double>>;
@@ -24,6 +28,7 @@ struct WindowEnv {
   const filter::Filter* filter = nullptr;
   model::TimeUnit window_unit = model::TimeUnit::kUs;
   bool fill_state_gaps = true;
+  const diagnose::LazyDiagnosis* diagnosis = nullptr;  // the diagnosis functions' source
   // A duration (or absolute time) in trace units converted to the window unit.
   double ToWindow(double t) const { return model::ConvertTime(t, header->unit, window_unit); }
 };
@@ -97,6 +102,9 @@ double NotInState(const ThreadCall&);
 double StateRecordDur(const ThreadCall&);
 double LastEvtType(const ThreadCall&);
 double LastEvtVal(const ThreadCall&);
+double MpiWaitTime(const ThreadCall&);
+double MpiWaitPattern(const ThreadCall&);
+double OnCriticalPath(const ThreadCall&);
 double LastEvtValNoBursts(const ThreadCall&);
 double NextEvtType(const ThreadCall&);
 double NextEvtVal(const ThreadCall&);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "src/diagnose/trace_diagnosis.h"
 #include "src/semantic/kernels.h"
 
 namespace parallax::semantic::kernels {
@@ -123,6 +124,23 @@ double StateRecordDur(const ThreadCall& c) {
 double LastEvtType(const ThreadCall& c) {
   return Kind(c) == K::kEvent ? Tr(c).events().type[c.rec().index] : 0;
 }
+// Diagnosis functions: the MPI call (or computation burst) the thread runs where the interval
+// starts, looked up in the trace's diagnosis (docs/diagnose.md).
+double MpiWaitTime(const ThreadCall& c) {
+  if (c.env.diagnosis == nullptr) return 0;
+  const diagnose::WaitInstance* w = c.env.diagnosis->Get().WaitAt(Tr(c).thread(), c.rec().time);
+  return w != nullptr ? ToW(c, static_cast<double>(w->wait)) : 0;
+}
+double MpiWaitPattern(const ThreadCall& c) {
+  if (c.env.diagnosis == nullptr) return 0;
+  const diagnose::WaitInstance* w = c.env.diagnosis->Get().WaitAt(Tr(c).thread(), c.rec().time);
+  return w != nullptr ? 1 + static_cast<double>(w->pattern) : 0;
+}
+double OnCriticalPath(const ThreadCall& c) {
+  if (c.env.diagnosis == nullptr) return 0;
+  return c.env.diagnosis->Get().PathShareAt(Tr(c).thread(), c.rec().time);
+}
+
 double LastEvtVal(const ThreadCall& c) { return Kind(c) == K::kEvent ? EventValue(c, c.rec().index) : 0; }
 double LastEvtValNoBursts(const ThreadCall& c) {
   if (Kind(c) != K::kEvent) return 0;

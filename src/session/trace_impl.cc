@@ -435,6 +435,13 @@ Result<io::PrvTrace> ReadPrvCached(const std::string& path, const LoadOptions& o
 
 }  // namespace
 
+const diagnose::LazyDiagnosis& TraceImpl::diagnosis() const {
+  std::call_once(diagnosis_once_, [this] {
+    diagnosis_ = std::make_unique<diagnose::LazyDiagnosis>(&header(), &store(), pcf());
+  });
+  return *diagnosis_;
+}
+
 const semantic::FunctionRegistry& TraceImpl::functions() const {
   return semantic::RegistryOr(SemanticRegistry(functions_.get()));
 }

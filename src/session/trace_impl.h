@@ -11,6 +11,7 @@
 
 #include "include/parallax/trace.h"
 #include "src/cfg/cfg_file.h"
+#include "src/diagnose/trace_diagnosis.h"
 #include "src/io/prv/prv_reader.h"
 #include "src/session/guard.h"
 #include "src/semantic/evaluator.h"
@@ -94,7 +95,13 @@ class TraceImpl : public Trace {
   // The functions cfgs may name (LoadOptions::functions; never null).
   const semantic::FunctionRegistry& functions() const;
   // What the evaluator needs of this trace.
-  semantic::TraceView View() const { return {&header(), &store(), pcf(), &functions()}; }
+  semantic::TraceView View() const {
+    semantic::TraceView v{&header(), &store(), pcf(), &functions()};
+    v.diagnosis = &diagnosis();
+    return v;
+  }
+  // The trace's diagnosis with the default options, computed once when first asked for.
+  const diagnose::LazyDiagnosis& diagnosis() const;
   void set_functions(std::shared_ptr<const FunctionRegistry> f) { functions_ = std::move(f); }
 
   void set_pcf(model::PcfCatalog pcf) { pcf_ = std::move(pcf); }
@@ -130,6 +137,8 @@ class TraceImpl : public Trace {
   std::vector<DiagnosticInfo> companion_diagnostics_;
   double load_seconds_ = 0;
   std::string cache_path_, cache_use_;
+  mutable std::once_flag diagnosis_once_;
+  mutable std::unique_ptr<diagnose::LazyDiagnosis> diagnosis_;
   mutable std::once_flag event_types_once_;
   mutable std::vector<uint32_t> event_types_;
   mutable std::mutex palettes_mutex_;

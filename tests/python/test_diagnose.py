@@ -68,3 +68,29 @@ def test_portion_and_errors():
     assert part.summary["end_s"] - part.summary["begin_s"] == pytest.approx(end / 4 * 1e-9, rel=1e-6)
     with pytest.raises(parallax.Error):
         t.diagnose(from_=end // 2, to=end // 4)
+
+
+def test_semantic_functions_follow_the_diagnosis():
+    """The diagnosis functions of the descriptor table, evaluated as windows: "MPI Wait Time"
+    gives every instance's waiting from its call's entry, "MPI Wait Pattern" its pattern, and
+    the integral of "On Critical Path" over every thread is the critical path's length."""
+    t = parallax.open(EPOCH4)
+    d = t.diagnose()
+    inst = d.instances()
+    wait = t.window(function="MPI Wait Time").to_pandas()
+    pattern = t.window(function="MPI Wait Pattern").to_pandas()
+    keys = list(d.summary["patterns"])
+    for name, g in wait.groupby("object"):
+        rank = name.split()[-1].rsplit(".", 1)[0]  # THREAD 1.3.1 -> 1.3
+        at = g[g.value > 0].groupby("begin").value.max()
+        pat = pattern[pattern.object == name].groupby("begin").value.max()
+        mine = inst[inst["rank"] == rank]
+        assert len(mine) > 0
+        for b, w, p in zip(mine.begin_s, mine.wait_s, mine.pattern):
+            b = round(b * 1e9)
+            assert at[b] == pytest.approx(w * 1e9, abs=1)
+            assert keys[int(pat[b]) - 1] == p
+    on = t.window(function="On Critical Path").to_pandas()
+    assert on.value.between(0, 1).all()
+    assert (on.value * on.duration).sum() * 1e-9 == pytest.approx(
+        d.summary["critical_path"]["length_s"], rel=1e-9)
