@@ -64,6 +64,9 @@ struct PopReport {
   bool scaling_detected = false;             // guessed rather than given
   std::vector<PopLine> factors;              // modelfactors' order
   std::vector<PopLine> raw;                  // modelfactors' `#` lines
+  // Where the time in MPI goes (docs/diagnose.md): each wait-state pattern and the rest of MPI
+  // (transfer, overhead), as percentages of the processes' time (processes x runtime).
+  std::vector<PopLine> waiting;
   std::vector<std::string> warnings;
 };
 

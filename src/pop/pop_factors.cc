@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "src/diagnose/patterns.h"
 #include "src/pop/pop_metrics.h"
 
 namespace parallax::pop {
@@ -204,6 +205,37 @@ void WarnEventTypes(const std::vector<RawData>& raw, size_t ref,
 
 }  // namespace
 
+// One line per pattern (in the order the first trace with a diagnosis gives them) and the rest
+// of MPI: percent of processes x runtime.
+std::vector<PopLine> WaitingLines(const std::vector<RawData>& raw) {
+  std::vector<PopLine> lines;
+  const RawData* first = nullptr;
+  for (const RawData& r : raw)
+    if (!r.waiting_us.empty()) {
+      first = &r;
+      break;
+    }
+  if (first == nullptr) return lines;
+  for (const auto& [key, v] : first->waiting_us) {
+    PopLine l;
+    l.key = key;
+    diagnose::Pattern pattern;
+    l.name = key == "mpi_not_waiting"                   ? "MPI, not waiting (transfer, overhead)"
+             : diagnose::FindPattern(key.c_str(), &pattern) ? diagnose::Info(pattern).name
+                                                            : key;
+    l.percent = true;
+    for (const RawData& r : raw) {
+      double value = kNaN;
+      for (const auto& [k, us] : r.waiting_us)
+        if (k == key && r.processes > 0 && r.runtime_us > 0)
+          value = 100.0 * us / (static_cast<double>(r.processes) * r.runtime_us);
+      l.values.push_back(value);
+    }
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
 PopReport BuildReport(const std::vector<RawData>& raw, std::vector<PopTraceInfo> traces,
                       PopScaling scaling) {
   PopReport report;
@@ -222,6 +254,7 @@ PopReport BuildReport(const std::vector<RawData>& raw, std::vector<PopTraceInfo>
   report.factors[3].unavailable = NoIdealReason(raw);
   report.factors[4].unavailable = report.factors[3].unavailable;
   report.raw = RawLines(raw);
+  report.waiting = WaitingLines(raw);
   Warn(raw, report.traces, report);
   if (!raw.empty()) {
     WarnSeries(raw, report.reference, report.traces, report);

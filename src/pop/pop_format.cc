@@ -52,7 +52,7 @@ struct Layout {
 
 Layout Measure(const PopReport& r) {
   Layout w;
-  for (const auto* lines : {&r.factors, &r.raw})
+  for (const auto* lines : {&r.factors, &r.raw, &r.waiting})
     for (const PopLine& l : *lines) {
       w.name = std::max(w.name, l.name.size() + 2 * static_cast<size_t>(l.depth));
       for (double v : l.values) w.value = std::max(w.value, TextValue(l, v).size());
@@ -123,6 +123,10 @@ std::string FormatText(const PopReport& r) {
   TextLines(out, w, r.factors, true);
   out += "\nRaw data (times in us)\n";
   TextLines(out, w, r.raw, false);
+  if (!r.waiting.empty()) {
+    out += "\nTime in MPI, % of the processes' time (parallax diagnose)\n";
+    TextLines(out, w, r.waiting, false);
+  }
   std::string notes;
   TextNotes(notes, r);
   if (!notes.empty()) out += "\nNot available (n/a):\n" + notes;
@@ -179,6 +183,7 @@ std::string FormatJson(const PopReport& r) {
                       {"traces", traces},
                       {"factors", LinesJson(r.factors)},
                       {"raw", LinesJson(r.raw)},
+                      {"waiting", LinesJson(r.waiting)},
                       {"warnings", r.warnings}};
   return j.dump(2) + "\n";
 }

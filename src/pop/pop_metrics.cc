@@ -225,6 +225,25 @@ void PackRawData(const RawData& raw, std::string& out) {
     base::WirePut(out, v);
   base::WirePutString(out, raw.ideal_unavailable);
   base::WirePutVector(out, raw.code_event_types);
+  PackWaiting(raw, out);
+}
+
+void PackWaiting(const RawData& raw, std::string& out) {
+  base::WirePut(out, static_cast<uint32_t>(raw.waiting_us.size()));
+  for (const auto& [key, v] : raw.waiting_us) {
+    base::WirePutString(out, key);
+    base::WirePut(out, v);
+  }
+  base::WirePutString(out, raw.waiting_unavailable);
+}
+
+bool UnpackWaiting(base::WireReader& in, RawData* raw) {
+  uint32_t n = 0;
+  if (!in.Get(&n) || n > 64) return false;
+  raw->waiting_us.resize(n);
+  for (auto& [key, v] : raw->waiting_us)
+    if (!in.GetString(&key) || !in.Get(&v)) return false;
+  return in.GetString(&raw->waiting_unavailable);
 }
 
 bool UnpackRawData(base::WireReader& in, RawData* raw) {
@@ -233,7 +252,8 @@ bool UnpackRawData(base::WireReader& in, RawData* raw) {
                     &raw->useful_total_us, &raw->useful_instructions, &raw->useful_cycles,
                     &raw->runtime_ideal_us, &raw->useful_ideal_max_us})
     ok = ok && in.Get(v);
-  return ok && in.GetString(&raw->ideal_unavailable) && in.GetVector(&raw->code_event_types);
+  return ok && in.GetString(&raw->ideal_unavailable) && in.GetVector(&raw->code_event_types) &&
+         UnpackWaiting(in, raw);
 }
 
 }  // namespace parallax::pop

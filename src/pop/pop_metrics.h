@@ -43,6 +43,11 @@ struct RawData {
   // Event types of the programming model and of the code (MPI, OpenMP, user functions,
   // callers: 50000000 and above), sorted: traces of one code traced the same way share them.
   std::vector<uint32_t> code_event_types;
+  // The diagnosis' waiting (docs/diagnose.md), summed over the processes, in us: one entry per
+  // wait-state pattern (its key) and "mpi_not_waiting" (the rest of the time in MPI). Empty,
+  // with the reason, when it was not computed.
+  std::vector<std::pair<std::string, double>> waiting_us;
+  std::string waiting_unavailable = "the diagnosis was not run";
 };
 
 // Computes the raw data of a loaded trace whose event types (sorted, every type that occurs)
@@ -60,6 +65,9 @@ Result<RawData> ComputeRawData(const semantic::TraceView& trace,
 // RawData as bytes for another process, and back (false: the bytes are not a RawData).
 void PackRawData(const RawData& raw, std::string& out);
 bool UnpackRawData(base::WireReader& in, RawData* raw);
+// The waiting alone (the process that computes it shares it with the others).
+void PackWaiting(const RawData& raw, std::string& out);
+bool UnpackWaiting(base::WireReader& in, RawData* raw);
 
 // The factors and raw lines of a series (one RawData per trace, in the order given).
 // `traces` only names the columns; warnings explain what is not available.

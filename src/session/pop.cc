@@ -2,6 +2,7 @@
 // time), computes its raw data, then the factors of the series. In a distributed run
 // (PopOptions::distribution) the processes share one trace's rows, or deal several traces out.
 
+#include "include/parallax/diagnose.h"
 #include "include/parallax/pop.h"
 
 #include <fmt/format.h>
@@ -27,13 +28,14 @@ std::string PackIdeal(const pop::RawData& raw) {
   base::WirePut(out, raw.runtime_ideal_us);
   base::WirePut(out, raw.useful_ideal_max_us);
   base::WirePutString(out, raw.ideal_unavailable);
+  pop::PackWaiting(raw, out);
   return out;
 }
 
 bool UnpackIdeal(const std::string& in, pop::RawData& raw) {
   base::WireReader r(in);
   return r.Get(&raw.runtime_ideal_us) && r.Get(&raw.useful_ideal_max_us) &&
-         r.GetString(&raw.ideal_unavailable) && r.done();
+         r.GetString(&raw.ideal_unavailable) && pop::UnpackWaiting(r, &raw) && r.done();
 }
 
 // The raw data of a loaded trace. `call`: this process' part of a distributed run that shares
@@ -70,7 +72,31 @@ Result<pop::RawData> RawDataOfLoaded(const session::TraceImpl& t, const std::str
         "pop on the cut for them)";
   } else if (!options.replay) {
     raw->ideal_unavailable = "the replay was skipped (--no-replay)";
-  } else if (call == nullptr || call->rank() + 1 == call->ranks()) {
+  }
+  if (call == nullptr || call->rank() + 1 == call->ranks()) {
+    // The diagnosis' waiting over the same portion (in a distributed run the last process,
+    // which reads every thread for the replay anyway, computes it and shares it).
+    DiagnoseOptions d;
+    if (info.portion) d.range = info.portion;
+    d.instances = false;
+    d.worst = 0;
+    auto diagnosis = Diagnose(t, d);
+    if (!diagnosis.ok()) {
+      raw->waiting_unavailable = diagnosis.status().message();
+    } else if (diagnosis->ranks.empty()) {
+      raw->waiting_unavailable = "the trace has no MPI call events";
+    } else {
+      raw->waiting_unavailable.clear();
+      double waiting = 0, mpi = 0;
+      for (const PatternSummary& p : diagnosis->patterns) {
+        raw->waiting_us.emplace_back(p.key, p.time_s * 1e6);
+        waiting += p.time_s;
+      }
+      for (double v : diagnosis->mpi_s) mpi += v;
+      raw->waiting_us.emplace_back("mpi_not_waiting", std::max(0.0, mpi - waiting) * 1e6);
+    }
+  }
+  if (!range && options.replay && (call == nullptr || call->rank() + 1 == call->ranks())) {
     // modelfactors runs Dimemas with dimemas_ideal.cfg: the ideal machine of src/replay.
     auto ideal = ReplayLoaded(t, path, replay::IdealMachine(), threads, false);
     if (ideal.ok()) {

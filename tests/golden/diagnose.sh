@@ -88,6 +88,25 @@ if bad or abs(part["critical_path"]["length_s"] - span) > 1e-9 * max(1, span):
     print("diagnose: portion", bad, part["critical_path"]["length_s"], span); sys.exit(1)
 PY
 
+# `parallax pop` shows where the time in MPI goes: each pattern's share of processes x runtime,
+# the same numbers as the diagnosis.
+"$BIN" pop "$DATA/epoch/epoch_4proc.prv.gz" --format json > "$WORK/pop.json"
+python3 - "$WORK/pop.json" "$WORK/all.json" <<'PY' || fail=1
+import json, sys
+pop, d = (json.load(open(p)) for p in sys.argv[1:3])
+runtime = next(l for l in pop["raw"] if l["key"] == "runtime_us")["values"][0]
+lines = {l["key"]: l["values"][0] for l in pop["waiting"]}
+bad = []
+for key, p in d["patterns"].items():
+    want = 100 * p["time_s"] * 1e6 / (4 * runtime)
+    if abs(lines[key] - want) > 1e-9:
+        bad.append((key, lines[key], want))
+rest = sum(d["mpi_s"].values()) - sum(p["time_s"] for p in d["patterns"].values())
+if abs(lines["mpi_not_waiting"] - 100 * rest * 1e6 / (4 * runtime)) > 1e-9:
+    bad.append(("mpi_not_waiting", lines["mpi_not_waiting"]))
+if bad: print("diagnose: pop waiting lines", bad); sys.exit(1)
+PY
+
 # No MPI events: an empty diagnosis, a note, exit 0.
 out=$("$BIN" diagnose "$DATA/omp/omp2.prv.gz" --format json)
 echo "$out" | python3 -c '
