@@ -107,7 +107,13 @@ struct Diagnosis {
   uint64_t backward_messages = 0;  // received before sent: the clocks are broken
   uint64_t clock_violations = 0;
   uint64_t collectives_analysed = 0;
-  std::vector<std::pair<std::string, uint64_t>> skipped;  // collective instances, by reason
+  struct Skipped {
+    std::string reason;
+    uint64_t count = 0;
+    std::string first;  // where the first one is: "rank 1.3, MPI_Allreduce at 0.123456 s"
+  };
+  std::vector<Skipped> skipped;  // collective instances not analysed, by reason
+  std::string first_unbound;     // where the first unbound message is
   uint64_t stray_closes = 0, nested_opens = 0, truncated_calls = 0, other_thread_calls = 0;
   std::vector<std::string> notes;  // what the user should know (no MPI events, broken clocks)
 };

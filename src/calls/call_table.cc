@@ -230,7 +230,8 @@ CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceSto
       m.done_call = CallHolding(rc, comms.phy_recv[i], CompletesReceive, false);
       m.post_call = CallHolding(rc, comms.log_recv[i], PostsReceive, false);
     }
-    if (m.send_call == kNoCall || m.done_call == kNoCall) ++table.counts.unbound_messages;
+    if (m.send_call == kNoCall || m.done_call == kNoCall)
+      if (table.counts.unbound_messages++ == 0) table.counts.first_unbound = i;
   }
   ReadCommunicators(header, rank_of_task, table);
   return table;

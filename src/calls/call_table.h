@@ -72,6 +72,7 @@ struct CallCounts {
   uint64_t truncated_calls = 0;     // never closed
   uint64_t other_thread_calls = 0;  // calls on a rank's threads after its first MPI thread
   uint64_t unbound_messages = 0;    // communications whose send or completion is in no call
+  uint64_t first_unbound = UINT64_MAX;  // the first of them (a communication row)
 };
 
 struct CallTable {

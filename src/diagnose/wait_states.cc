@@ -187,7 +187,7 @@ class Finder {
       latest = std::max(latest, c.entry);
       first_exit = std::min(first_exit, c.exit);
     }
-    if (!payload) return Skip("no payload (every member sends and receives 0 bytes)");
+    if (!payload) return Skip("no payload (every member sends and receives 0 bytes)", members[0]);
     Analysed(members);
     if (first_exit >= latest) return SynchroniseAll(members, Pattern::kWaitAtNxN, true);
     // Someone left before the last entered: only data synchronises. Members that receive wait
@@ -226,9 +226,9 @@ class Finder {
 
   void OneToN(const std::vector<Member>& members) {
     Member root{};
-    if (!Root(members, &root)) return Skip("no root recorded (event 50100003)");
+    if (!Root(members, &root)) return Skip("no root recorded (event 50100003)", members[0]);
     const Call& rc = CallOf(root.rank, root.call);
-    if (!HasPayload(rc.send_bytes)) return Skip("no payload (the root sends 0 bytes)");
+    if (!HasPayload(rc.send_bytes)) return Skip("no payload (the root sends 0 bytes)", root);
     Analysed(members);
     bool waited = false;
     for (const Member& m : members) {
@@ -246,9 +246,9 @@ class Finder {
 
   void NToOne(const std::vector<Member>& members) {
     Member root{};
-    if (!Root(members, &root)) return Skip("no root recorded (event 50100003)");
+    if (!Root(members, &root)) return Skip("no root recorded (event 50100003)", members[0]);
     const Call& rc = CallOf(root.rank, root.call);
-    if (!HasPayload(rc.recv_bytes)) return Skip("no payload (the root receives 0 bytes)");
+    if (!HasPayload(rc.recv_bytes)) return Skip("no payload (the root receives 0 bytes)", root);
     Analysed(members);
     Time latest = 0;
     Member last{kNoRank, kNoCall};
@@ -267,6 +267,10 @@ class Finder {
   }
 
   void Skip(const char* reason) { ++out_.skipped[reason]; }
+  // Skips an instance, remembering where the first one of each reason is.
+  void Skip(const char* reason, const Member& where) {
+    if (++out_.skipped[reason] == 1) out_.skipped_example[reason] = {where.rank, where.call};
+  }
 
   // Counts an analysed collective operation and keeps its members.
   void Analysed(const std::vector<Member>& members) {
@@ -311,14 +315,14 @@ class Finder {
 
   void Instance(const std::vector<Member>& members, bool missing) {
     if (members.size() + (missing ? 1 : 0) < 2)
-      return Skip("one member (a communicator of one rank synchronises nothing)");
-    if (missing) return Skip("a member has no matching call");
+      return Skip("one member (a communicator of one rank synchronises nothing)", members[0]);
+    if (missing) return Skip("a member has no matching call", members[0]);
     const Call& first = CallOf(members[0].rank, members[0].call);
     for (const Member& m : members) {
       const Call& c = CallOf(m.rank, m.call);
       if (c.type != first.type || c.value != first.value)
-        return Skip("members call different operations");
-      if (c.truncated) return Skip("a member's call is truncated");
+        return Skip("members call different operations", m);
+      if (c.truncated) return Skip("a member's call is truncated", m);
     }
     switch (first.op) {
       case Op::kBarrier:
@@ -331,11 +335,11 @@ class Finder {
       case Op::kNToOne:
         return NToOne(members);
       case Op::kScan:
-        return Skip("not analysed: MPI_Scan, MPI_Exscan");
+        return Skip("not analysed: MPI_Scan, MPI_Exscan", members[0]);
       case Op::kAlltoallv:
-        return Skip("not analysed: MPI_Alltoallv, MPI_Alltoallw");
+        return Skip("not analysed: MPI_Alltoallv, MPI_Alltoallw", members[0]);
       default:
-        return Skip("not analysed: non-blocking or neighbourhood collective");
+        return Skip("not analysed: non-blocking or neighbourhood collective", members[0]);
     }
   }
 
@@ -343,6 +347,7 @@ class Finder {
   void Finalize() {
     std::map<uint32_t, std::vector<Member>> by_appl;
     std::map<uint32_t, bool> incomplete;
+    std::map<uint32_t, uint32_t> first_incomplete;  // per application, the first such rank
     for (uint32_t r = 0; r < table_.ranks.size(); ++r) {
       const calls::Rank& rank = table_.ranks[r];
       uint32_t found = kNoCall;
@@ -351,14 +356,16 @@ class Finder {
           found = c;
           break;
         }
-      if (found == kNoCall || rank.calls[found].truncated)
+      if (found == kNoCall || rank.calls[found].truncated) {
         incomplete[rank.appl] = true;
+        first_incomplete.try_emplace(rank.appl, r);
+      }
       else
         by_appl[rank.appl].push_back({r, found});
     }
     for (const auto& [appl, members] : by_appl) {
       if (incomplete[appl]) {
-        Skip("MPI_Finalize: a rank has no completed MPI_Finalize");
+        Skip("MPI_Finalize: a rank has no completed MPI_Finalize", {first_incomplete[appl], kNoCall});
         continue;
       }
       if (members.size() < 2) continue;

@@ -46,6 +46,7 @@ struct WaitStates {
   uint64_t messages = 0;                 // communications analysed (bound to calls)
   uint64_t collectives_analysed = 0;     // collective instances analysed
   std::map<std::string, uint64_t> skipped;  // collective instances skipped, by reason
+  std::map<std::string, std::pair<uint32_t, uint32_t>> skipped_example;  // its first (rank, call)
   // The collective operations analysed (MPI_Finalize's included): instance i's members (rank,
   // call) are collective_members[collective_offsets[i] .. collective_offsets[i + 1]), by rank.
   std::vector<std::pair<uint32_t, uint32_t>> collective_members;

@@ -184,7 +184,27 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
   d.backward_messages = waits.backward_messages;
   d.clock_violations = waits.clock_violations;
   d.collectives_analysed = waits.collectives_analysed;
-  d.skipped.assign(waits.skipped.begin(), waits.skipped.end());
+  for (const auto& [why, n] : waits.skipped) {
+    Diagnosis::Skipped k{why, n, {}};
+    if (auto e = waits.skipped_example.find(why); e != waits.skipped_example.end()) {
+      const auto& [rank, call] = e->second;
+      k.first = "rank " + d.ranks[rank];
+      if (call != calls::kNoCall)
+        k.first += fmt::format(", {} at {:.9f} s", name_of(rank, call),
+                               sec(table.ranks[rank].calls[call].entry));
+    }
+    d.skipped.push_back(std::move(k));
+  }
+  if (table.counts.first_unbound != UINT64_MAX) {
+    const store::CommTable& comms = t.store().comms();
+    const size_t i = table.counts.first_unbound;
+    d.first_unbound = fmt::format(
+        "communication {}: sent by thread {} at {:.9f} s, received by thread {} at {:.9f} s", i + 1,
+        model::DefaultThreadLabel(h.processes, model::ThreadIndex(comms.sender[i])),
+        sec(comms.log_send[i]),
+        model::DefaultThreadLabel(h.processes, model::ThreadIndex(comms.receiver[i])),
+        sec(comms.phy_recv[i]));
+  }
   d.stray_closes = table.counts.stray_closes;
   d.nested_opens = table.counts.nested_opens;
   d.truncated_calls = table.counts.truncated_calls;
@@ -201,9 +221,9 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
         d.backward_messages));
   if (d.unbound_messages > 0)
     d.notes.push_back(fmt::format(
-        "{} communications have their send or receive outside every MPI call; they take no part "
-        "in the diagnosis",
-        d.unbound_messages));
+        "{} communications have their send or receive outside every MPI call (the first: {}); "
+        "they take no part in the diagnosis",
+        d.unbound_messages, d.first_unbound));
   return d;
 }
 

@@ -95,8 +95,9 @@ std::string FormatDiagnosisText(const Diagnosis& d) {
 
   out += fmt::format("\nanalysed: {} MPI events, {} messages, {} collective operations\n",
                      d.mpi_events, d.messages, d.collectives_analysed);
-  for (const auto& [why, n] : d.skipped)
-    out += fmt::format("skipped: {} collective operations: {}\n", n, why);
+  for (const Diagnosis::Skipped& k : d.skipped)
+    out += fmt::format("skipped: {} collective operations: {}{}{}\n", k.count, k.reason,
+                       k.first.empty() ? "" : "; the first: ", k.first);
   if (d.clock_violations > 0)
     out += fmt::format("clock-condition violations: {} (a partner entered after the waiting call "
                        "ended; the waits were clipped to the call)\n",
@@ -211,7 +212,7 @@ std::string FormatDiagnosisJson(const Diagnosis& d) {
   counts["clock_violations"] = d.clock_violations;
   counts["collectives_analysed"] = d.collectives_analysed;
   ordered_json skipped = ordered_json::object();
-  for (const auto& [why, n] : d.skipped) skipped[why] = n;
+  for (const Diagnosis::Skipped& k : d.skipped) skipped[k.reason] = {{"count", k.count}, {"first", k.first}};
   counts["collectives_skipped"] = std::move(skipped);
   counts["truncated_calls"] = d.truncated_calls;
   counts["stray_closes"] = d.stray_closes;

@@ -175,7 +175,9 @@ TEST(Diagnose, CollectiveWithoutPayload) {
   Diagnosis d = DiagnoseText(t);
   EXPECT_EQ(P(d, "wait_at_nxn").count, 0u);
   ASSERT_EQ(d.skipped.size(), 1u);
-  EXPECT_NE(d.skipped[0].first.find("no payload"), std::string::npos);
+  EXPECT_NE(d.skipped[0].reason.find("no payload"), std::string::npos);
+  EXPECT_EQ(d.skipped[0].count, 1u);
+  EXPECT_EQ(d.skipped[0].first, "rank 1.1, MPI_Allreduce at 0.000000100 s");
 
   // Without size events the sizes are unknown: analysed by default, not in the strict reading.
   TraceText u(2);
@@ -272,6 +274,26 @@ TEST(Diagnose, ClockViolationIsClippedAndCounted) {
   EXPECT_EQ(d.backward_messages, 1u);
   ASSERT_FALSE(d.notes.empty());
   EXPECT_NE(d.notes[0].find("parallax clocks --correct"), std::string::npos);
+}
+
+// What cannot be analysed is counted and located: a barrier that one rank never calls, and a
+// message whose receive is outside every MPI call.
+TEST(Diagnose, UnmatchedAreCountedAndLocated) {
+  TraceText t(3);
+  t.Init(0).Init(1).Init(2);
+  t.Call(0, kColl, 8, 100, 200).Call(1, kColl, 8, 150, 200);  // 1.3 has no barrier
+  t.Call(0, kP2P, 1, 300, 310).Message(0, 1, 300, 310, 400, 400);
+  Diagnosis d = DiagnoseText(t);
+  ASSERT_EQ(d.skipped.size(), 1u);
+  EXPECT_EQ(d.skipped[0].reason, "a member has no matching call");
+  EXPECT_EQ(d.skipped[0].first, "rank 1.1, MPI_Barrier at 0.000000100 s");
+  EXPECT_EQ(P(d, "wait_at_barrier").count, 0u);
+  EXPECT_EQ(d.unbound_messages, 1u);
+  EXPECT_EQ(d.first_unbound,
+            "communication 1: sent by thread 1.1.1 at 0.000000300 s, received by thread 1.2.1 at "
+            "0.000000400 s");
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find(d.first_unbound), std::string::npos);
 }
 
 TEST(Diagnose, NoMpiEvents) {
