@@ -38,6 +38,7 @@ export class TimelineCanvas {
     this.view = null;  // the range on screen while a zoom or pan waits for its frame
     this.drag = null;
     this.marked = null;  // [y, h] of a row to outline
+    this.diagnosis = null;  // the diagnosis overlay (web/diagnosis.js)
     canvas.addEventListener('mousedown', (e) => this.down(e));
     canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     canvas.addEventListener('mousemove', (e) => this.hover(e));
@@ -118,6 +119,7 @@ export class TimelineCanvas {
     if (this.area) this.drawArea(g);
     if (this.found) this.drawFound(g);
     if (this.sourceMarks) this.drawSourceMarks(g);
+    if (this.diagnosis) this.drawDiagnosis(g);
     if (this.marked) {
       const [ax, , aw] = l.area;
       g.strokeStyle = '#ffd000';
@@ -252,6 +254,73 @@ export class TimelineCanvas {
       if (!row || x < ax || x > ax + aw) continue;
       g.fillRect(Math.round(x) - 1, row[1], 2, Math.max(3, row[2]));
     }
+  }
+
+  // The diagnosis overlay ({waits, path, selected}, web/diagnosis.js; null: none).
+  setDiagnosis(overlay) {
+    this.diagnosis = overlay;
+    if (this.list) this.draw();
+  }
+
+  // Waiting parts of MPI calls shaded, the critical path as a line through the rows it goes
+  // through, and an arrow from the culprit of the selected wait.
+  drawDiagnosis(g) {
+    const l = this.list, o = this.diagnosis;
+    const [ax, , aw] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const rows = new Map(l.rows.map((row) => [row[3], row]));
+    const x = (t) => ax + ((t - r.from) / span) * aw;
+    g.save();
+    g.beginPath();
+    g.rect(ax, 0, aw, l.height);
+    g.clip();
+    g.fillStyle = 'rgba(255, 40, 40, 0.45)';
+    for (const w of o.waits) {
+      const row = rows.get(w.object);
+      if (!row) continue;
+      const x0 = x(w.begin), x1 = x(w.end);
+      if (x1 < ax || x0 > ax + aw) continue;
+      g.fillRect(x0, row[1], Math.max(1, x1 - x0), Math.max(2, row[2]));
+    }
+    const mid = (row) => row[1] + Math.max(2, row[2]) / 2;
+    g.strokeStyle = '#ffd000';
+    g.lineWidth = 2;
+    g.beginPath();
+    let last = null;
+    for (const s of o.path) {
+      const row = rows.get(s.object);
+      if (!row) { last = null; continue; }
+      const y = mid(row);
+      if (last && last.object !== s.object) {
+        g.moveTo(x(s.begin), last.y);
+        g.lineTo(x(s.begin), y);
+      }
+      g.moveTo(x(s.begin), y);
+      g.lineTo(x(s.end), y);
+      last = { object: s.object, y };
+    }
+    g.stroke();
+    const sel = o.selected;
+    const from = sel && sel.culprit !== null && rows.get(sel.culprit), to = sel && rows.get(sel.object);
+    if (from && to) {
+      const x0 = x(sel.culpritTime), y0 = mid(from), x1 = x(sel.end), y1 = mid(to);
+      g.strokeStyle = '#00e5ff';
+      g.fillStyle = '#00e5ff';
+      g.lineWidth = 2;
+      g.beginPath();
+      g.moveTo(x0, y0);
+      g.lineTo(x1, y1);
+      g.stroke();
+      const a = Math.atan2(y1 - y0, x1 - x0);
+      g.beginPath();
+      g.moveTo(x1, y1);
+      g.lineTo(x1 - 8 * Math.cos(a - 0.4), y1 - 8 * Math.sin(a - 0.4));
+      g.lineTo(x1 - 8 * Math.cos(a + 0.4), y1 - 8 * Math.sin(a + 0.4));
+      g.closePath();
+      g.fill();
+    }
+    g.restore();
+    g.lineWidth = 1;
   }
 
   // Outlines an area selection {from, to, objects} (null: none) on the frames from now on.

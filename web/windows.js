@@ -9,6 +9,7 @@ import { Overview } from './overview.js';
 import { AnimationBar } from './animation.js';
 import { RowGroups } from './groups.js';
 import { TrafficView } from './traffic.js';
+import { DiagnosisView } from './diagnosis.js';
 import { CpuUse } from './utilisation.js';
 import { button, el, planeCsv, renderPlane, renderText } from './tables.js';
 
@@ -138,7 +139,7 @@ export class TimelinePanel extends Panel {
     this.box.append(canvas, selection);
     this.canvas = new TimelineCanvas(canvas, selection, {
       onZoom: (from, to) => this.userRange(this.zoom.go({ from, to })),
-      onClick: (row, time) => this.showText(row, time),
+      onClick: (row, time) => { if (!this.diagnosis.select(row, time)) this.showText(row, time); },
       onSelect: (area) => this.areaStats.select(area),
       onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
       onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
@@ -156,6 +157,7 @@ export class TimelinePanel extends Panel {
     this.overview = new Overview(this);
     this.groups = new RowGroups(this);
     this.traffic = new TrafficView(this);
+    this.diagnosis = new DiagnosisView(this);
     this.cpuUse = new CpuUse(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
@@ -172,7 +174,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.areaStats.root,
+    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.diagnosis.root, this.areaStats.root,
       this.textBox);
     this.buildBar();
     this.refreshControls();
@@ -374,6 +376,8 @@ export class TimelinePanel extends Panel {
       button('Compare…', 'the same cfg on another open trace', () => this.app.compare(this), 'compare'),
       button('Traffic', 'bytes sent over time and the node / task communication matrix of the range in view',
         () => this.traffic.toggle(), 'traffic-toggle'),
+      button('Waits', 'wait states (Late Sender, Wait at Barrier, ...) of the range in view, shaded on the timeline with the critical path; click a wait for its culprit',
+        () => this.diagnosis.toggle(), 'diagnosis-toggle'),
       button('CPUs', 'this window at cpu level (the thread running on each cpu), synchronised, with each cpu\'s Running share',
         () => this.openCpus(), 'open-cpus'),
       button('PNG', 'export the image', () => this.export('png'), 'export-png'),
@@ -490,6 +494,7 @@ export class TimelinePanel extends Panel {
       this.showTypedRange(range);
       this.overview.update();
       this.traffic.update();
+      this.diagnosis.update();
       this.cpuUse.update();
       if (this.app.sourceMark) this.refreshMarks();
       for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);

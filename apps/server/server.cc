@@ -35,6 +35,7 @@
 #include "apps/server/source_files.h"
 #include "apps/server/trace_cache.h"
 #include "include/parallax/cfg.h"
+#include "include/parallax/diagnose.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
@@ -383,7 +384,8 @@ class ServerImpl final : public Server {
         {"/api/analyze", &ServerImpl::AnalyzeRoute}, {"/api/at", &ServerImpl::At},
         {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
         {"/api/source/events", &ServerImpl::SourceEventsRoute},
-        {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute}};
+        {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute},
+        {"/api/diagnose", &ServerImpl::DiagnoseRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -879,6 +881,68 @@ class ServerImpl final : public Server {
                    {"bytes", t->bytes}, {"total", t->total}, {"nodes", t->nodes},
                    {"node_bytes", t->node_bytes}, {"node_messages", t->node_messages},
                    {"task_bytes", t->task_bytes}, {"task_messages", t->task_messages}});
+  }
+
+  // The diagnosis of the range in view (docs/diagnose.md): the patterns' totals, the longest
+  // wait states (`limit`, default 5000) and the critical path's segments, in trace units, for
+  // the timeline overlay and the diagnosis table.
+  void DiagnoseRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    DiagnoseOptions o;
+    if (from || to) {
+      auto span = TraceRange(*trace, from, to);
+      if (!span.ok()) throw CoreError(span.status());
+      o.range = span.value();
+    }
+    o.max_instances = p.Number<uint32_t>("limit").value_or(5000);
+    if (o.max_instances == 0 || o.max_instances > 100000)
+      throw ApiError{400, "'limit' must be 1 to 100000"};
+    o.worst = 0;
+    auto d = Diagnose(*trace, o);
+    if (!d.ok()) throw CoreError(d.status());
+    json ranks = json::array();
+    for (size_t r = 0; r < d->ranks.size(); ++r)
+      ranks.push_back(json{{"label", d->ranks[r]}, {"task", d->rank_tasks[r]}, {"thread", d->rank_threads[r]}});
+    json patterns = json::array();
+    const double rank_time = (d->end_s - d->begin_s) * static_cast<double>(d->ranks.size());
+    for (const PatternSummary& s : d->patterns)
+      patterns.push_back(json{{"key", s.key}, {"name", s.name}, {"time_s", s.time_s}, {"count", s.count},
+                              {"percent", rank_time > 0 ? 100 * s.time_s / rank_time : 0.0}});
+    json waits = {{"rank", json::array()}, {"begin", json::array()}, {"wait", json::array()},
+                  {"pattern", json::array()}, {"call", json::array()}, {"culprit_rank", json::array()},
+                  {"culprit", json::array()}, {"culprit_call", json::array()}, {"cause", json::array()},
+                  {"cause_delay_s", json::array()}};
+    for (const WaitStateInstance& i : d->instances) {
+      waits["rank"].push_back(i.rank);
+      waits["begin"].push_back(i.begin);
+      waits["wait"].push_back(i.wait);
+      waits["pattern"].push_back(i.pattern);
+      waits["call"].push_back(i.call);
+      waits["culprit_rank"].push_back(i.culprit_rank);
+      waits["culprit"].push_back(i.culprit);
+      waits["culprit_call"].push_back(i.culprit_call);
+      waits["cause"].push_back(i.culprit_rank >= 0 && i.cause_delay_s > 0 ? i.cause : std::string());
+      waits["cause_delay_s"].push_back(i.cause_delay_s);
+    }
+    json path = {{"rank", json::array()}, {"begin", json::array()}, {"end", json::array()}};
+    for (const CriticalPathSegmentInfo& s : d->critical_path.segments) {
+      path["rank"].push_back(s.rank);
+      path["begin"].push_back(s.begin);
+      path["end"].push_back(s.end);
+    }
+    json roots = json::array();
+    for (size_t k = 0; k < d->root_causes.size() && k < 5; ++k)
+      roots.push_back(json{{"rank", d->ranks[d->root_causes[k].rank]},
+                           {"activity", d->root_causes[k].activity},
+                           {"long_term_s", d->root_causes[k].long_term_s}});
+    SendJson(res, {{"begin_s", d->begin_s}, {"end_s", d->end_s}, {"ranks", ranks}, {"patterns", patterns},
+                   {"waits", waits}, {"limited", d->instances_limited},
+                   {"path", path}, {"path_length_s", d->critical_path.length_s},
+                   {"path_by_rank_s", d->critical_path.by_rank_s}, {"root_causes", roots},
+                   {"notes", d->notes}});
   }
 
   // The next (or previous) event or window value matching a query, over a run of objects.

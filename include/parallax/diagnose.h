@@ -24,6 +24,7 @@ struct DiagnoseOptions {
   bool strict_sizes = false;
   size_t worst = 10;  // the worst instances kept per pattern
   bool instances = true;  // fill Diagnosis::instances (every instance; the worst are always kept)
+  size_t max_instances = 0;  // > 0: only that many, the longest (Diagnosis::instances_limited)
 };
 
 // One wait state: the part of an MPI call a rank spent waiting for another.
@@ -37,6 +38,7 @@ struct WaitStateInstance {
   int64_t culprit_rank = -1;  // -1: unknown
   std::string culprit_call;   // "" when the culprit's time is in no call
   double culprit_s = 0;       // the culprit's entry the rank waited for
+  uint64_t begin = 0, wait = 0, culprit = 0;  // the same in trace units (wait: the whole wait)
   bool wrong_order = false;   // Late Sender: an earlier-sent message was received later
   // The root cause: the culprit's activity ("computation" or "MPI") in which it spent the most
   // time more than this rank since they last synchronised, and by how much.
@@ -71,6 +73,7 @@ struct PatternSummary {
 struct CriticalPathSegmentInfo {
   uint32_t rank = 0;
   double begin_s = 0, end_s = 0;
+  uint64_t begin = 0, end = 0;  // trace units
 };
 
 struct ActivityOnPath {
@@ -93,10 +96,12 @@ struct CriticalPathInfo {
 struct Diagnosis {
   std::string trace;
   std::vector<std::string> ranks;  // task labels ("1.3"), in rank order
+  std::vector<uint32_t> rank_tasks, rank_threads;  // each rank's task and (MPI) thread, 0-based
   double begin_s = 0, end_s = 0;   // the range reported
   std::vector<double> mpi_s;       // per rank: time in MPI calls within the range
   std::vector<PatternSummary> patterns;  // the spec's order
   std::vector<WaitStateInstance> instances;  // every instance in the range, by rank and time
+  bool instances_limited = false;            // only the longest DiagnoseOptions::max_instances
   CriticalPathInfo critical_path;
   std::vector<RootCause> root_causes;  // largest long-term cost first
   double unexplained_s = 0;            // waiting whose culprit shows no excess

@@ -5,10 +5,11 @@
 namespace parallax::diagnose {
 
 TraceDiagnosis::TraceDiagnosis(const model::TraceHeader& header, const store::TraceStore& store,
-                               const model::PcfCatalog* pcf)
+                               const model::PcfCatalog* pcf, const WaitStateOptions& options)
     : table_(calls::BuildCallTable(header, store, pcf, {0})),
-      waits_(FindWaitStates(table_, store.comms())),
-      path_(FindCriticalPath(table_, waits_)) {
+      waits_(FindWaitStates(table_, store.comms(), options)),
+      path_(FindCriticalPath(table_, waits_)),
+      costs_(FindDelayCosts(table_, store.comms(), waits_)) {
   segments_of_rank_.resize(table_.ranks.size());
   for (const PathSegment& s : path_.segments) segments_of_rank_[s.rank].push_back(s);
 }

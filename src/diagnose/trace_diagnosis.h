@@ -10,6 +10,7 @@
 
 #include "src/calls/call_table.h"
 #include "src/diagnose/critical_path.h"
+#include "src/diagnose/delay_costs.h"
 #include "src/diagnose/wait_states.h"
 
 namespace parallax::diagnose {
@@ -17,11 +18,12 @@ namespace parallax::diagnose {
 class TraceDiagnosis {
  public:
   TraceDiagnosis(const model::TraceHeader& header, const store::TraceStore& store,
-                 const model::PcfCatalog* pcf);
+                 const model::PcfCatalog* pcf, const WaitStateOptions& options = {});
 
   const calls::CallTable& table() const { return table_; }
   const WaitStates& waits() const { return waits_; }
   const CriticalPath& path() const { return path_; }
+  const DelayCosts& costs() const { return costs_; }
 
   // The waiting of the MPI call that `thread` runs at time t (entry <= t < exit), and its
   // pattern; null when it runs none or that call did not wait.
@@ -34,6 +36,7 @@ class TraceDiagnosis {
   calls::CallTable table_;
   WaitStates waits_;
   CriticalPath path_;
+  DelayCosts costs_;
   std::vector<std::vector<PathSegment>> segments_of_rank_;  // in time order
 };
 

@@ -35,7 +35,8 @@ model::Time Overlap(model::Time b, model::Time e, model::Time from, model::Time 
   return hi > lo ? hi - lo : 0;
 }
 
-Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
+Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& computed,
+                const DiagnoseOptions& options) {
   using diagnose::Pattern;
   Diagnosis d;
   d.trace = t.path();
@@ -44,11 +45,10 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
   const double unit = SecondsPerUnit(h.unit);
   auto sec = [unit](model::Time v) { return static_cast<double>(v) * unit; };
 
-  calls::CallTable table = calls::BuildCallTable(h, t.store(), pcf, {0});
-  diagnose::WaitStates waits =
-      diagnose::FindWaitStates(table, t.store().comms(), {options.strict_sizes});
-  diagnose::CriticalPath path = diagnose::FindCriticalPath(table, waits);
-  diagnose::DelayCosts costs = diagnose::FindDelayCosts(table, t.store().comms(), waits);
+  const calls::CallTable& table = computed.table();
+  const diagnose::WaitStates& waits = computed.waits();
+  const diagnose::CriticalPath& path = computed.path();
+  const diagnose::DelayCosts& costs = computed.costs();
 
   const model::Time from = options.range ? options.range->from : 0;
   const model::Time to = options.range ? options.range->to : std::max(t.store().end_time(), path.end);
@@ -57,6 +57,8 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
   const size_t nranks = table.ranks.size();
   for (const calls::Rank& r : table.ranks) {
     d.ranks.push_back(model::DefaultTaskLabel(h.processes, model::TaskIndex(r.task)));
+    d.rank_tasks.push_back(r.task);
+    d.rank_threads.push_back(r.thread);
     model::Time mpi = 0;
     for (const calls::Call& c : r.calls) mpi += Overlap(c.entry, c.exit, from, to);
     d.mpi_s.push_back(sec(mpi));
@@ -108,6 +110,9 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
     i.call = name_of(w.rank, w.call);
     i.begin_s = sec(c.entry);
     i.wait_s = sec(in_range);
+    i.begin = c.entry;
+    i.wait = w.wait;
+    i.culprit = w.culprit_time;
     i.call_s = sec(c.exit - c.entry);
     i.culprit_rank = w.culprit_rank == calls::kNoRank ? -1 : static_cast<int64_t>(w.culprit_rank);
     if (w.culprit_rank != calls::kNoRank && w.culprit_call != calls::kNoCall)
@@ -131,7 +136,20 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
                      });
     if (s.worst.size() > options.worst) s.worst.resize(options.worst);
   }
-  if (!options.instances) std::vector<WaitStateInstance>().swap(d.instances);
+  if (!options.instances) {
+    std::vector<WaitStateInstance>().swap(d.instances);
+  } else if (options.max_instances > 0 && d.instances.size() > options.max_instances) {
+    // The longest ones, back in rank and time order.
+    std::nth_element(d.instances.begin(), d.instances.begin() + static_cast<std::ptrdiff_t>(options.max_instances),
+                     d.instances.end(), [](const WaitStateInstance& a, const WaitStateInstance& b) {
+                       return a.wait_s > b.wait_s;
+                     });
+    d.instances.resize(options.max_instances);
+    std::sort(d.instances.begin(), d.instances.end(), [](const WaitStateInstance& a, const WaitStateInstance& b) {
+      return a.rank != b.rank ? a.rank < b.rank : a.begin < b.begin;
+    });
+    d.instances_limited = true;
+  }
 
   for (const auto& [key, v] : root) {
     if (v.first <= 0 && v.second <= 0) continue;
@@ -175,7 +193,7 @@ Diagnosis Build(const session::TraceImpl& t, const DiagnoseOptions& options) {
   cp.clamped_jumps = path.clamped;
   for (const diagnose::PathSegment& s : path.segments) {
     const model::Time b = std::max(s.begin, from), e = std::min(s.end, to);
-    if (e > b) cp.segments.push_back({s.rank, sec(b), sec(e)});
+    if (e > b) cp.segments.push_back({s.rank, sec(b), sec(e), b, e});
   }
 
   d.mpi_events = table.counts.mpi_events;
@@ -234,7 +252,13 @@ Result<Diagnosis> Diagnose(const Trace& trace, const DiagnoseOptions& options) {
   if (impl == nullptr) return Status::Error("diagnose: the trace was not opened by parallax::Trace::Open");
   if (options.range && options.range->to <= options.range->from)
     return Status::Error("diagnose: the range is empty (its end is not after its begin)");
-  return session::GuardedOn(trace, impl->path(), [&]() -> Result<Diagnosis> { return Build(*impl, options); });
+  return session::GuardedOn(trace, impl->path(), [&]() -> Result<Diagnosis> {
+    // The default reading is computed once per trace and kept (the semantic functions and the
+    // server's requests share it); the strict one is computed for this call.
+    if (!options.strict_sizes) return Build(*impl, impl->diagnosis().Get(), options);
+    diagnose::TraceDiagnosis strict(impl->header(), impl->store(), impl->pcf(), {true});
+    return Build(*impl, strict, options);
+  });
 }
 
 }  // namespace parallax

@@ -1,0 +1,141 @@
+// The diagnosis of the range in view under a timeline window (docs/diagnose.md): the wait-state
+// patterns' totals, the root causes and the critical path as a table, and on the timeline the
+// waiting part of each MPI call shaded, the critical path drawn across the ranks, and, for a
+// clicked wait, an arrow from the culprit. Follows the window's range: asked again with every
+// frame. The overlay shows on windows at thread or task level (one row per rank's thread/task).
+
+import { oneAtATime, postJson } from './api.js';
+import { el } from './tables.js';
+
+function seconds(s) {
+  if (s === 0) return '0 s';
+  if (Math.abs(s) >= 1) return `${s.toFixed(3)} s`;
+  if (Math.abs(s) >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
+  return `${(s * 1e6).toFixed(3)} µs`;
+}
+
+export class DiagnosisView {
+  constructor(panel) {
+    this.panel = panel;
+    this.root = el('div', null, 'diagnosis');
+    this.root.hidden = true;
+    this.summary = el('div', null, 'diagnosis-summary');
+    this.detail = el('div', null, 'diagnosis-detail');
+    this.root.append(this.summary, this.detail);
+    this.seq = 0;
+    this.data = null;
+    this.overlay = null;
+    this.update = oneAtATime(() => this.ask());
+  }
+
+  toggle() {
+    this.root.hidden = !this.root.hidden;
+    if (this.root.hidden) {
+      this.overlay = null;
+      this.panel.canvas.setDiagnosis(null);
+    } else {
+      this.update();
+    }
+  }
+
+  // The row object of rank r at the window's level, or null (no overlay at other levels).
+  objectOf(ranks, r) {
+    const level = this.panel.window.level || 'thread';
+    if (level === 'thread') return ranks[r].thread;
+    if (level === 'task') return ranks[r].task;
+    return null;
+  }
+
+  async ask() {
+    if (this.root.hidden) return;
+    const p = this.panel;
+    const range = p.zoom.range;
+    const seq = ++this.seq;
+    try {
+      const d = await postJson('/api/diagnose', { trace: p.doc.trace, from: range.from, to: range.to });
+      if (seq !== this.seq) return;
+      this.data = d;
+      this.show(d, range);
+      this.root.classList.remove('diagnosis-error');
+    } catch (e) {
+      if (seq !== this.seq) return;
+      this.summary.textContent = `diagnosis: ${e.message}`;
+      this.root.classList.add('diagnosis-error');
+    }
+  }
+
+  show(d, range) {
+    const table = el('table', null, 'diagnosis-patterns');
+    table.append(el('caption', `Wait states in view (${d.ranks.length} ranks)`));
+    const head = el('tr');
+    for (const h of ['pattern', 'time', '% of the ranks\' time', 'instances']) head.append(el('th', h));
+    table.append(head);
+    for (const p of d.patterns) {
+      const tr = el('tr', null, `pattern-${p.key}`);
+      tr.append(el('td', p.name), el('td', seconds(p.time_s)), el('td', `${p.percent.toFixed(2)} %`),
+        el('td', String(p.count)));
+      tr.dataset.key = p.key;
+      tr.dataset.time = p.time_s;
+      table.append(tr);
+    }
+    const path = el('div', null, 'diagnosis-path');
+    const byRank = d.path_by_rank_s.map((s, r) => [d.ranks[r].label, s]).filter(([, s]) => s > 0)
+      .sort((a, b) => b[1] - a[1]).slice(0, 6);
+    path.textContent = `critical path ${seconds(d.path_length_s)} in view: `
+      + byRank.map(([l, s]) => `${l} ${(100 * s / Math.max(d.path_length_s, 1e-300)).toFixed(1)} %`).join(', ');
+    const roots = el('div', null, 'diagnosis-roots');
+    roots.textContent = d.root_causes.length
+      ? `root causes: ${d.root_causes.map((c) => `${c.activity} on ${c.rank} (${seconds(c.long_term_s)})`).join(', ')}`
+      : 'root causes: none in view';
+    const notes = d.notes.map((n) => el('div', `note: ${n}`, 'diagnosis-note'));
+    if (d.limited) notes.push(el('div', `the ${d.waits.rank.length} longest waits of the range are drawn`, 'diagnosis-note'));
+    this.summary.replaceChildren(table, path, roots, ...notes);
+    // The overlay, in the window's rows.
+    const waits = [];
+    const w = d.waits;
+    for (let i = 0; i < w.rank.length; i += 1) {
+      const object = this.objectOf(d.ranks, w.rank[i]);
+      if (object === null) continue;
+      const culprit = w.culprit_rank[i] === null ? null : this.objectOf(d.ranks, w.culprit_rank[i]);
+      waits.push({
+        object, begin: w.begin[i], end: w.begin[i] + w.wait[i], pattern: w.pattern[i], call: w.call[i],
+        rank: d.ranks[w.rank[i]].label, culprit, culpritTime: w.culprit[i], culpritCall: w.culprit_call[i],
+        culpritRank: w.culprit_rank[i] === null ? '' : d.ranks[w.culprit_rank[i]].label,
+        cause: w.cause[i], causeDelay: w.cause_delay_s[i], wait: w.wait[i],
+      });
+    }
+    const segments = [];
+    for (let i = 0; i < d.path.rank.length; i += 1) {
+      const object = this.objectOf(d.ranks, d.path.rank[i]);
+      if (object !== null) segments.push({ object, begin: d.path.begin[i], end: d.path.end[i] });
+    }
+    const at = this.objectOf(d.ranks, 0) === null ? 'the overlay shows on thread or task windows' : '';
+    if (at) this.summary.append(el('div', at, 'diagnosis-note'));
+    const selected = this.overlay && this.overlay.selected;
+    this.overlay = { waits, path: segments, selected: selected && waits.find((x) => x.object === selected.object && x.begin === selected.begin) };
+    this.panel.canvas.setDiagnosis(this.overlay);
+    Object.assign(this.root.dataset, { from: range.from, to: range.to, waits: waits.length, segments: segments.length });
+  }
+
+  // A click at (row, time): selects the wait drawn there, if any (true), and says what it was.
+  select(row, time) {
+    if (this.root.hidden || !this.overlay) return false;
+    const o = this.overlay;
+    const span = (this.panel.zoom.range.to - this.panel.zoom.range.from) / 500;  // a pixel or two
+    const hit = o.waits.find((x) => x.object === row[3] && x.begin - span <= time && time <= x.end + span);
+    o.selected = hit || null;
+    this.panel.canvas.setDiagnosis(o);
+    if (!hit) {
+      this.detail.textContent = '';
+      return false;
+    }
+    const traceUnit = this.panel.app.traceInfo(this.panel.doc.trace).time_unit;
+    const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3 }[traceUnit] || 1e-9;
+    let text = `${hit.pattern.replace(/_/g, ' ')}: rank ${hit.rank} waited ${seconds(hit.wait * unit)} in ${hit.call}`;
+    if (hit.culpritRank) text += ` for rank ${hit.culpritRank}${hit.culpritCall ? ` (${hit.culpritCall})` : ''}`;
+    if (hit.cause) text += `, which spent ${seconds(hit.causeDelay)} more in ${hit.cause} since they last synchronised`;
+    this.detail.textContent = text;
+    this.root.dataset.selected = `${hit.rank}@${hit.begin}`;
+    return true;
+  }
+}
