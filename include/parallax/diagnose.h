@@ -104,6 +104,13 @@ struct Diagnosis {
   bool instances_limited = false;            // only the longest DiagnoseOptions::max_instances
   CriticalPathInfo critical_path;
   std::vector<RootCause> root_causes;  // largest long-term cost first
+  // OpenMP (traces with Extrae's OpenMP events): the threads of the tasks that have them
+  // ("1.1.2"), and two patterns whose by_rank_s are per such thread: wait_at_omp_barrier (a
+  // thread waits in a barrier for the last of its team) and omp_idle_threads (the workers of a
+  // task while its master runs outside parallel regions).
+  std::vector<std::string> omp_threads;
+  std::vector<PatternSummary> omp_patterns;
+  uint64_t omp_barriers_analysed = 0;
   double unexplained_s = 0;            // waiting whose culprit shows no excess
   // Counts of what was analysed, and of what was not, with why.
   uint64_t mpi_events = 0;

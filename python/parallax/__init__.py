@@ -286,7 +286,9 @@ class Diagnosis:
     - `activities()`: time on the critical path per activity (path_s, imbalance_s);
     - `by_rank()`: per rank, the time in MPI and in each pattern, and on the critical path;
     - `root_causes()`: the waiting charged to each rank's activities (rank, activity,
-      short_term_s, long_term_s), largest long-term first.
+      short_term_s, long_term_s), largest long-term first;
+    - `openmp()`: per thread of the tasks with OpenMP events, the time waiting in barriers and
+      idle while the master ran outside parallel regions.
     `str(d)` is the text report."""
 
     def __init__(self, raw):
@@ -328,6 +330,13 @@ class Diagnosis:
         return _pandas().DataFrame(
             [{"activity": a, "path_s": s, "imbalance_s": cp["imbalance_s"].get(a, 0.0)}
              for a, s in cp["by_activity_s"].items()])
+
+    def openmp(self):
+        omp = self.summary["openmp"]
+        cols = {key: p["by_thread"] for key, p in omp["patterns"].items()}
+        df = _pandas().DataFrame(cols, index=omp["threads"], columns=list(cols))
+        df.index.name = "thread"
+        return df
 
     def root_causes(self):
         return _pandas().DataFrame(self.summary["root_causes"],

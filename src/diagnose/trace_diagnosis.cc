@@ -9,7 +9,8 @@ TraceDiagnosis::TraceDiagnosis(const model::TraceHeader& header, const store::Tr
     : table_(calls::BuildCallTable(header, store, pcf, {0})),
       waits_(FindWaitStates(table_, store.comms(), options)),
       path_(FindCriticalPath(table_, waits_)),
-      costs_(FindDelayCosts(table_, store.comms(), waits_)) {
+      costs_(FindDelayCosts(table_, store.comms(), waits_)),
+      omp_(FindOmpWaits(header, store)) {
   segments_of_rank_.resize(table_.ranks.size());
   for (const PathSegment& s : path_.segments) segments_of_rank_[s.rank].push_back(s);
 }

@@ -11,6 +11,7 @@
 #include "src/calls/call_table.h"
 #include "src/diagnose/critical_path.h"
 #include "src/diagnose/delay_costs.h"
+#include "src/diagnose/omp_waits.h"
 #include "src/diagnose/wait_states.h"
 
 namespace parallax::diagnose {
@@ -24,6 +25,7 @@ class TraceDiagnosis {
   const WaitStates& waits() const { return waits_; }
   const CriticalPath& path() const { return path_; }
   const DelayCosts& costs() const { return costs_; }
+  const OmpWaits& omp() const { return omp_; }
 
   // The waiting of the MPI call that `thread` runs at time t (entry <= t < exit), and its
   // pattern; null when it runs none or that call did not wait.
@@ -37,6 +39,7 @@ class TraceDiagnosis {
   WaitStates waits_;
   CriticalPath path_;
   DelayCosts costs_;
+  OmpWaits omp_;
   std::vector<std::vector<PathSegment>> segments_of_rank_;  // in time order
 };
 

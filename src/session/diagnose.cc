@@ -160,6 +160,69 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
                    [](const RootCause& a, const RootCause& b) { return a.long_term_s > b.long_term_s; });
   d.unexplained_s = unexplained * unit;
 
+  // OpenMP.
+  const diagnose::OmpWaits& omp = computed.omp();
+  if (!omp.threads.empty()) {
+    std::map<uint32_t, size_t> slot;  // thread -> index in omp_threads
+    for (uint32_t th : omp.threads) {
+      slot[th] = d.omp_threads.size();
+      d.omp_threads.push_back(model::DefaultThreadLabel(h.processes, model::ThreadIndex(th)));
+    }
+    auto pattern = [&](const char* key, const char* name, const char* description) {
+      PatternSummary s;
+      s.key = key;
+      s.name = name;
+      s.group = "OpenMP";
+      s.description = description;
+      s.by_rank_s.assign(d.omp_threads.size(), 0);
+      return s;
+    };
+    PatternSummary barrier = pattern("wait_at_omp_barrier", "Wait at OpenMP Barrier",
+                                     "a thread waited in a barrier for the last thread of its team");
+    PatternSummary idle = pattern("omp_idle_threads", "Idle Threads",
+                                  "the worker threads of a task while its master ran outside parallel regions");
+    for (const diagnose::OmpBarrierWait& w : omp.barrier_waits) {
+      const model::Time in_range = Overlap(w.entry, w.entry + w.wait, from, to);
+      if (in_range == 0) continue;
+      barrier.time_s += sec(in_range);
+      barrier.by_rank_s[slot[w.thread]] += sec(in_range);
+      ++barrier.count;
+      WaitStateInstance i;
+      i.pattern = barrier.key;
+      i.rank = static_cast<uint32_t>(slot[w.thread]);
+      i.call = "OpenMP barrier";
+      i.begin_s = sec(w.entry);
+      i.wait_s = sec(in_range);
+      i.call_s = sec(w.exit - w.entry);
+      i.culprit_s = sec(w.last_entry);
+      i.culprit_rank = static_cast<int64_t>(slot[w.last_thread]);
+      i.begin = w.entry;
+      i.wait = w.wait;
+      i.culprit = w.last_entry;
+      barrier.worst.push_back(std::move(i));
+    }
+    std::stable_sort(barrier.worst.begin(), barrier.worst.end(),
+                     [](const WaitStateInstance& a, const WaitStateInstance& b) { return a.wait_s > b.wait_s; });
+    if (barrier.worst.size() > options.worst) barrier.worst.resize(options.worst);
+    barrier.operations = omp.barriers_analysed;
+    for (const diagnose::OmpIdle& s : omp.idle) {
+      const model::Time in_range = Overlap(s.begin, s.end, from, to);
+      if (in_range == 0) continue;
+      const model::ProcessModel& pm = h.processes;
+      const model::TaskInfo& task = pm.task(model::TaskIndex(s.task));
+      for (uint32_t k = 1; k < task.threads; ++k) {
+        auto it = slot.find(task.first_thread.value + k);
+        if (it == slot.end()) continue;
+        idle.by_rank_s[it->second] += sec(in_range);
+        idle.time_s += sec(in_range);
+      }
+      ++idle.count;
+    }
+    d.omp_patterns.push_back(std::move(barrier));
+    d.omp_patterns.push_back(std::move(idle));
+    d.omp_barriers_analysed = omp.barriers_analysed;
+  }
+
   // The critical path within the range.
   CriticalPathInfo& cp = d.critical_path;
   diagnose::PathProfile prof = diagnose::ProfilePath(table, path, from, to);
@@ -229,9 +292,12 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
   d.other_thread_calls = table.counts.other_thread_calls;
 
   if (table.ranks.empty())
-    d.notes.push_back(
-        "the trace has no MPI call events (types 50000001-50000005): there is nothing to "
-        "diagnose (trace an MPI run with Extrae or parallax-trace)");
+    d.notes.push_back(d.omp_threads.empty()
+                          ? "the trace has no MPI call events (types 50000001-50000005) and no OpenMP "
+                            "events (60000001, 60000005): there is nothing to diagnose (trace an MPI "
+                            "or OpenMP run with Extrae or parallax-trace)"
+                          : "the trace has no MPI call events (types 50000001-50000005): only its "
+                            "OpenMP waits are diagnosed");
   if (d.backward_messages > 0)
     d.notes.push_back(fmt::format(
         "{} messages are received before they are sent: the clocks of the ranks disagree, and "

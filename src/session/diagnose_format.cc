@@ -32,6 +32,19 @@ std::string FormatDiagnosisText(const Diagnosis& d) {
   out += fmt::format("{} ranks, {:.6f}-{:.6f} s; time in MPI {:.6f} s ({:.1f} % of the ranks' time)\n",
                      d.ranks.size(), d.begin_s, d.end_s, mpi, Percent(mpi, all));
   for (const std::string& n : d.notes) out += "note: " + n + "\n";
+  if (!d.omp_patterns.empty()) {
+    const double omp_time = (d.end_s - d.begin_s) * static_cast<double>(d.omp_threads.size());
+    out += fmt::format("\nOpenMP ({} threads, {} barriers analysed)  time (s)  % time  instances\n",
+                       d.omp_threads.size(), d.omp_barriers_analysed);
+    for (const PatternSummary& p : d.omp_patterns)
+      out += fmt::format("  {:<22} {:>10.6f} {:>6.2f} % {:>10}\n", p.name, p.time_s,
+                         Percent(p.time_s, omp_time), p.count);
+    for (const WaitStateInstance& i : d.omp_patterns[0].worst)
+      out += fmt::format("  longest: thread {} waited {:.6f} s in a barrier at {:.6f} s for thread {} "
+                         "(arrived at {:.6f} s)\n",
+                         d.omp_threads[i.rank], i.wait_s, i.begin_s, d.omp_threads[i.culprit_rank],
+                         i.culprit_s);
+  }
   if (d.ranks.empty()) return out;
 
   out += "\nwait states                time (s)  % time  instances  operations\n";
@@ -219,6 +232,18 @@ std::string FormatDiagnosisJson(const Diagnosis& d) {
   counts["nested_opens"] = d.nested_opens;
   counts["other_thread_calls"] = d.other_thread_calls;
   j["counts"] = std::move(counts);
+  ordered_json omp;
+  omp["threads"] = d.omp_threads;
+  omp["barriers_analysed"] = d.omp_barriers_analysed;
+  ordered_json omp_patterns = ordered_json::object();
+  for (const PatternSummary& p : d.omp_patterns) {
+    ordered_json by_thread = ordered_json::object();
+    for (size_t k = 0; k < d.omp_threads.size(); ++k) by_thread[d.omp_threads[k]] = p.by_rank_s[k];
+    omp_patterns[p.key] = {{"name", p.name}, {"time_s", p.time_s}, {"count", p.count},
+                           {"operations", p.operations}, {"by_thread", std::move(by_thread)}};
+  }
+  omp["patterns"] = std::move(omp_patterns);
+  j["openmp"] = std::move(omp);
   j["notes"] = d.notes;
   return j.dump(2) + "\n";
 }

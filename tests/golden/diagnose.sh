@@ -107,14 +107,20 @@ if abs(lines["mpi_not_waiting"] - 100 * rest * 1e6 / (4 * runtime)) > 1e-9:
 if bad: print("diagnose: pop waiting lines", bad); sys.exit(1)
 PY
 
-# No MPI events: an empty diagnosis, a note, exit 0.
+# No MPI events: an empty MPI diagnosis, a note, exit 0; omp2 (Extrae, OpenMP, 2 threads) has
+# parallel regions: its worker is idle while the master runs outside them.
 out=$("$BIN" diagnose "$DATA/omp/omp2.prv.gz" --format json)
 echo "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["ranks"] == [] and d["patterns"]["late_sender"]["count"] == 0, d
-assert any("no MPI call events" in n for n in d["notes"]), d["notes"]' || { echo "diagnose: no-MPI trace"; fail=1; }
-"$BIN" diagnose "$DATA/omp/omp2.prv.gz" | grep -q "nothing to diagnose" || { echo "diagnose: no-MPI text"; fail=1; }
+assert any("no MPI call events" in n for n in d["notes"]), d["notes"]
+omp = d["openmp"]
+assert omp["threads"] == ["1.1.1", "1.1.2"], omp
+idle = omp["patterns"]["omp_idle_threads"]["by_thread"]
+assert idle["1.1.1"] == 0 and idle["1.1.2"] > 0, idle' || { echo "diagnose: no-MPI trace"; fail=1; }
+printf '#Paraver (01/01/26 at 00:00):100_ns:1(1):1:1(1:1)\n1:1:1:1:1:0:100:1\n' > "$WORK/plain.prv"
+"$BIN" diagnose "$WORK/plain.prv" | grep -q "nothing to diagnose" || { echo "diagnose: no MPI, no OpenMP text"; fail=1; }
 
 # Bad calls.
 if "$BIN" diagnose "$WORK/missing.prv" 2> "$WORK/err"; then echo "diagnose: missing file accepted"; fail=1; fi

@@ -94,3 +94,13 @@ def test_semantic_functions_follow_the_diagnosis():
     assert on.value.between(0, 1).all()
     assert (on.value * on.duration).sum() * 1e-9 == pytest.approx(
         d.summary["critical_path"]["length_s"], rel=1e-9)
+
+
+def test_openmp_per_thread():
+    d = parallax.open(os.path.join(DATA, "omp", "omp2.prv.gz")).diagnose()
+    omp = d.openmp()
+    assert list(omp.index) == ["1.1.1", "1.1.2"]
+    assert list(omp.columns) == ["wait_at_omp_barrier", "omp_idle_threads"]
+    assert omp.loc["1.1.1", "omp_idle_threads"] == 0
+    assert omp.loc["1.1.2", "omp_idle_threads"] == pytest.approx(
+        d.summary["openmp"]["patterns"]["omp_idle_threads"]["time_s"])

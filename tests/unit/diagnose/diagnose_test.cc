@@ -310,6 +310,54 @@ TEST(Diagnose, NoMpiEvents) {
   EXPECT_EQ(j["critical_path"]["length_s"], 0.0);
 }
 
+// OpenMP: one task of three threads. The master's region is [10, 1000]; in it every thread
+// meets a first barrier (arriving at 100, 200 and 450: the first two wait 350 and 250 for the
+// third) and two of them a second (600 and 650: the first waits 50). The master runs outside
+// regions over [0, 10] and [1000, 1200]: 210 ns for each of the two workers.
+TEST(Diagnose, OpenMpBarriersAndIdleThreads) {
+  const std::string text =
+      "#Paraver (01/01/26 at 00:00):1200_ns:1(3):1:1(3:1)\n"
+      "1:1:1:1:1:0:1200:1\n"
+      "1:2:1:1:2:0:1200:1\n"
+      "1:3:1:1:3:0:1200:1\n"
+      "2:1:1:1:1:10:60000001:3\n"
+      "2:1:1:1:1:100:60000005:1\n"
+      "2:2:1:1:2:200:60000005:1\n"
+      "2:3:1:1:3:450:60000005:1\n"
+      "2:1:1:1:1:500:60000005:0\n"
+      "2:2:1:1:2:500:60000005:0\n"
+      "2:3:1:1:3:500:60000005:0\n"
+      "2:1:1:1:1:600:60000005:1\n"
+      "2:2:1:1:2:650:60000005:1\n"
+      "2:1:1:1:1:700:60000005:0\n"
+      "2:2:1:1:2:700:60000005:0\n"
+      "2:1:1:1:1:1000:60000001:0\n";
+  test::ScratchFolder dir;
+  auto trace = Trace::Open(dir.Write("omp.prv", text));
+  ASSERT_TRUE(trace.ok()) << trace.status().ToString();
+  auto r = Diagnose(*trace.value());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const Diagnosis& d = r.value();
+  EXPECT_TRUE(d.ranks.empty());
+  ASSERT_EQ(d.omp_threads, (std::vector<std::string>{"1.1.1", "1.1.2", "1.1.3"}));
+  ASSERT_EQ(d.omp_patterns.size(), 2u);
+  const PatternSummary& b = d.omp_patterns[0];
+  EXPECT_EQ(b.key, "wait_at_omp_barrier");
+  EXPECT_EQ(b.count, 3u);
+  EXPECT_EQ(b.operations, 2u);
+  EXPECT_NEAR(b.by_rank_s[0], 400 * kNs, 1e-15);
+  EXPECT_NEAR(b.by_rank_s[1], 250 * kNs, 1e-15);
+  EXPECT_EQ(b.by_rank_s[2], 0);
+  EXPECT_EQ(b.worst[0].culprit_rank, 2);
+  const PatternSummary& idle = d.omp_patterns[1];
+  EXPECT_EQ(idle.key, "omp_idle_threads");
+  EXPECT_EQ(idle.by_rank_s[0], 0);
+  EXPECT_NEAR(idle.by_rank_s[1], 210 * kNs, 1e-15);
+  EXPECT_NEAR(idle.by_rank_s[2], 210 * kNs, 1e-15);
+  auto j = nlohmann::json::parse(FormatDiagnosisJson(d));
+  EXPECT_EQ(j["openmp"]["patterns"]["wait_at_omp_barrier"]["count"], 3);
+}
+
 // The real epoch traces (Extrae, 1, 2 and 4 ranks): no rank waits longer than it is in MPI,
 // the path tiles its span, and the JSON carries the keys scripts rely on.
 TEST(Diagnose, EpochTracesSumsHold) {
