@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -399,6 +400,36 @@ TEST(Diagnose, EpochTracesSumsHold) {
     EXPECT_TRUE(j["critical_path"]["by_rank_s"].contains("1.1"));
     EXPECT_TRUE(j["critical_path"]["by_activity_s"].contains("computation"));
   }
+}
+
+// The inputs of the diagnose fuzz target's corpus (its seeds and any crash it found) diagnose
+// with the sums holding, so a fixed crash stays fixed in the normal test run.
+TEST(Diagnose, FuzzCorpusSumsHold) {
+  const std::filesystem::path dir =
+      std::filesystem::path(PARALLAX_TEST_DATA).parent_path() / "fuzz" / "corpus" / "diagnose";
+  int inputs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    SCOPED_TRACE(entry.path().string());
+    auto trace = Trace::Open(entry.path().string());
+    if (!trace.ok()) continue;
+    ++inputs;
+    for (bool strict : {false, true}) {
+      DiagnoseOptions o;
+      o.strict_sizes = strict;
+      auto r = Diagnose(*trace.value(), o);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      const Diagnosis& d = r.value();
+      for (size_t rank = 0; rank < d.ranks.size(); ++rank) {
+        double waited = 0;
+        for (const PatternSummary& p : d.patterns) waited += p.by_rank_s[rank];
+        EXPECT_LE(waited, d.mpi_s[rank] + 1e-12);
+      }
+      double sum = 0;
+      for (double v : d.critical_path.by_rank_s) sum += v;
+      EXPECT_NEAR(sum, d.critical_path.length_s, 1e-12);
+    }
+  }
+  EXPECT_GE(inputs, 5);
 }
 
 }  // namespace
