@@ -237,6 +237,18 @@ CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceSto
   return table;
 }
 
+uint32_t FirstCallFrom(const std::vector<Call>& calls, Time t) {
+  return static_cast<uint32_t>(std::lower_bound(calls.begin(), calls.end(), t,
+                                                [](const Call& c, Time v) { return c.entry < v; }) -
+                               calls.begin());
+}
+
+uint32_t LastCallEnteredBy(const std::vector<Call>& calls, Time t) {
+  auto it = std::upper_bound(calls.begin(), calls.end(), t,
+                             [](Time v, const Call& c) { return v < c.entry; });
+  return it == calls.begin() ? kNoCall : static_cast<uint32_t>(it - calls.begin() - 1);
+}
+
 std::string CallName(const model::PcfCatalog* pcf, const Call& call) {
   if (pcf != nullptr)
     if (const std::string* label = pcf->EventValueLabel(call.type, call.value)) return *label;

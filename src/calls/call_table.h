@@ -100,6 +100,11 @@ struct CallTableOptions {
 CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceStore& store,
                          const model::PcfCatalog* pcf, const CallTableOptions& options = {});
 
+// The first call of `calls` (in entry order) entered at or after t: calls.size() when none.
+uint32_t FirstCallFrom(const std::vector<Call>& calls, Time t);
+// The last call entered at or before t, or kNoCall.
+uint32_t LastCallEnteredBy(const std::vector<Call>& calls, Time t);
+
 // The name of a call: its .pcf label, else Extrae's name, else "MPI call <value>".
 std::string CallName(const model::PcfCatalog* pcf, const Call& call);
 

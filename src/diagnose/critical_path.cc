@@ -7,16 +7,10 @@ namespace parallax::diagnose {
 namespace {
 
 using calls::Call;
+using calls::FirstCallFrom;
 using calls::kNoCall;
 using calls::kNoRank;
 using calls::Op;
-
-// The index of the first call of `calls` entered at or after t.
-uint32_t FirstCallFrom(const std::vector<Call>& calls, Time t) {
-  auto it = std::lower_bound(calls.begin(), calls.end(), t,
-                             [](const Call& c, Time v) { return c.entry < v; });
-  return static_cast<uint32_t>(it - calls.begin());
-}
 
 // Adds the time each call of `calls` spends in [b, e) to `by` (by (type, value)), and returns
 // the total.

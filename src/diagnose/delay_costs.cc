@@ -40,11 +40,7 @@ class RankTimes {
   }
 
   // The first call entered at or after t.
-  uint32_t FirstFrom(Time t) const {
-    return static_cast<uint32_t>(std::lower_bound(calls_.begin(), calls_.end(), t,
-                                                  [](const Call& c, Time v) { return c.entry < v; }) -
-                                 calls_.begin());
-  }
+  uint32_t FirstFrom(Time t) const { return calls::FirstCallFrom(calls_, t); }
 
  private:
   const std::vector<Call>& calls_;

@@ -15,23 +15,13 @@ TraceDiagnosis::TraceDiagnosis(const model::TraceHeader& header, const store::Tr
   for (const PathSegment& s : path_.segments) segments_of_rank_[s.rank].push_back(s);
 }
 
-namespace {
-
-// The call of `calls` entered last at or before t, or kNoCall.
-uint32_t LastEnteredBy(const std::vector<calls::Call>& calls, Time t) {
-  auto it = std::upper_bound(calls.begin(), calls.end(), t,
-                             [](Time v, const calls::Call& c) { return v < c.entry; });
-  return it == calls.begin() ? calls::kNoCall : static_cast<uint32_t>(it - calls.begin() - 1);
-}
-
-}  // namespace
 
 const WaitInstance* TraceDiagnosis::WaitAt(uint32_t thread, Time t) const {
   if (thread >= table_.rank_of_thread.size()) return nullptr;
   const uint32_t rank = table_.rank_of_thread[thread];
   if (rank == calls::kNoRank) return nullptr;
   const auto& calls = table_.ranks[rank].calls;
-  const uint32_t c = LastEnteredBy(calls, t);
+  const uint32_t c = calls::LastCallEnteredBy(calls, t);
   if (c == calls::kNoCall || t >= calls[c].exit) return nullptr;
   return waits_.Find(rank, c);
 }
@@ -42,7 +32,7 @@ double TraceDiagnosis::PathShareAt(uint32_t thread, Time t) const {
   if (rank == calls::kNoRank) return 0;
   const auto& calls = table_.ranks[rank].calls;
   // The call running at t, else the burst between the previous call's exit and the next entry.
-  const uint32_t c = LastEnteredBy(calls, t);
+  const uint32_t c = calls::LastCallEnteredBy(calls, t);
   Time b, e;
   if (c != calls::kNoCall && t < calls[c].exit) {
     b = calls[c].entry, e = calls[c].exit;
