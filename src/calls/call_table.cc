@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 #include <string_view>
 
@@ -153,8 +154,8 @@ void ReadCommunicators(const model::TraceHeader& header, const std::vector<uint3
       size_t colon = rest.find(':');
       std::string_view field = rest.substr(0, colon);
       int64_t v = 0;
-      ok = !field.empty() && field.size() < 18;
-      for (char ch : field) ok = ok && ch >= '0' && ch <= '9', v = v * 10 + (ch - '0');
+      auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+      ok = !field.empty() && ec == std::errc() && end == field.data() + field.size() && v >= 0;
       f.push_back(v);
       rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
     }
