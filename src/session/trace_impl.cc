@@ -27,6 +27,7 @@
 #include "src/session/distributed.h"
 #include "src/session/guard.h"
 #include "src/io/import/trace_import.h"
+#include "src/io/otf2/otf2_trace.h"
 
 namespace parallax {
 
@@ -36,6 +37,15 @@ std::string CompanionPath(const std::string& prv_path, const std::string& extens
   if (base::EndsWith(base, "prv")) base.resize(base.size() - 3);
   else base += '.';
   return base + extension;
+}
+
+std::vector<std::string> TraceInputFiles(const std::string& path) {
+  std::vector<std::string> files{path, CompanionPath(path, "pcf"), CompanionPath(path, "row")};
+  // By name: libotf2 refuses an anchor whose name does not end in .otf2.
+  const std::string anchor = io::Otf2AnchorOf(path);
+  if (base::EndsWith(anchor, ".otf2"))
+    for (std::string& f : io::Otf2ArchiveFiles(anchor)) files.push_back(std::move(f));
+  return files;
 }
 
 Result<std::unique_ptr<Trace>> Trace::Open(const std::string& path, const LoadOptions& options) {
