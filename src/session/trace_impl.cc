@@ -459,9 +459,12 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   if (io::TraceFormat f = io::DetectTraceFormatOfFile(path); f != io::TraceFormat::kPrv && f != io::TraceFormat::kUnknown) {
     auto imported = io::ImportTrace(path, f, options.memory_limit);
     if (!imported.ok()) return imported.status();
-    if (options.strict && imported->prv.diagnostics.problems() > 0)
+    if (options.strict && imported->prv.diagnostics.problems() > 0) {
+      // The first problem, located, as for a .prv.
+      if (Status s = io::StrictCheck(imported->prv.diagnostics, path); !s.ok()) return s;
       return Status::Error("the trace has malformed or unbalanced records (--strict)", Location{path, 0, 0},
                            "run `parallax info` without --strict to see them");
+    }
     if (options.compact) imported->prv.store.Compact(ResidentBudget(options), options.threads);
     auto t = std::make_unique<TraceImpl>(path, std::move(imported->prv));
     t->set_pcf(std::move(imported->pcf));

@@ -128,6 +128,24 @@ check deep-json-status 1 "$(run info deep.json.gz)"
 check deep-json-message "deep.json.gz:1:294: error: otherData nests more than 200 arrays or objects in one another; expected at most 200 levels of nesting" \
   "$(head -1 err)"
 
+# A JSON trace carrying Parallax's header (otherData.parallax) is checked like a .prv: a task on
+# node 0 and records on cpu 65000 of a 1-cpu trace were loaded as they were, and a member of the
+# wrong type was an "internal error".
+pax() {  # header members, then the state's cpu
+  printf '{"otherData":{"parallax":{%s}},\n"traceEvents":[\n{"ph":"X","pid":1,"tid":1,"name":"s","ts":0,"dur":0.01,"args":{"state":1,"cpu":%s}}\n]}\n' "$1" "$2"
+}
+pax '"appls":[[[1,0]]],"cpus_per_node":[1]' 1 > node0.json
+check json-pax-node-status 1 "$(run info node0.json)"
+check json-pax-node-message "node0.json:1:14: error: bad header in otherData.parallax.appls[0][0][1]: task 1.1 runs on node 0, but the header declares 1 nodes" \
+  "$(head -1 err)"
+pax '"appls":[[[1,1]]],"cpus_per_node":[1]' 65000 > cpu.json
+check json-pax-cpu-status 1 "$(run info cpu.json)"
+check json-pax-cpu-message "cpu.json:3:1: error: empty body: every record was rejected (1 skipped); the first: records naming a cpu not in the header (skipped): cpu 65000 does not exist (the header declares 1)" \
+  "$(head -1 err)"
+pax '"appls":[[[1,1]]],"cpus_per_node":[1],"unit":5' 1 > unit.json
+check json-pax-type-status 1 "$(run info unit.json)"
+check json-pax-type-message "unit.json:1:14: error: otherData.parallax.unit must be a string, not 5" "$(head -1 err)"
+
 # A tracer file (.pxt) whose data chunk names thread 0xFFFFFFFF: merge sized its thread table
 # with thread + 1, which wrapped to 0, and wrote past it (139). Ids are bounded now.
 { printf 'PXT1\0\0\0\0\377\377\377\377\0\0\0\0\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\2\0\1'
