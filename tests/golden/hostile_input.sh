@@ -191,6 +191,16 @@ check fifo-seal-cache "cache        $TMP/seal/t.prv.pxc (read)" "$(grep '^cache'
 mkfifo pipe.pxt
 check fifo-pxt-status 1 "$(bounded merge pipe.pxt -o merged.prv)"
 check fifo-pxt-message "parallax merge: pipe.pxt: cannot open: not a regular file (a pipe or a device?)" "$(head -1 err)"
+# A tracer file whose module map names a pipe: the merge's symbolizer opened it (libdw) to
+# resolve a code address and blocked there. Objects are opened as regular files only now.
+mkfifo pipe.so
+meta="process 0 1 1 1 0 10
+module 4096 8192 0 $TMP/pipe.so
+"
+{ printf 'PXT1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\6\0\0\0\0\0\0\0\012\005\350\007\200\040'
+  printf 'PXT1\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+  printf "$(printf '\\%03o' "${#meta}")\0\0\0\0\0\0\0"; printf '%s' "$meta"; } > module.pxt
+check fifo-module-status 0 "$(bounded merge module.pxt -o module.prv)"
 if [[ -d "$DATA/otf2/ping-pong-otf2" ]] && "$BIN" info "$DATA/otf2/ping-pong-otf2/traces.otf2" >/dev/null 2>&1; then
   cp -r "$DATA/otf2/ping-pong-otf2" pp
   rm pp/traces/1.evt && mkfifo pp/traces/1.evt
