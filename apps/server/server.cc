@@ -416,6 +416,9 @@ class ServerImpl final : public Server {
       res.set_header("Allow", "GET, HEAD, POST");
       return refuse(405, "method " + req.method + " is not allowed", "use GET or POST");
     }
+    // Two Host headers make the request ambiguous (RFC 9112, section 3.2): whichever one a check
+    // read, a proxy or the browser may have meant the other.
+    if (req.get_header_value_count("Host") > 1) return refuse(400, "more than one Host header");
     // DNS rebinding: a page of another site resolving its name to this machine sends its own Host.
     std::string host = req.get_header_value("Host");
     if (!HostAllowed(host, options_.host, port_))
@@ -428,14 +431,19 @@ class ServerImpl final : public Server {
       return false;
     }
     GuardedHttpServer::GrantBodyTime();
-    if (req.method == "POST") {
-      // Another page on this machine (any port shares the cookie) must not be able to write.
+    // Another page on this machine (any port shares the cookie) must not be able to write, nor
+    // make the server load or compute anything: every POST and every API route, GET included
+    // (a GET of /api/open, /api/info or /api/timeline loads a trace that stays in memory). Only
+    // the UI's own pages and scripts may be reached from elsewhere (a link, a bookmark).
+    if (req.method == "POST" || req.path.rfind("/api/", 0) == 0 || req.path == "/api") {
       std::string origin = req.get_header_value("Origin");
       if (!origin.empty() && !SameOrigin(origin, host))
         return refuse(403, "cross-origin request refused (Origin '" + origin + "')");
       std::string site = req.get_header_value("Sec-Fetch-Site");
       if (!site.empty() && site != "same-origin" && site != "none")
         return refuse(403, "cross-site request refused (Sec-Fetch-Site '" + site + "')");
+    }
+    if (req.method == "POST") {
       uint64_t length = 0;
       if (req.has_header("Content-Length") &&
           !FromChars(req.get_header_value("Content-Length"), &length))
@@ -515,13 +523,15 @@ class ServerImpl final : public Server {
       throw ApiError{400, "'" + user_path + "' is not a trace",
                      "traces end in .prv, .prv.gz, .json, .trace or .paje (Pajé), .trf or .picl (PICL), "
                      ".otf2, .sddf, or .gist/.brief (KSR event logs)"};
-    // The loader also opens the .pcf and .row next to the trace: they must not lead out of the
-    // root either (a symlinked .pcf could otherwise expose a file outside it).
-    for (const char* ext : {"pcf", "row"}) {
-      std::string companion = CompanionPath(path, ext);
-      char resolved[PATH_MAX];
-      if (::realpath(companion.c_str(), resolved) != nullptr && !root_.Contains(resolved))
-        throw ApiError{403, "the ." + std::string(ext) + " next to '" + user_path + "' leads outside the root"};
+    // The loader also opens the files that go with the trace (its .pcf and .row, every part of
+    // an OTF2 archive): none may lead out of the root either (a symlinked .pcf or event file
+    // could otherwise expose a file outside it).
+    // A part through a link that cannot be followed is refused as well, as Resolve does.
+    for (const std::string& part : TraceInputFiles(path)) {
+      PathError e;
+      root_.Resolve(part, &e);
+      if (e.status == 403)
+        throw ApiError{403, "'" + root_.Relative(part) + "', read with '" + user_path + "', leads outside the root"};
     }
     auto t = cache_.Get(path);
     if (!t.ok()) throw CoreError(t.status());

@@ -313,4 +313,10 @@ Status ConvertKsrLogToSddf(const std::string& log, const std::string& sddf, bool
 // The .pcf and .row names Paraver derives from a trace name (strip "prv" or "prv.gz").
 std::string CompanionPath(const std::string& prv_path, const std::string& extension);
 
+// Every file an open of `path` may read, by name (whether or not each exists): the trace and
+// its .pcf and .row, and for an OTF2 archive (a NAME.otf2 anchor, or a folder holding one) the
+// anchor, NAME.def, the folder NAME/ and everything in it. Lets a front end check where each
+// leads before the trace is opened (the server keeps them all under its root).
+std::vector<std::string> TraceInputFiles(const std::string& path);
+
 }  // namespace parallax

@@ -10,9 +10,17 @@
 
 namespace parallax::render {
 
-int64_t Columns::ColumnOf(double t) const {
+model::Time Columns::Limit(double offset) const {
+  if (!(offset > 0)) return begin;
+  const double whole = std::ceil(offset);
+  if (whole >= 0x1p64 || static_cast<model::Time>(whole) > model::kNoEnd - begin) return model::kNoEnd;
+  return begin + static_cast<model::Time>(whole);
+}
+
+int64_t Columns::ColumnOf(model::Time time) const {
+  const double t = Offset(time);
   if (p0.empty() || t < p0.front() || t > p1.back()) return -1;
-  auto j = static_cast<int64_t>((t - static_cast<double>(begin)) / step);
+  auto j = static_cast<int64_t>(t / step);
   j = std::clamp<int64_t>(j, 0, static_cast<int64_t>(p0.size()) - 1);
   // The last column may have been moved back to end at the trace end.
   while (j > 0 && t < p0[static_cast<size_t>(j)]) --j;
@@ -28,20 +36,20 @@ Columns MakeColumns(model::Time begin, model::Time end, model::Time trace_end, u
   double span = static_cast<double>(end > begin ? end - begin : 1);
   c.step = width > c.pixel_size ? span * c.pixel_size / (width - c.pixel_size) : span;
   const double tolerance = c.step * 1e-9;  // j * step may land a hair past the end
-  const auto te = static_cast<double>(trace_end);
+  const double te = c.Offset(trace_end), e = c.Offset(end);
   for (uint32_t j = 0; j < width / c.pixel_size; ++j) {
-    double p0 = static_cast<double>(begin) + j * c.step;
+    double p0 = j * c.step;
     double p1 = p0 + c.step;
-    if (p1 > te + tolerance || (p1 > te && static_cast<double>(end) >= te)) {
+    if (p1 > te + tolerance || (p1 > te && e >= te)) {
       if (p0 < te) {
-        c.p0.push_back(std::max(te - c.step, static_cast<double>(begin)));
+        c.p0.push_back(std::max(te - c.step, 0.0));
         c.p1.push_back(te);
       }
       break;
     }
-    if (p1 > static_cast<double>(end) + tolerance) break;
+    if (p1 > e + tolerance) break;
     c.p0.push_back(p0);
-    c.p1.push_back(std::min(p1, static_cast<double>(end)));
+    c.p1.push_back(std::min(p1, e));
   }
   return c;
 }
@@ -149,27 +157,29 @@ class BulkReducer {
 template <typename RowT>
 class RowFolder {
  public:
-  RowFolder(RowT& row, const FoldOptions& o, model::Time trace_end)
-      : row_(row), options_(o), trace_end_(trace_end) {
+  RowFolder(RowT& row, const FoldOptions& o, const Columns& columns, model::Time trace_end)
+      : row_(row), options_(o), columns_(columns), trace_end_(trace_end) {
     if constexpr (std::is_same_v<RowT, semantic::StateRow>)
       bulk_allowed_ = row.blocks() != nullptr && !o.highlight && !o.punctual && o.time_mode != DrawMode::kMode;
   }
 
-  void Start(double t) {
-    row_.Init(static_cast<model::Time>(t));
+  // Positions the row at begin + `offset` (offsets are those of the columns).
+  void Start(double offset) {
+    row_.Init(columns_.begin + static_cast<model::Time>(std::max(offset, 0.0)));
     Observe();
   }
 
-  // Collects the values of [p0, p1) into values_ (and starts_ for the punctual mode).
+  // Collects the values of [p0, p1) (offsets from the columns' begin) into values_ (and
+  // starts_ for the punctual mode).
   void Collect(double p0, double p1) {
     values_.clear();
     starts_.clear();
     bulk_.summary = {};
-    while (static_cast<double>(cur().end) <= p0 && Advance()) {
+    while (columns_.Offset(cur().end) <= p0 && Advance()) {
     }
     Take(p0, p1);
     if constexpr (std::is_same_v<RowT, semantic::StateRow>) TakeDenseRun(p1);
-    while (static_cast<double>(cur().end) < p1 && Advance()) Take(p0, p1);
+    while (columns_.Offset(cur().end) < p1 && Advance()) Take(p0, p1);
   }
 
   // The column's value (its values, reduced).
@@ -196,7 +206,7 @@ class RowFolder {
     if (!bulk_allowed_ || !row_.AtState()) return;
     const size_t k = row_.StateIndex();
     const store::StateColumns& s = row_.states();
-    const size_t f = row_.blocks()->DenseRunEnd(s, k, p1);
+    const size_t f = row_.blocks()->DenseRunEnd(s, k, columns_.Limit(p1));
     if (f < k + 1 + kMinBulk || s.begin[f - 1] >= trace_end_) return;
     bulk_.at = values_.size();
     bulk_.first = k + 1;
@@ -227,7 +237,7 @@ class RowFolder {
     double v = cur().value;
     if (options_.highlight && !options_.highlight->Contains(v)) return;
     values_.push_back(v);
-    auto b = static_cast<double>(cur().begin);
+    const double b = columns_.Offset(cur().begin);
     if (options_.punctual && b >= p0 && b < p1) starts_.push_back(v);
   }
 
@@ -244,6 +254,7 @@ class RowFolder {
 
   RowT& row_;
   const FoldOptions& options_;
+  const Columns& columns_;
   model::Time trace_end_;
   bool bulk_allowed_ = false;
   Bulk bulk_;
@@ -255,7 +266,7 @@ class RowFolder {
 template <typename RowT>
 FoldedRow Fold(RowT& row, const Columns& columns, const FoldOptions& options, uint64_t row_id,
                model::Time trace_end) {
-  RowFolder<RowT> folder(row, options, trace_end);
+  RowFolder<RowT> folder(row, options, columns, trace_end);
   const uint32_t n = columns.count();
   FoldedRow& out = folder.out();
   out.values.assign(n, 0);

@@ -17,8 +17,13 @@
 
 namespace parallax::render {
 
-// The pixel columns of a time range (§1). Column j covers [p0[j], p1[j]) and is `pixel_size`
-// pixels wide.
+// The pixel columns of a time range (§1). Column j covers [begin + p0[j], begin + p1[j]) and is
+// `pixel_size` pixels wide. The boundaries are offsets from `begin`, and every time is compared
+// with them as its exact integer distance from `begin` (Offset), so they are as precise at
+// 1.7e18 ns (today's epoch times, where a double's step is 256 ns) as near 0: an integer offset
+// below 2^53 ns is exact, and so is an integer boundary (j · step when step is a whole number).
+// They are not rounded to integers: a range narrower than its pixel count has columns narrower
+// than 1 ns, each showing the interval that covers it, as Paraver draws them.
 struct Columns {
   model::Time begin = 0;
   model::Time end = 0;
@@ -28,10 +33,17 @@ struct Columns {
   std::vector<double> p1;
 
   uint32_t count() const { return static_cast<uint32_t>(p0.size()); }
+  // t - begin as a double, computed in integers first (exact when |t - begin| < 2^53).
+  double Offset(model::Time t) const {
+    return t >= begin ? static_cast<double>(t - begin) : -static_cast<double>(begin - t);
+  }
+  // The first integer time at or after begin + offset (saturating): `t < Limit(o)` is
+  // `Offset(t) < o` for every time t >= begin.
+  model::Time Limit(double offset) const;
   // Column x offset (pixels from the start of the drawable area) of a time, unclamped.
-  double X(double t) const { return (t - static_cast<double>(begin)) * pixel_size / step; }
+  double X(model::Time t) const { return Offset(t) * pixel_size / step; }
   // The column whose [p0, p1] holds t, or -1 when none.
-  int64_t ColumnOf(double t) const;
+  int64_t ColumnOf(model::Time t) const;
 };
 
 // Columns for [begin, end) over `width` drawable pixels, never past `trace_end`.

@@ -77,7 +77,7 @@ std::vector<std::vector<uint32_t>> FlagMarks(const Frame& f, const base::WorkSha
       if (obj < 0 || group_of[static_cast<size_t>(obj)] < 0 ||
           !filter.PassEvent(ev.type[i], ev.value[i]))
         continue;
-      int64_t j = f.columns.ColumnOf(static_cast<double>(ev.time[i]));
+      int64_t j = f.columns.ColumnOf(ev.time[i]);
       if (j >= 0)
         charge.Add(sizeof(uint32_t)), marks[static_cast<size_t>(group_of[static_cast<size_t>(obj)])].push_back(
             static_cast<uint32_t>(j));
@@ -129,14 +129,14 @@ bool ClipToArea(const DrawList& l, double x0, double y0, double x1, double y1, L
 namespace {
 
 struct CommEnd {
-  double time;
+  model::Time time;
   int32_t group;
 };
 
 // One line per receive inside the range, and per send inside it whose receive is after it.
 void AddComm(const Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color, base::ChargeBatch& charge,
              std::vector<Line>& out) {
-  const double b = static_cast<double>(f.columns.begin), e = static_cast<double>(f.columns.end);
+  const model::Time b = f.columns.begin, e = f.columns.end;
   const bool recv_in = recv.time >= b && recv.time <= e;
   const bool send_in = send.time >= b && send.time <= e;
   if (!recv_in && !(send_in && recv.time > e)) return;
@@ -144,11 +144,11 @@ void AddComm(const Frame& f, const CommEnd& send, const CommEnd& recv, Rgb color
   const RowGroup& gr = f.groups[static_cast<size_t>(recv.group)];
   double ys = gs.y, yr = gr.y;
   if (send.group == recv.group) ys = yr = gs.y + gs.h / 2.0;
-  auto x_of = [&](double t) {
+  auto x_of = [&](model::Time t) {
     return std::clamp(f.list.area_x + f.columns.X(t), -kCoordinateLimit, kCoordinateLimit);
   };
   // The end whose record is inside the range is drawn at its column's x (§5).
-  auto column_x = [&](double t) {
+  auto column_x = [&](model::Time t) {
     int64_t j = f.columns.ColumnOf(t);
     return j < 0 ? x_of(t) : f.list.area_x + static_cast<double>(j * f.columns.pixel_size);
   };
@@ -187,8 +187,8 @@ Overlays ComputeOverlays(const Frame& f, const base::WorkShare* share) {
       if (so < 0 || ro < 0) continue;
       int32_t gs = group_of[static_cast<size_t>(so)], gr = group_of[static_cast<size_t>(ro)];
       if (gs < 0 || gr < 0 || !filter.PassComm(id, logical, true)) continue;
-      auto st = static_cast<double>(logical ? c.log_send[id] : c.phy_send[id]);
-      auto rt = static_cast<double>(logical ? c.log_recv[id] : c.phy_recv[id]);
+      const model::Time st = logical ? c.log_send[id] : c.phy_send[id];
+      const model::Time rt = logical ? c.log_recv[id] : c.phy_recv[id];
       AddComm(f, CommEnd{st, gs}, CommEnd{rt, gr}, color, charge, o.lines[pass]);
     }
   }

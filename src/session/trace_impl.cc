@@ -27,6 +27,7 @@
 #include "src/session/distributed.h"
 #include "src/session/guard.h"
 #include "src/io/import/trace_import.h"
+#include "src/io/otf2/otf2_trace.h"
 
 namespace parallax {
 
@@ -36,6 +37,15 @@ std::string CompanionPath(const std::string& prv_path, const std::string& extens
   if (base::EndsWith(base, "prv")) base.resize(base.size() - 3);
   else base += '.';
   return base + extension;
+}
+
+std::vector<std::string> TraceInputFiles(const std::string& path) {
+  std::vector<std::string> files{path, CompanionPath(path, "pcf"), CompanionPath(path, "row")};
+  // By name: libotf2 refuses an anchor whose name does not end in .otf2.
+  const std::string anchor = io::Otf2AnchorOf(path);
+  if (base::EndsWith(anchor, ".otf2"))
+    for (std::string& f : io::Otf2ArchiveFiles(anchor)) files.push_back(std::move(f));
+  return files;
 }
 
 Result<std::unique_ptr<Trace>> Trace::Open(const std::string& path, const LoadOptions& options) {
@@ -456,9 +466,12 @@ Result<std::unique_ptr<TraceImpl>> OpenTraceWith(const std::string& path, const 
   if (io::TraceFormat f = io::DetectTraceFormatOfFile(path); f != io::TraceFormat::kPrv && f != io::TraceFormat::kUnknown) {
     auto imported = io::ImportTrace(path, f, options.memory_limit);
     if (!imported.ok()) return imported.status();
-    if (options.strict && imported->prv.diagnostics.problems() > 0)
+    if (options.strict && imported->prv.diagnostics.problems() > 0) {
+      // The first problem, located, as for a .prv.
+      if (Status s = io::StrictCheck(imported->prv.diagnostics, path); !s.ok()) return s;
       return Status::Error("the trace has malformed or unbalanced records (--strict)", Location{path, 0, 0},
                            "run `parallax info` without --strict to see them");
+    }
     if (options.compact) imported->prv.store.Compact(ResidentBudget(options), options.threads);
     auto t = std::make_unique<TraceImpl>(path, std::move(imported->prv));
     t->set_pcf(std::move(imported->pcf));

@@ -92,14 +92,14 @@ void StateBlocks::Append(const StateColumns& s, size_t count) {
 
 namespace {
 
-// The first state in [from, to) that is not dense or ends, as a double, at or after `limit`
+// The first state in [from, to) that is not dense or, when `bounded`, ends at or after `limit`
 // (`to` when none), stepping over whole blocks where their flags and last ends allow.
 size_t RunEnd(const StateColumns& s, const Column<StateBlocks::Block>& small,
-              const Column<StateBlocks::Block>& large, size_t from, double limit, size_t to) {
+              const Column<StateBlocks::Block>& large, size_t from, bool bounded, model::Time limit, size_t to) {
   using B = StateBlocks;
   const size_t n = std::min(to, s.size());
-  auto passes = [&](size_t k) { return B::Dense(s, k) && static_cast<double>(s.end[k]) < limit; };
-  auto whole = [&](const B::Block& b) { return b.dense != 0 && static_cast<double>(b.last_end) < limit; };
+  auto passes = [&](size_t k) { return B::Dense(s, k) && (!bounded || s.end[k] < limit); };
+  auto whole = [&](const B::Block& b) { return b.dense != 0 && (!bounded || b.last_end < limit); };
   size_t k = from;
   for (; k < n && k % B::kSmall != 0; ++k)
     if (!passes(k)) return k;
@@ -122,12 +122,12 @@ size_t RunEnd(const StateColumns& s, const Column<StateBlocks::Block>& small,
 
 }  // namespace
 
-size_t StateBlocks::DenseRunEnd(const StateColumns& s, size_t from, double limit) const {
-  return RunEnd(s, small_, large_, from, limit, s.size());
+size_t StateBlocks::DenseRunEnd(const StateColumns& s, size_t from, model::Time limit) const {
+  return RunEnd(s, small_, large_, from, true, limit, s.size());
 }
 
 bool StateBlocks::AllDense(const StateColumns& s, size_t a, size_t b) const {
-  return RunEnd(s, small_, large_, a, std::numeric_limits<double>::infinity(), b) >= b;
+  return RunEnd(s, small_, large_, a, false, 0, b) >= b;
 }
 
 StateSummary StateBlocks::Summarize(const StateColumns& s, size_t a, size_t b) const {

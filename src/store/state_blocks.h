@@ -75,10 +75,10 @@ class StateBlocks {
   // Whether state k (< size) is dense (see above).
   static bool Dense(const StateColumns& s, size_t k);
 
-  // The end of the longest run of states [from, f) that are all dense and end, as doubles,
-  // before `limit`: the first state at or after `from` that is not dense or ends at or after
-  // `limit` (states.size() when none).
-  size_t DenseRunEnd(const StateColumns& s, size_t from, double limit) const;
+  // The end of the longest run of states [from, f) that are all dense and end before `limit`:
+  // the first state at or after `from` that is not dense or ends at or after `limit`
+  // (states.size() when none).
+  size_t DenseRunEnd(const StateColumns& s, size_t from, model::Time limit) const;
   // Whether states [a, b) are all dense.
   bool AllDense(const StateColumns& s, size_t a, size_t b) const;
   // The summary of states [a, b).

@@ -128,6 +128,24 @@ check deep-json-status 1 "$(run info deep.json.gz)"
 check deep-json-message "deep.json.gz:1:294: error: otherData nests more than 200 arrays or objects in one another; expected at most 200 levels of nesting" \
   "$(head -1 err)"
 
+# A JSON trace carrying Parallax's header (otherData.parallax) is checked like a .prv: a task on
+# node 0 and records on cpu 65000 of a 1-cpu trace were loaded as they were, and a member of the
+# wrong type was an "internal error".
+pax() {  # header members, then the state's cpu
+  printf '{"otherData":{"parallax":{%s}},\n"traceEvents":[\n{"ph":"X","pid":1,"tid":1,"name":"s","ts":0,"dur":0.01,"args":{"state":1,"cpu":%s}}\n]}\n' "$1" "$2"
+}
+pax '"appls":[[[1,0]]],"cpus_per_node":[1]' 1 > node0.json
+check json-pax-node-status 1 "$(run info node0.json)"
+check json-pax-node-message "node0.json:1:14: error: bad header in otherData.parallax.appls[0][0][1]: task 1.1 runs on node 0, but the header declares 1 nodes" \
+  "$(head -1 err)"
+pax '"appls":[[[1,1]]],"cpus_per_node":[1]' 65000 > cpu.json
+check json-pax-cpu-status 1 "$(run info cpu.json)"
+check json-pax-cpu-message "cpu.json:3:1: error: empty body: every record was rejected (1 skipped); the first: records naming a cpu not in the header (skipped): cpu 65000 does not exist (the header declares 1)" \
+  "$(head -1 err)"
+pax '"appls":[[[1,1]]],"cpus_per_node":[1],"unit":5' 1 > unit.json
+check json-pax-type-status 1 "$(run info unit.json)"
+check json-pax-type-message "unit.json:1:14: error: otherData.parallax.unit must be a string, not 5" "$(head -1 err)"
+
 # A tracer file (.pxt) whose data chunk names thread 0xFFFFFFFF: merge sized its thread table
 # with thread + 1, which wrapped to 0, and wrote past it (139). Ids are bounded now.
 { printf 'PXT1\0\0\0\0\377\377\377\377\0\0\0\0\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\2\0\1'
@@ -173,6 +191,16 @@ check fifo-seal-cache "cache        $TMP/seal/t.prv.pxc (read)" "$(grep '^cache'
 mkfifo pipe.pxt
 check fifo-pxt-status 1 "$(bounded merge pipe.pxt -o merged.prv)"
 check fifo-pxt-message "parallax merge: pipe.pxt: cannot open: not a regular file (a pipe or a device?)" "$(head -1 err)"
+# A tracer file whose module map names a pipe: the merge's symbolizer opened it (libdw) to
+# resolve a code address and blocked there. Objects are opened as regular files only now.
+mkfifo pipe.so
+meta="process 0 1 1 1 0 10
+module 4096 8192 0 $TMP/pipe.so
+"
+{ printf 'PXT1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\6\0\0\0\0\0\0\0\012\005\350\007\200\040'
+  printf 'PXT1\1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+  printf "$(printf '\\%03o' "${#meta}")\0\0\0\0\0\0\0"; printf '%s' "$meta"; } > module.pxt
+check fifo-module-status 0 "$(bounded merge module.pxt -o module.prv)"
 if [[ -d "$DATA/otf2/ping-pong-otf2" ]] && "$BIN" info "$DATA/otf2/ping-pong-otf2/traces.otf2" >/dev/null 2>&1; then
   cp -r "$DATA/otf2/ping-pong-otf2" pp
   rm pp/traces/1.evt && mkfifo pp/traces/1.evt

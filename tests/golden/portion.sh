@@ -119,5 +119,19 @@ check today-unit "THREAD 1.1.1 — State As Is (State As Is), 170000000000000049
 "$BIN" timeline "$TMP/today.prv" --from 1700000000000000499 --to 1700000000000000502 -o "$TMP/today.json" >/dev/null
 check today-ticks '"1,700,000,000,000,000,499" "1,700,000,000,000,000,502"' \
   "$(grep -o '"1,700,000,000,000,000,[0-9]*"' "$TMP/today.json" | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//')"
+# The pixel columns were absolute doubles too: at 1.7e18 ns a double's step is 256 ns, so four
+# states of 100 ns drawn over 400 ns came out as two runs (states 2 and 4) at the wrong places.
+# Columns are offsets from the range's start now: four runs of a quarter of the area each.
+cat >"$TMP/today4.prv" <<'PRV'
+#Paraver (01/01/2025 at 00:00):1700000000000001000_ns:1(1):1:1(1:1)
+1:1:1:1:1:1700000000000000000:1700000000000000100:1
+1:1:1:1:1:1700000000000000100:1700000000000000200:2
+1:1:1:1:1:1700000000000000200:1700000000000000300:3
+1:1:1:1:1:1700000000000000300:1700000000000001000:4
+PRV
+"$BIN" timeline "$TMP/today4.prv" --from 1700000000000000000 --to 1700000000000000400 --width 400 \
+  -o "$TMP/today4.json" >/dev/null
+check today-columns '[83,22,76,36,"#0000ff"] [159,22,75,36,"#ffffff"] [234,22,76,36,"#ff0000"] [310,22,77,36,"#ff00ae"]' \
+  "$(grep -o '\[[0-9]*,22,[0-9]*,36,"#[0-9a-f]*"\]' "$TMP/today4.json" | tr '\n' ' ' | sed 's/ $//')"
 refused too-large 'error: bad --to "18446744073709551616": too large' "$BIN" text "$T" --to 18446744073709551616
 exit $fail

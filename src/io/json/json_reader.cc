@@ -20,6 +20,8 @@
 #include "src/base/memory_budget.h"
 #include "src/io/json/json_trace.h"
 #include "src/io/json/member_dom.h"
+#include "src/io/json/pax_header.h"
+#include "src/io/prv/prv_checks.h"
 #include "src/io/pcf/pcf_reader.h"
 #include "src/io/row/row_reader.h"
 
@@ -232,6 +234,7 @@ class JsonImporter {
   void BindFlow(const Rec& slice, size_t offset);
   uint32_t ThreadKey(const std::string& pid, const std::string& tid);
   uint32_t ThreadKeySlow(const std::string& pid, const std::string& tid);
+  bool PaxRecordFits(const Rec& r, int64_t cpu, int64_t physical_time, const model::TraceHeader& h);
   uint32_t last_key_ = UINT32_MAX;
   std::string scratch_;  // reused for composite keys
   Result<ImportedTrace> Build();
@@ -250,6 +253,7 @@ class JsonImporter {
   std::map<std::string, std::string> process_names_;
   std::map<std::pair<std::string, std::string>, std::string> thread_names_;
   json pax_;  // otherData.parallax, when the file was written by Parallax
+  Location pax_where_;  // where otherData begins
   uint64_t events_seen_ = 0;
   uint64_t budget_;
   uint64_t dom_bytes_ = 0;  // what pax_ takes
@@ -350,6 +354,7 @@ Status JsonImporter::ReadOtherData(size_t begin, size_t end) {
   switch (pax.outcome) {
     case MemberDom::Outcome::kBuilt:
       pax_ = std::move(pax.value);
+      pax_where_ = Where(begin);
       dom_bytes_ = pax.bytes;
       break;
     case MemberDom::Outcome::kOverBudget:
@@ -770,51 +775,40 @@ class FlowMatcher {
   Diagnostics& diags_;
 };
 
+// Whether a record of a file Parallax wrote obeys the rules a .prv record does (prv_checks.h):
+// a state or event type within 32 bits, a cpu the header declares on the node of the record's
+// task, no negative physical time. A record that does not is counted, located and skipped.
+bool JsonImporter::PaxRecordFits(const Rec& r, int64_t cpu, int64_t physical_time, const model::TraceHeader& h) {
+  auto reject = [&](DiagKind kind, std::string detail) {
+    diags_.Add(kind, r.line, r.column, std::move(detail));
+    return false;
+  };
+  const bool flow = r.ph == 's' || r.ph == 'f' || r.ph == 't';
+  if (!flow && (r.a < 0 || r.a > int64_t{UINT32_MAX}))
+    return reject(DiagKind::kNumberTooLarge, r.ph == 'X' ? kStateRangeProblem : kEventTypeRangeProblem);
+  if (cpu < 0) return reject(DiagKind::kSyntax, "negative cpu");
+  if (physical_time < 0) return reject(DiagKind::kNegativeTime, "negative physical time");
+  if (auto problem = CheckRecordCpu(h, static_cast<uint64_t>(cpu), model::ThreadIndex(r.thread)))
+    return reject(problem->kind, std::move(problem->detail));
+  return true;
+}
+
 Result<ImportedTrace> JsonImporter::Build() {
   ImportedTrace out;
   out.format = "json";
-  bool pax = pax_.is_object() && pax_.contains("appls") && pax_["appls"].is_array();
+  const bool pax = IsPaxHeader(pax_);
   model::TraceHeader header;
   header.unit = model::TimeUnit::kNs;
   header.unit_suffix = "_ns";
   std::vector<uint32_t> global(thread_key_list_.size(), UINT32_MAX);
   int64_t ns_per_unit = 1;
+  PaxHeader pax_header;
   if (pax) {
-    static constexpr std::pair<const char*, int64_t> kUnits[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}};
-    std::string unit = pax_.value("unit", "ns");
-    bool known = false;
-    for (const auto& [name, f] : kUnits)
-      if (unit == name) ns_per_unit = f, known = true;
-    if (!known) return Status::Error("otherData.parallax.unit must be ns, us or ms", Location{file_, 0, 0});
-    header.unit = *model::ParseTimeUnit(unit);
-    header.unit_suffix = pax_.value("unit_suffix", "_" + unit);
-    header.date = pax_.value("date", "");
-    for (const auto& appl : pax_["appls"]) {
-      std::vector<std::pair<uint32_t, uint32_t>> tasks;
-      if (appl.is_array())
-        for (const auto& t : appl)
-          if (t.is_array() && t.size() == 2 && t[0].is_number_unsigned() && t[1].is_number_unsigned())
-            tasks.emplace_back(t[0].get<uint32_t>(), t[1].get<uint32_t>());
-      header.processes.AddAppl(tasks);
-    }
-    if (pax_.contains("cpus_per_node") && pax_["cpus_per_node"].is_array()) {
-      std::vector<uint32_t> cpn;
-      for (const auto& c : pax_["cpus_per_node"])
-        if (c.is_number_unsigned()) cpn.push_back(c.get<uint32_t>());
-      header.resources = model::ResourceModel(cpn);
-    }
-    header.end_time = pax_.value("end_time", uint64_t{0});
-    if (pax_.contains("communicators") && pax_["communicators"].is_array())
-      for (const auto& c : pax_["communicators"])
-        if (c.is_string()) header.communicators.push_back(c.get<std::string>());
-    if (pax_.contains("spelling") && pax_["spelling"].is_object()) {
-      const json& sp = pax_["spelling"];
-      header.space_before_date = sp.value("space_before_date", true);
-      header.resources_bare = sp.value("resources_bare", false);
-      std::string sep = sp.value("appl_separator", ":");
-      header.appl_separator = sep.size() == 1 ? sep[0] : ':';
-      header.has_comm_count = sp.value("has_comm_count", true);
-    }
+    auto read = ReadPaxHeader(pax_, pax_where_);
+    if (!read.ok()) return read.status();
+    pax_header = std::move(read.value());
+    header = std::move(pax_header.header);
+    ns_per_unit = pax_header.ns_per_unit;
     for (size_t k = 0; k < thread_key_list_.size(); ++k) {
       const auto& [pid, tid] = thread_key_list_[k];
       double task = std::strtod(pid.c_str(), nullptr), th = std::strtod(tid.c_str(), nullptr);
@@ -883,6 +877,9 @@ Result<ImportedTrace> JsonImporter::Build() {
   for (const Rec& r : flow_recs) flows.push_back(&r);
   if (!pax) std::stable_sort(flows.begin(), flows.end(), [](const Rec* a, const Rec* b) { return a->ts < b->ts; });
   auto comm = [&](const Rec* start, const Rec* r) {
+    if (pax && start->has_pax && r->has_pax &&
+        (!PaxRecordFits(*start, start->value, start->c, header) || !PaxRecordFits(*r, r->value, r->c, header)))
+      return;
     TraceBuilder::Comm c;
     c.sender = start->thread;
     c.receiver = r->thread;
@@ -903,6 +900,7 @@ Result<ImportedTrace> JsonImporter::Build() {
 
   if (pax) {
     for (const Rec& r : kept) {
+      if (r.has_pax && (r.ph == 'X' || r.ph == 'i' || r.ph == 'I') && !PaxRecordFits(r, r.b, 0, header)) continue;
       if (r.ph == 'X' && r.has_pax)
         builder.AddState(r.thread, to_unit(r.ts), r.value == 1 ? model::kNoEnd : to_unit(r.ts + r.dur),
                          static_cast<uint32_t>(r.a), static_cast<uint16_t>(r.b));
@@ -912,13 +910,13 @@ Result<ImportedTrace> JsonImporter::Build() {
         diags_.Add(DiagKind::kUnsupportedRecord, r.line, r.column, "event without the members Parallax writes");
     }
     PcfDiagnostics pd;
-    if (pax_.contains("pcf") && pax_["pcf"].is_string()) {
-      auto pcf = ParsePcf(pax_["pcf"].get<std::string>(), file_ + " (otherData.parallax.pcf)", &pd);
+    if (pax_header.pcf) {
+      auto pcf = ParsePcf(*pax_header.pcf, file_ + " (otherData.parallax.pcf)", &pd);
       if (pcf.ok()) out.pcf = std::move(pcf.value());
     }
-    if (pax_.contains("row") && pax_["row"].is_string()) {
+    if (pax_header.row) {
       RowDiagnostics rd;
-      auto row = ParseRow(pax_["row"].get<std::string>(), file_ + " (otherData.parallax.row)", &rd);
+      auto row = ParseRow(*pax_header.row, file_ + " (otherData.parallax.row)", &rd);
       if (row.ok()) out.row = std::move(row.value());
     }
   } else {
@@ -940,9 +938,10 @@ Result<ImportedTrace> JsonImporter::Build() {
   }
   out.pcf.Finalize();
   out.prv = builder.Finish(std::move(diags_), text_.size(), lines_.LineOf(text_.size()));
-  if (pax && pax_.contains("unsigned_value_types") && pax_["unsigned_value_types"].is_array())
-    for (const auto& t : pax_["unsigned_value_types"])
-      if (t.is_number_unsigned()) out.prv.unsigned_value_types.push_back(t.get<uint32_t>());
+  // As for a .prv: a header whose every record was rejected is not a trace.
+  if (pax && out.prv.store.state_records() + out.prv.store.event_records() + out.prv.store.comms().rows() == 0)
+    return EmptyBodyError(out.prv.diagnostics, file_);
+  out.prv.unsigned_value_types = std::move(pax_header.unsigned_value_types);
   return out;
 }
 

@@ -707,12 +707,7 @@ uint64_t ArchiveBytes(const std::string& anchor) {
 // block the open forever, a device could be read without end. So every file it may open (the
 // anchor, NAME.def and the per-location files in NAME/) must be a regular file.
 Status CheckArchiveFiles(const std::string& anchor) {
-  std::vector<std::string> files{anchor};
-  std::string base = anchor.substr(0, anchor.size() - (anchor.size() >= 5 ? 5 : 0));
-  files.push_back(base + ".def");
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(base, ec)) files.push_back(e.path().string());
-  for (const std::string& f : files) {
+  for (const std::string& f : Otf2ArchiveFiles(anchor)) {
     struct stat st {};
     if (::stat(f.c_str(), &st) != 0 || S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && f != anchor)) continue;
     return Status::Error(fmt::format("is {}, not a regular file: the OTF2 archive is not read", base::NonRegularKind(st.st_mode)),
@@ -872,18 +867,6 @@ Result<ImportedTrace> ReadOtf2Trace(const std::string& path) {
   auto r = ReadArchive(path);
   if (!r.ok()) return messages.Annotate(r.status());
   return r;
-}
-
-std::string Otf2AnchorOf(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(path, ec)) return path;
-  std::string found;
-  for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-    if (entry.path().extension() != ".otf2") continue;
-    if (!found.empty()) return path;  // ambiguous: the caller reports the folder
-    found = entry.path().string();
-  }
-  return found.empty() ? path : found;
 }
 
 }  // namespace parallax::io

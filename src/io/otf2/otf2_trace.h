@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "include/parallax/status.h"
 #include "src/io/builder/trace_builder.h"
@@ -47,5 +48,10 @@ Status WriteOtf2Trace(const TraceView& trace, const std::string& path, bool over
 
 // The anchor file of `path` when it is a folder holding exactly one *.otf2 file, else `path`.
 std::string Otf2AnchorOf(const std::string& path);
+
+// Every path libotf2 may open for the anchor file `anchor` (NAME.otf2): the anchor, NAME.def,
+// the folder NAME/ and each entry of that folder, whether or not they exist. Only `anchor`
+// when it does not end in .otf2 (libotf2 refuses such an anchor: "no valid file extension").
+std::vector<std::string> Otf2ArchiveFiles(const std::string& anchor);
 
 }  // namespace parallax::io

@@ -14,6 +14,5 @@ Status Unsupported(const std::string& path) {
 bool Otf2Supported() { return false; }
 Result<ImportedTrace> ReadOtf2Trace(const std::string& path) { return Unsupported(path); }
 Status WriteOtf2Trace(const TraceView&, const std::string& path, bool) { return Unsupported(path); }
-std::string Otf2AnchorOf(const std::string& path) { return path; }
 
 }  // namespace parallax::io

@@ -6,10 +6,13 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include "src/io/prv/prv_checks.h"
 
 namespace parallax::io::prv_internal {
 
@@ -159,20 +162,9 @@ bool LocateThread(const model::TraceHeader& h, const Field* f, const char* at, u
                        f[3].value)};
     return false;
   }
-  if (f[0].value > h.resources.cpus()) {
-    err = {DiagKind::kCpuOutOfRange, at,
-           fmt::format("cpu {} does not exist (the header declares {})", f[0].value, h.resources.cpus())};
+  if (auto problem = CheckRecordCpu(h, f[0].value, t)) {
+    err = {problem->kind, at, std::move(problem->detail)};
     return false;
-  }
-  if (f[0].value != 0) {
-    uint32_t node = h.resources.NodeOfCpu(model::CpuId(static_cast<uint32_t>(f[0].value))).value + 1;
-    uint32_t task_node = h.processes.task(h.processes.thread(t).task).node;
-    if (node != task_node) {
-      err = {DiagKind::kCpuWrongNode, at,
-             fmt::format("cpu {} is on node {} but task {}.{} runs on node {}", f[0].value, node,
-                         f[1].value, f[2].value, task_node)};
-      return false;
-    }
   }
   *thread = t.value;
   return true;
@@ -350,7 +342,7 @@ class ChunkParser {
       ++out_.open_end_number;
     }
     if (f[6].negative || f[6].value > UINT32_MAX) {
-      err = {DiagKind::kNumberTooLarge, fields_at, "state must be a number in 0..4294967295"};
+      err = {DiagKind::kNumberTooLarge, fields_at, kStateRangeProblem};
       return false;
     }
     NoteExtra(p, e);
@@ -407,7 +399,7 @@ class ChunkParser {
       }
       if (ok) ok = ReadField(p, e, limit_, value, err);
       if (ok && (type.negative || type.value > UINT32_MAX)) {
-        err = {DiagKind::kNumberTooLarge, pair_at, "event type must be a number in 0..4294967295"};
+        err = {DiagKind::kNumberTooLarge, pair_at, kEventTypeRangeProblem};
         ok = false;
       }
       if (ok && value.negative && value.value > uint64_t{1} << 63) {

@@ -5,11 +5,13 @@
 #include <limits>
 #include <vector>
 
+#include "src/io/prv/prv_checks.h"
+
 namespace parallax::io {
 
 namespace {
 
-constexpr uint64_t kMaxObjects = 1u << 20;  // more than any real trace; bounds allocations
+constexpr uint64_t kMaxObjects = kMaxHeaderObjects;
 
 // A cursor over the header with error reporting at the current column.
 class HeaderCursor {
@@ -123,7 +125,7 @@ Status ParseResources(HeaderCursor& c, model::TraceHeader& h) {
     c.Skip();
     for (uint64_t n = 0; n < nodes; ++n) {
       uint64_t k = 0;
-      PARALLAX_TRY(c.Number(&k, fmt::format("the cpu count of node {}", n + 1), 65535));
+      PARALLAX_TRY(c.Number(&k, fmt::format("the cpu count of node {}", n + 1), kMaxHeaderCpus));
       cpus.push_back(static_cast<uint32_t>(k));
       PARALLAX_TRY(n + 1 < nodes ? c.Expect(',', "between cpu counts")
                                  : c.CloseList("after the last cpu count"));
@@ -134,7 +136,7 @@ Status ParseResources(HeaderCursor& c, model::TraceHeader& h) {
   }
   uint64_t total = 0;
   for (uint32_t k : cpus) total += k;
-  if (total > 65535) return c.Error("at most 65535 cpus in all", "cpu ids are 16-bit in Paraver");
+  if (std::string rule = CpuTotalRule(total); !rule.empty()) return c.Error(rule, "cpu ids are 16-bit in Paraver");
   h.resources = model::ResourceModel(std::move(cpus));
   return c.Expect(':', "after the resource model");
 }
@@ -143,29 +145,28 @@ Status ParseAppl(HeaderCursor& c, model::TraceHeader& h, uint64_t appl) {
   uint64_t ntasks = 0;
   size_t at = c.pos();
   PARALLAX_TRY(c.Number(&ntasks, fmt::format("the task count of application {}", appl), kMaxObjects));
-  if (ntasks == 0) return c.ErrorAt(at, "at least one task per application", HeaderCursor::kHeaderHint);
+  if (std::string rule = TaskCountRule(appl, ntasks); !rule.empty()) return c.ErrorAt(at, rule, HeaderCursor::kHeaderHint);
   PARALLAX_TRY(c.Expect('(', "after the task count"));
   std::vector<std::pair<uint32_t, uint32_t>> tasks;
   for (uint64_t t = 1; t <= ntasks; ++t) {
     uint64_t nthreads = 0, node = 0;
     size_t threads_at = c.pos();
     PARALLAX_TRY(c.Number(&nthreads, fmt::format("the thread count of task {}.{}", appl, t), kMaxObjects));
-    if (nthreads == 0) return c.ErrorAt(threads_at, "at least one thread per task", HeaderCursor::kHeaderHint);
+    if (std::string rule = ThreadCountRule(appl, t, nthreads); !rule.empty())
+      return c.ErrorAt(threads_at, rule, HeaderCursor::kHeaderHint);
     PARALLAX_TRY(c.Expect(':', "between the thread count and the node"));
     size_t node_col = c.pos();
     PARALLAX_TRY(c.Number(&node, fmt::format("the node of task {}.{}", appl, t), kMaxObjects));
-    if (!h.resources.empty() && (node == 0 || node > h.resources.nodes())) {
-      return Status::Error(
-          fmt::format("bad .prv header: task {}.{} runs on node {}, but the header declares {} nodes",
-                      appl, t, node, h.resources.nodes()),
-          Location{"", 1, node_col + 1}, "node numbers are 1-based and must exist in the resource model");
-    }
+    if (std::string rule = TaskNodeRule(h.resources, appl, t, node); !rule.empty())
+      return Status::Error("bad .prv header: " + rule, Location{"", 1, node_col + 1},
+                           "node numbers are 1-based and must exist in the resource model");
     tasks.emplace_back(static_cast<uint32_t>(nthreads), static_cast<uint32_t>(node));
     PARALLAX_TRY(t < ntasks ? c.Expect(',', "between tasks") : c.CloseList("after the last task"));
   }
   uint64_t threads_after = h.processes.threads();
   for (auto& [n, node] : tasks) threads_after += n;
-  if (threads_after > kMaxObjects) return c.Error("fewer threads", "the trace declares too many threads");
+  if (std::string rule = ThreadTotalRule(threads_after); !rule.empty())
+    return c.Error(rule, "the trace declares too many threads");
   h.processes.AddAppl(tasks);
   return Status::Ok();
 }
@@ -173,8 +174,8 @@ Status ParseAppl(HeaderCursor& c, model::TraceHeader& h, uint64_t appl) {
 Status ParseProcesses(HeaderCursor& c, model::TraceHeader& h) {
   uint64_t nappl = 0;
   size_t at = c.pos();
-  PARALLAX_TRY(c.Number(&nappl, "the number of applications", 65535));
-  if (nappl == 0) return c.ErrorAt(at, "at least one application", HeaderCursor::kHeaderHint);
+  PARALLAX_TRY(c.Number(&nappl, "the number of applications", kMaxHeaderAppls));
+  if (std::string rule = ApplCountRule(nappl); !rule.empty()) return c.ErrorAt(at, rule, HeaderCursor::kHeaderHint);
   PARALLAX_TRY(c.Expect(':', "after the number of applications"));
   for (uint64_t a = 1; a <= nappl; ++a) {
     PARALLAX_TRY(ParseAppl(c, h, a));

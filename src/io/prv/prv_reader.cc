@@ -254,6 +254,8 @@ class BodyTotals {
   uint64_t dash_ = 0, number_ = 0;
 };
 
+}  // namespace
+
 // The first problem in file order (what --strict reports): the earliest example of any
 // warning or error kind; a problem of the whole input (no line, such as a truncated .gz) comes
 // first, since it explains the others.
@@ -305,6 +307,8 @@ Status EmptyBodyError(const Diagnostics& d, const std::string& file) {
       "check that the header declares the objects the records use; `parallax info` on a "
       "partly valid trace lists every kind of problem");
 }
+
+namespace {
 
 // Bytes the store will need for the counted records of a chunk (architecture.md, "Memory
 // layout"), plus the chunk's bookkeeping; without the state and event columns when they are

@@ -102,4 +102,10 @@ Result<PrvTrace> ParsePrvGzip(std::string_view compressed, const std::string& fi
 // Reads a file (streaming the decompression of names ending in .gz).
 Result<PrvTrace> ReadPrv(const std::string& path, const PrvReadOptions& options);
 
+// The error --strict gives for a trace with problems: the first one in file order, located in
+// `file` (Ok when `d` holds no warning or error). Every reader's diagnostics may go through it.
+Status StrictCheck(const Diagnostics& d, const std::string& file);
+// The error for a body without any record kept: names the first rejected record and why.
+Status EmptyBodyError(const Diagnostics& d, const std::string& file);
+
 }  // namespace parallax::io

@@ -85,9 +85,9 @@ TEST(StateBlocks, QueriesAgreeWithAWalkOfTheStates) {
         EXPECT_EQ(got.min_non_zero, want.min_non_zero);
         EXPECT_EQ(blocks.AllDense(s, a, b), dense) << a << " " << b;
         EXPECT_EQ(blocks.FirstNonZero(s, a, b), first_non_zero) << a << " " << b;
-        const double limit = n ? static_cast<double>(s.end[b == n ? n - 1 : b]) + (q % 2 ? 0.5 : 0) : 1;
+        const model::Time limit = n ? s.end[b == n ? n - 1 : b] + (q % 2) : 1;
         size_t run = a;
-        while (run < n && StateBlocks::Dense(s, run) && static_cast<double>(s.end[run]) < limit) ++run;
+        while (run < n && StateBlocks::Dense(s, run) && s.end[run] < limit) ++run;
         EXPECT_EQ(blocks.DenseRunEnd(s, a, limit), run) << a << " " << limit;
       }
     }

@@ -169,6 +169,33 @@ TEST_F(ServerApiTest, RejectsBadRequestsWithJsonErrors) {
   EXPECT_EQ(big->status, 413);
 }
 
+// A JSON body member of the wrong type is a 400 that names the member and the type it must have
+// (issue 39: never an "internal error").
+TEST_F(ServerApiTest, WronglyTypedBodyMembersNameTheMemberAndTheTypeExpected) {
+  const json state = {{"trace", kTrace}, {"function", "State As Is"}};
+  auto with = [&](const char* key, const json& value) {
+    json body = state;
+    body[key] = value;
+    return body;
+  };
+  const std::pair<json, std::string> cases[] = {
+      {with("trace", 5), "field 'trace' must be a string, not number"},
+      {with("width", "wide"), "field 'width' must be an integer, not string"},
+      {with("width", 1.5), "field 'width' must be an integer, not number"},
+      {with("from", json::array()), "field 'from' must be an integer, not array"},
+      {with("flags", "yes"), "field 'flags' must be true or false, not string"},
+      {with("params", "1"), "field 'params' must be an array of numbers, not string"},
+      {with("params", json::array({1, "x"})), "field 'params[1]' must be a number, not string"},
+  };
+  for (const auto& [body, message] : cases) {
+    json e = ExpectPostError("/api/timeline", body, 400);
+    EXPECT_EQ(e["error"], message) << body.dump();
+  }
+  json e = ExpectPostError("/api/cfg/edit", json{{"trace", kTrace}, {"text", 5}}, 400);
+  EXPECT_EQ(e["error"].get<std::string>().find("internal error"), std::string::npos) << e;
+  EXPECT_NE(e["error"].get<std::string>().find("'text'"), std::string::npos) << e;
+}
+
 TEST_F(ServerApiTest, RendersTimelinesInEveryFormat) {
   std::string q = std::string("/api/timeline?trace=") + kTrace + "&function=State%20As%20Is&width=640";
   auto png = Get(q);

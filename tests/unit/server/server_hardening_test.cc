@@ -338,5 +338,93 @@ TEST_F(ServerHardeningTest, NamedPipesAsTracesOrCompanionsAreAnsweredAtOnce) {
   ExpectStillServing();
 }
 
+// Every part of an OTF2 archive is read by libotf2 from names derived from the anchor's: a part
+// that is a symlink out of the root (the anchor found in a folder, NAME.def, the folder NAME/,
+// an event file) exposed that file as a trace, where a symlinked .pcf was refused.
+TEST_F(ServerHardeningTest, OtherPartsOfAnOtf2ArchiveMustNotLeadOutOfTheRoot) {
+  const fs::path data = fs::path(PARALLAX_TEST_DATA) / "otf2/ping-pong-otf2";
+  const fs::path outside = base_ / "outside/otf2";
+  fs::create_directories(outside);
+  fs::copy(data, outside / "pp", fs::copy_options::recursive);
+  // Copies of the archive in the root, each with one part replaced by a link to `outside`.
+  auto archive = [&](const std::string& name, const std::string& linked) {
+    fs::path dir = Root() / "otf2" / name;
+    fs::create_directories(dir);
+    for (const char* part : {"traces.otf2", "traces.def", "traces"}) {
+      if (linked == part)
+        fs::create_symlink(outside / "pp" / part, dir / part);
+      else
+        fs::copy(data / part, dir / part, fs::copy_options::recursive);
+    }
+    if (!linked.empty() && linked.rfind("traces/", 0) == 0) {
+      fs::remove(dir / linked);
+      fs::create_symlink(outside / "pp" / linked, dir / linked);
+    }
+    return "otf2/" + name;
+  };
+  auto ok = Get("/api/open?path=" + archive("intact", "") + "/traces.otf2");
+  EXPECT_EQ(ok->status, 200) << ok->body;
+  for (const char* linked : {"traces.def", "traces", "traces/0.evt", "traces/0.def"}) {
+    std::string dir = archive(std::string("link_") + (linked[6] == '/' ? linked + 7 : linked), linked);
+    json e = ExpectErrorResponse(Get("/api/open?path=" + dir + "/traces.otf2"), 403, linked);
+    EXPECT_NE(e["error"].get<std::string>().find("leads outside the root"), std::string::npos) << e;
+  }
+  // An archive named by its folder (a folder named like a trace), whose anchor links out.
+  std::string dir = archive("link_anchor.otf2", "traces.otf2");
+  ExpectErrorResponse(Get("/api/open?path=" + dir), 403, "the anchor of a folder");
+  // A link that cannot be followed gets the same answer as one that can.
+  fs::path dangling = Root() / "otf2" / "link_missing";
+  fs::copy(data, dangling, fs::copy_options::recursive);
+  fs::remove(dangling / "traces.def");
+  fs::create_symlink(outside / "missing.def", dangling / "traces.def");
+  ExpectErrorResponse(Get("/api/open?path=otf2/link_missing/traces.otf2"), 403, "a dangling link");
+  json loaded = Json(Get("/api/traces"))["traces"];
+  for (const auto& t : loaded) EXPECT_EQ(t.get<std::string>().find("link_"), std::string::npos) << loaded;
+}
+
+// A page of another site (or of another port of this machine: cookies ignore ports) could make
+// the server load any trace under the root through a GET (an <img> or a plain link), and keep it
+// in memory: only POST was checked. Every API route is now; the UI's own page is not, so that a
+// link or a bookmark still opens it.
+TEST_F(ServerHardeningTest, ApiRoutesReachedFromAnotherSiteAreRefusedWhateverTheMethod) {
+  const std::string port = std::to_string(server_->port());
+  const std::string cookie = "parallax_token_" + port + "=" + kToken;
+  fs::copy_file(fs::path(PARALLAX_TEST_DATA) / "omp/omp2.prv.gz", Root() / "traces/lured.prv.gz");
+  auto get = [&](const std::string& target, const std::string& headers) {
+    RawClient c = Raw();
+    c.Send("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nCookie: " + cookie +
+           "\r\n" + headers + "\r\n");
+    return c.Receive();
+  };
+  const std::string foreign[] = {"Sec-Fetch-Site: same-site\r\n", "Sec-Fetch-Site: cross-site\r\n",
+                                 "Origin: http://127.0.0.1:1\r\n", "Origin: null\r\n"};
+  for (const char* route : {"/api/open?path=traces/lured.prv.gz", "/api/info?trace=traces/lured.prv.gz",
+                            "/api/timeline?trace=traces/lured.prv.gz&function=State%20As%20Is",
+                            "/api/files?dir=traces", "/api/functions"})
+    for (const std::string& h : foreign) ExpectRawError(get(route, h), 403, route + (" with " + h));
+  json loaded = Json(Get("/api/traces"))["traces"];
+  for (const auto& t : loaded) EXPECT_NE(t, "traces/lured.prv.gz") << loaded;
+  // The UI's page may be reached from anywhere (it loads nothing by itself) ...
+  EXPECT_EQ(get("/", "Sec-Fetch-Site: cross-site\r\n").status, 200);
+  // ... and the UI's own requests, or a URL typed by the user, pass.
+  EXPECT_EQ(get("/api/functions", "Sec-Fetch-Site: none\r\n").status, 200);
+  RawResponse same = get("/api/open?path=traces/lured.prv.gz",
+                         "Origin: http://127.0.0.1:" + port + "\r\nSec-Fetch-Site: same-origin\r\n");
+  EXPECT_EQ(same.status, 200) << same.body;
+}
+
+// Two Host headers were accepted when the first one was allowed, whatever the second said.
+TEST_F(ServerHardeningTest, TwoHostHeadersAreABadRequestInEitherOrder) {
+  const std::string good = HostHeader();
+  for (const auto& [first, second] : {std::pair{good, std::string("evil.example")},
+                                      std::pair{std::string("evil.example"), good}, std::pair{good, good}}) {
+    RawClient c = Raw();
+    c.Send("GET /api/functions HTTP/1.1\r\nHost: " + first + "\r\nHost: " + second +
+           "\r\nX-Parallax-Token: " + std::string(kToken) + "\r\n\r\n");
+    ExpectRawError(c.Receive(), 400, "Host: " + first + ", then Host: " + second);
+  }
+  ExpectStillServing();
+}
+
 }  // namespace
 }  // namespace parallax::server

@@ -7,6 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "tracing/src/merge/merger.h"
+#include "tracing/src/merge/pxt_reader.h"
+
 namespace parallax::tracing {
 
 struct OutState {
@@ -56,5 +59,12 @@ struct MergedTrace {
 
 // prv_output.cc: writes NAME.prv, NAME.pcf, NAME.row. Returns false with a message on I/O errors.
 bool WriteParaverFiles(const MergedTrace& trace, const std::string& prv_path, std::string* error);
+
+// merger.cc: the merge of process files already read, into `out` (MergeTraceFiles reads the
+// files, calls this and writes the result; the fuzz target, tests/fuzz/pxt_fuzz.cc, calls it on
+// files it parsed). `options.inputs` and `options.output` are not used. False with a message
+// when the files cannot make one trace.
+bool MergeProcesses(std::vector<ProcessFile>* files, const MergeOptions& options, MergeReport* report,
+                    MergedTrace* out, std::string* error);
 
 }  // namespace parallax::tracing

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -21,13 +22,32 @@ namespace parallax::tracing {
 
 namespace {
 
+// Corrected times are kept within +-2^61 ns (73 years: any clock a process reads), so that the
+// merge's differences and shifts of two times (causality repair, the rebase to 0) stay within
+// int64_t whatever a damaged file's times and clock samples say.
+constexpr long double kMaxMergeTime = 0x1p61L;
+
+// Conversions of values computed from a file's numbers: a damaged file can put them anywhere,
+// so they saturate (NaN gives 0) instead of being undefined.
+int64_t SaturatingTime(long double v) {
+  if (!(v == v)) return 0;
+  return static_cast<int64_t>(std::clamp(v, -kMaxMergeTime, kMaxMergeTime));
+}
+uint64_t SaturatingUint64(long double v) {
+  if (!(v > 0)) return 0;
+  if (v >= 0x1p64L) return UINT64_MAX;
+  return static_cast<uint64_t>(v);
+}
+// |v| without overflow (|INT64_MIN| fits in uint64_t).
+uint64_t Magnitude(int64_t v) { return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
+
 // offset(t) = local clock - reference clock at local time t, a line through the first and the
 // last synchronisation sample (drift), or a constant with one sample.
 struct ClockModel {
   long double t1 = 0, o1 = 0, slope = 0;
   int64_t Correct(uint64_t t) const {
     long double off = o1 + slope * (static_cast<long double>(t) - t1);
-    return static_cast<int64_t>(static_cast<long double>(t) - off);
+    return SaturatingTime(static_cast<long double>(t) - off);
   }
   long double Offset(uint64_t t) const { return o1 + slope * (static_cast<long double>(t) - t1); }
 };
@@ -40,7 +60,7 @@ uint64_t ClockUncertainty(const ProcessFile& f, const ClockModel& m) {
   for (const auto* s : {&f.sync.front(), &f.sync.back()})
     worst = std::max(worst, std::fabs(m.Offset(s->time) - static_cast<long double>(s->offset)) +
                                 static_cast<long double>(s->rtt) / 2);
-  return static_cast<uint64_t>(std::ceil(worst));
+  return SaturatingUint64(std::ceil(worst));
 }
 
 // The offset is only believed when it exceeds its uncertainty; the drift is only believed when the
@@ -55,15 +75,14 @@ ClockModel FitClock(const ProcessFile& f, bool enabled) {
   // close to 0 the clocks are indistinguishable (e.g. processes of one host share a clock), and
   // correcting would only add noise that creates receive-before-send violations.
   auto consistent_with_zero = [](const auto& s) {
-    return static_cast<uint64_t>(std::llabs(s.offset)) <= s.rtt / 2;
+    return Magnitude(s.offset) <= s.rtt / 2;
   };
   if (consistent_with_zero(a) && consistent_with_zero(b)) return m;
   m.t1 = static_cast<long double>(a.time);
   m.o1 = static_cast<long double>(a.offset);
-  auto moved = static_cast<uint64_t>(std::llabs(b.offset - a.offset));
-  if (b.time > a.time && moved > (a.rtt + b.rtt) / 2)
-    m.slope =
-        static_cast<long double>(b.offset - a.offset) / static_cast<long double>(b.time - a.time);
+  const long double moved = static_cast<long double>(b.offset) - static_cast<long double>(a.offset);
+  if (b.time > a.time && std::fabs(moved) > static_cast<long double>(a.rtt) / 2 + static_cast<long double>(b.rtt) / 2)
+    m.slope = moved / static_cast<long double>(b.time - a.time);
   return m;
 }
 
@@ -522,18 +541,27 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, Mer
                        " truncated chunks (a process did not finish); records kept up to the cut");
 }
 
-bool ReadInputs(const MergeOptions& o, std::vector<ProcessFile>* files, MergeReport* r,
+bool ReadInputs(const MergeOptions& o, std::vector<ProcessFile>* files, MergeReport*,
                 std::string* error) {
   if (o.inputs.empty()) {
     *error = "no per-process trace files (*.pxt) to merge";
     return false;
   }
-  uint64_t threads = 0;
   for (const std::string& path : o.inputs) {
     files->emplace_back();
     if (!ReadProcessFile(path, false, &files->back(), error)) return false;
-    r->truncated_chunks += files->back().truncated_chunks;
-    threads += std::max<size_t>(1, files->back().threads.size());
+  }
+  return true;
+}
+
+}  // namespace
+
+bool MergeProcesses(std::vector<ProcessFile>* files, const MergeOptions& options, MergeReport* report,
+                    MergedTrace* out, std::string* error) {
+  uint64_t threads = 0;
+  for (const ProcessFile& f : *files) {
+    report->truncated_chunks += f.truncated_chunks;
+    threads += std::max<size_t>(1, f.threads.size());
   }
   if (threads > kMaxThreadsPerProcess) {  // as many as one .prv holds
     *error = "the processes have " + std::to_string(threads) + " threads in all; a trace holds at most " +
@@ -543,22 +571,23 @@ bool ReadInputs(const MergeOptions& o, std::vector<ProcessFile>* files, MergeRep
   std::stable_sort(files->begin(), files->end(), [](const ProcessFile& a, const ProcessFile& b) {
     return std::tie(a.rank, a.start_time, a.pid) < std::tie(b.rank, b.start_time, b.pid);
   });
+  MergeState state;
+  BuildModel(*files, &state);
+  BuildCommunicators(*files, &state);
+  WalkProcesses(*files, options.correct_clocks, &state);
+  MatchMessages(&state, report);
+  Rebase(&state.trace);
+  Summarise(*files, options, &state, report);
+  *out = std::move(state.trace);
   return true;
 }
-
-}  // namespace
 
 bool MergeTraceFiles(const MergeOptions& options, MergeReport* report, std::string* error) {
   std::vector<ProcessFile> files;
   if (!ReadInputs(options, &files, report, error)) return false;
-  MergeState state;
-  BuildModel(files, &state);
-  BuildCommunicators(files, &state);
-  WalkProcesses(files, options.correct_clocks, &state);
-  MatchMessages(&state, report);
-  Rebase(&state.trace);
-  Summarise(files, options, &state, report);
-  return WriteParaverFiles(state.trace, options.output, error);
+  MergedTrace trace;
+  if (!MergeProcesses(&files, options, report, &trace, error)) return false;
+  return WriteParaverFiles(trace, options.output, error);
 }
 
 bool OtherSessionOfRun(const std::string& dir, const std::string& run, const std::string& session) {

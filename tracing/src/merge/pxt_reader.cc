@@ -156,6 +156,11 @@ bool ReadProcessFile(const std::string& path, bool meta_only, ProcessFile* out,
                      std::string* error) {
   std::string data;
   if (!ReadAll(path, &data, error)) return false;
+  return ParseProcessFile(data, path, meta_only, out, error);
+}
+
+bool ParseProcessFile(std::string_view data, const std::string& path, bool meta_only, ProcessFile* out,
+                      std::string* error) {
   out->path = path;
   const auto* begin = reinterpret_cast<const uint8_t*>(data.data());
   const uint8_t* p = begin;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,5 +61,10 @@ struct ProcessFile {
 // Reads `path`. With `meta_only`, data chunks are skipped (listing sessions). Returns false
 // with a message when the file cannot be read or is not a .pxt file.
 bool ReadProcessFile(const std::string& path, bool meta_only, ProcessFile* out, std::string* error);
+
+// The same on the bytes of a file already read; `path` names it in messages (the fuzz target,
+// tests/fuzz/pxt_fuzz.cc, drives the reader through this).
+bool ParseProcessFile(std::string_view data, const std::string& path, bool meta_only, ProcessFile* out,
+                      std::string* error);
 
 }  // namespace parallax::tracing

@@ -2,6 +2,9 @@
 
 #ifdef PXT_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
+#include <unistd.h>
+
+#include "tracing/src/input_file.h"
 #endif
 
 namespace parallax::tracing {
@@ -58,11 +61,17 @@ struct Symbolizer::Impl {
     auto it = reported.find(m.path);
     if (it != reported.end()) return it->second;
     Dwfl_Module* mod = nullptr;
-    if (dwfl) {
+    // The path comes from the process file: only a regular file is opened, never by a blocking
+    // open (a named pipe there would hold the merge forever, a device would be read without end).
+    std::string why;
+    const int fd = dwfl ? OpenInputFd(m.path, &why) : -1;
+    if (fd >= 0) {
       dwfl_report_begin_add(dwfl);
-      mod = dwfl_report_elf(dwfl, BaseName(m.path).c_str(), m.path.c_str(), -1,
+      // On success libdwfl keeps the descriptor (and closes it with the module).
+      mod = dwfl_report_elf(dwfl, BaseName(m.path).c_str(), m.path.c_str(), fd,
                             static_cast<GElf_Addr>(m.bias), false);
       dwfl_report_end(dwfl, nullptr, nullptr);
+      if (mod == nullptr) ::close(fd);
     }
     reported[m.path] = mod;
     return mod;
