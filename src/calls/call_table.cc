@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "src/base/parallel.h"
@@ -54,7 +55,7 @@ struct ThreadRead {
 
 void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, uint32_t t,
                 ThreadRead& out) {
-  OpCache ops(pcf);
+  std::optional<OpCache> ops;  // made at the thread's first MPI event: most threads have none
   store::EventReader events(store, model::ThreadIndex(t));
   events.OnlyBlocksWith({{kMpiFirstType, kMpiLastType},
                          {kCollectiveSendSizeType, kCollectiveCommunicatorType}});
@@ -87,7 +88,8 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
         call.entry = call.exit = ev.time[i];
         call.type = type;
         call.value = value;
-        call.op = ops.Get(type, value);
+        if (!ops) ops.emplace(pcf);
+        call.op = ops->Get(type, value);
         open = true;
         continue;
       }
