@@ -61,6 +61,11 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
                          {kCollectiveSendSizeType, kCollectiveCommunicatorType}});
   bool open = false;
   Call call;
+  struct {
+    Time time = 0;
+    bool any = false;
+    Call attributes;
+  } early;  // attributes seen before any call opened at their time
   auto close = [&](Time at) {
     call.exit = at;
     out.calls.push_back(call);
@@ -85,6 +90,9 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
           close(ev.time[i]);
         }
         call = Call{};
+        // Attributes written before the call at its time (another writer's order) are its own.
+        if (early.time == ev.time[i] && early.any) call = early.attributes;
+        early.any = false;
         call.entry = call.exit = ev.time[i];
         call.type = type;
         call.value = value;
@@ -93,20 +101,27 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
         open = true;
         continue;
       }
-      // Attributes belong to the call opened at the same time.
-      if (!open || ev.time[i] != call.entry) continue;
+      if (type < kCollectiveSendSizeType || type > kCollectiveCommunicatorType) continue;
+      // Attributes belong to the call opened at the same time (Extrae writes them after it).
+      Call* to = nullptr;
+      if (open && ev.time[i] == call.entry) {
+        to = &call;
+      } else {
+        if (early.time != ev.time[i] || !early.any) early = {ev.time[i], true, Call{}};
+        to = &early.attributes;
+      }
       switch (type) {
         case kCollectiveSendSizeType:
-          call.send_bytes = ev.value[i];
+          to->send_bytes = ev.value[i];
           break;
         case kCollectiveRecvSizeType:
-          call.recv_bytes = ev.value[i];
+          to->recv_bytes = ev.value[i];
           break;
         case kCollectiveRootType:
-          call.root = ev.value[i] == 1;
+          to->root = ev.value[i] == 1;
           break;
         case kCollectiveCommunicatorType:
-          call.communicator = ev.value[i];
+          to->communicator = ev.value[i];
           break;
         default:
           break;

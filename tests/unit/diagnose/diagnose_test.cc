@@ -190,6 +190,28 @@ TEST(Diagnose, CollectiveWithoutPayload) {
   EXPECT_EQ(P(DiagnoseText(u, strict), "wait_at_nxn").count, 0u);
 }
 
+// A writer that puts the collective attributes before the call in its line: they are still
+// the call's (no payload here, so no wait state).
+TEST(Diagnose, AttributesBeforeTheCallAreItsOwn) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  t.Call(0, kColl, 10, 100, 410).Call(1, kColl, 10, 400, 410);
+  std::string text = t.Text();
+  for (const char* line : {"2:1:1:1:1:100:50000002:10", "2:2:1:2:1:400:50000002:10"}) {
+    const std::string l(line);
+    const std::string attrs = l.substr(0, l.find(":5000")) + ":50100001:0:50100002:0:" + l.substr(l.find("5000"));
+    text.replace(text.find(l), l.size(), attrs);
+  }
+  test::ScratchFolder dir;
+  auto trace = Trace::Open(dir.Write("t.prv", text));
+  ASSERT_TRUE(trace.ok()) << trace.status().ToString();
+  auto d = Diagnose(*trace.value());
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(P(d.value(), "wait_at_nxn").count, 0u) << text;
+  ASSERT_EQ(d.value().skipped.size(), 1u);
+  EXPECT_NE(d.value().skipped[0].reason.find("no payload"), std::string::npos);
+}
+
 TEST(Diagnose, ChainJumpsTwice) {
   TraceText t(3);
   t.Init(0).Init(1).Init(2);
