@@ -96,11 +96,12 @@ export class DiagnosisView {
     for (let i = 0; i < w.rank.length; i += 1) {
       const object = this.objectOf(d.ranks, w.rank[i]);
       if (object === null) continue;
-      const culprit = w.culprit_rank[i] === null ? null : this.objectOf(d.ranks, w.culprit_rank[i]);
+      const known = w.culprit_rank[i] !== null && w.culprit_rank[i] >= 0;  // -1: unknown
+      const culprit = known ? this.objectOf(d.ranks, w.culprit_rank[i]) : null;
       waits.push({
         object, begin: w.begin[i], end: w.begin[i] + w.wait[i], pattern: w.pattern[i], call: w.call[i],
         rank: d.ranks[w.rank[i]].label, culprit, culpritTime: w.culprit[i], culpritCall: w.culprit_call[i],
-        culpritRank: w.culprit_rank[i] === null ? '' : d.ranks[w.culprit_rank[i]].label,
+        culpritRank: known ? d.ranks[w.culprit_rank[i]].label : '',
         cause: w.cause[i], causeDelay: w.cause_delay_s[i], wait: w.wait[i],
       });
     }
@@ -109,8 +110,8 @@ export class DiagnosisView {
       const object = this.objectOf(d.ranks, d.path.rank[i]);
       if (object !== null) segments.push({ object, begin: d.path.begin[i], end: d.path.end[i] });
     }
-    const at = this.objectOf(d.ranks, 0) === null ? 'the overlay shows on thread or task windows' : '';
-    if (at) this.summary.append(el('div', at, 'diagnosis-note'));
+    if (!['thread', 'task'].includes(this.panel.window.level || 'thread'))
+      this.summary.append(el('div', 'the overlay shows on thread or task windows', 'diagnosis-note'));
     const selected = this.overlay && this.overlay.selected;
     this.overlay = { waits, path: segments, selected: selected && waits.find((x) => x.object === selected.object && x.begin === selected.begin) };
     this.panel.canvas.setDiagnosis(this.overlay);

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { check, dragZoom, frames, launch, makeRoot, runSteps, startServer, testArgs, waitFrame } from './lib.mjs';
 
 const [binary, data, out] = testArgs('ui_diagnose_test.mjs');
-const files = ['prv.gz', 'pcf', 'row'].map((e) => [path.join(data, `epoch/epoch_4proc.${e}`), `epoch/epoch_4proc.${e}`]);
+const files = ['prv.gz', 'pcf', 'row'].flatMap((e) => [[path.join(data, `epoch/epoch_4proc.${e}`), `epoch/epoch_4proc.${e}`],
+  [path.join(data, `omp/omp2.${e}`), `omp/omp2.${e}`]]);
 const root = makeRoot(files);
 const tracePath = path.join(data, 'epoch/epoch_4proc.prv.gz');
 
@@ -110,6 +111,18 @@ const steps = [
     check(await view.isHidden(), 'the diagnosis is still shown');
     const overlay = await panel.evaluate((e) => window.parallax.panels.find((x) => x.root === e).canvas.diagnosis);
     check(overlay === null, 'the overlay is still drawn');
+  }],
+  ['on a trace without MPI, Waits says so and draws nothing', async () => {
+    await page.locator('#files li.dir', { hasText: '..' }).click();
+    await page.locator('#files li.dir', { hasText: 'omp' }).click();
+    await page.locator('#files li.trace', { hasText: 'omp2.prv.gz' }).click();
+    const omp = page.locator('#windows > section.timeline', { hasText: 'omp2' }).first();
+    await waitFrame(omp);
+    await omp.locator('button.diagnosis-toggle').click();
+    const v = omp.locator('.diagnosis');
+    await page.waitForFunction((e) => e.dataset.waits !== undefined, await v.elementHandle(), { timeout: 30000, polling: 50 });
+    const text = await v.innerText();
+    check(text.includes('no MPI call events') && (await v.getAttribute('data-waits')) === '0', `the panel reads:\n${text}`);
   }],
 ];
 
