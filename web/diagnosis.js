@@ -6,6 +6,7 @@
 
 import { oneAtATime, postJson } from './api.js';
 import { el } from './tables.js';
+import { convertTime } from './timeline.js';
 
 function seconds(s) {
   if (s === 0) return '0 s';
@@ -131,8 +132,7 @@ export class DiagnosisView {
       return false;
     }
     const traceUnit = this.panel.app.traceInfo(this.panel.doc.trace).time_unit;
-    const unit = { ns: 1e-9, us: 1e-6, ms: 1e-3 }[traceUnit] || 1e-9;
-    let text = `${hit.pattern.replace(/_/g, ' ')}: rank ${hit.rank} waited ${seconds(hit.wait * unit)} in ${hit.call}`;
+    let text = `${hit.pattern.replace(/_/g, ' ')}: rank ${hit.rank} waited ${seconds(convertTime(hit.wait, traceUnit, 's'))} in ${hit.call}`;
     if (hit.culpritRank) text += ` for rank ${hit.culpritRank}${hit.culpritCall ? ` (${hit.culpritCall})` : ''}`;
     if (hit.cause) text += `, which spent ${seconds(hit.causeDelay)} more in ${hit.cause} since they last synchronised`;
     this.detail.textContent = text;

@@ -86,30 +86,16 @@ class Finder {
         received[m.receiver].push_back({m.done_call, m.sender, send_entry});
         if (!d.truncated && CompletedByWait(d.op)) {
           if (send_entry > d.exit) ++out_.clock_violations;
-          WaitInstance w;
-          w.rank = m.receiver;
-          w.call = m.done_call;
-          w.wait = WaitUntil(send_entry, d);
-          w.pattern = Pattern::kLateSender;
-          w.culprit_rank = m.sender;
-          w.culprit_call = m.send_call;
-          w.culprit_time = send_entry;
-          Add(w);
+          Add({m.receiver, m.done_call, WaitUntil(send_entry, d), Pattern::kLateSender, false, false,
+               m.sender, m.send_call, send_entry});
         }
       }
       if (m.send_call != kNoCall) {
         const Call& s = CallOf(m.sender, m.send_call);
         // A blocking send that returned only after the receive was posted waited for it.
         if (!s.truncated && calls::IsBlockingSend(s.op) && s.exit > posted) {
-          WaitInstance w;
-          w.rank = m.sender;
-          w.call = m.send_call;
-          w.wait = WaitUntil(posted, s);
-          w.pattern = Pattern::kLateReceiver;
-          w.culprit_rank = m.receiver;
-          w.culprit_call = m.post_call;
-          w.culprit_time = posted;
-          Add(w);
+          Add({m.sender, m.send_call, WaitUntil(posted, s), Pattern::kLateReceiver, false, false,
+               m.receiver, m.post_call, posted});
         }
       }
     }

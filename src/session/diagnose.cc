@@ -18,17 +18,6 @@ namespace parallax {
 
 namespace {
 
-double SecondsPerUnit(model::TimeUnit unit) {
-  switch (unit) {
-    case model::TimeUnit::kUs:
-      return 1e-6;
-    case model::TimeUnit::kMs:
-      return 1e-3;
-    default:
-      return 1e-9;
-  }
-}
-
 // The part of [b, e) inside [from, to).
 model::Time Overlap(model::Time b, model::Time e, model::Time from, model::Time to) {
   const model::Time lo = std::max(b, from), hi = std::min(e, to);
@@ -42,7 +31,7 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
   d.trace = t.path();
   const model::TraceHeader& h = t.header();
   const model::PcfCatalog* pcf = t.pcf();
-  const double unit = SecondsPerUnit(h.unit);
+  const double unit = model::ConvertTime(1, h.unit, model::TimeUnit::kS);  // seconds per unit
   auto sec = [unit](model::Time v) { return static_cast<double>(v) * unit; };
 
   const calls::CallTable& table = computed.table();
