@@ -1,13 +1,16 @@
 #include "src/base/temp_files.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 
 namespace parallax::base {
@@ -15,20 +18,40 @@ namespace parallax::base {
 namespace {
 
 constexpr size_t kMaxPath = 4096;
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU};
 enum SlotState : int { kFree = 0, kWriting = 1, kReady = 2 };
 
 // The registry (see the header for why it is process-wide).
 struct Registry {
   std::atomic<int> state[kMaxTempFiles];
   char path[kMaxTempFiles][kMaxPath];
+  // Threads between creating a file and registering it (see CreateRegistered).
+  std::atomic<int> creating;
+  // Set by the first cleanup handler: from then on no thread creates a file.
+  std::atomic<bool> ending;
 };
 Registry registry{};
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
+
+[[noreturn]] void WaitForTheEnd() {
+  for (;;) ::pause();
+}
 
 void RemoveAndReraise(int sig) {
+  // A second signal, on another thread, waits for the first handler to end the process.
+  if (registry.ending.exchange(true)) WaitForTheEnd();
+  // A file another thread has just created is registered in a moment: wait for it (that
+  // thread has the cleanup signals blocked, so this handler never runs on it meanwhile). A
+  // thread about to create one sees `ending` and stops instead (both sides are sequentially
+  // consistent: either it sees `ending`, or this loop sees it counted).
+  while (registry.creating.load() > 0) {
+    const struct timespec pause {0, 100000};
+    ::nanosleep(&pause, nullptr);
+  }
   for (int i = 0; i < kMaxTempFiles; ++i)
     if (registry.state[i].load(std::memory_order_acquire) == kReady) ::unlink(registry.path[i]);
   ::signal(sig, SIG_DFL);
-  ::raise(sig);
+  ::raise(sig);  // the cleanup signals are blocked in this handler: delivered on its return
 }
 
 }  // namespace
@@ -53,30 +76,59 @@ void UnregisterTempFile(const std::string& path) {
   }
 }
 
+// Runs `create` (which returns a descriptor, or -1 with errno set) and registers `*name` when
+// it succeeds, with no moment at which a signal could end the process and leave the new file
+// behind: the cleanup signals are blocked in this thread, and a handler running on another
+// thread waits for the registration.
+template <typename Create>
+int CreateRegistered(std::string* name, Create create) {
+  sigset_t cleanup, old;
+  sigemptyset(&cleanup);
+  for (int sig : kCleanupSignals) sigaddset(&cleanup, sig);
+  ::pthread_sigmask(SIG_BLOCK, &cleanup, &old);
+  registry.creating.fetch_add(1);
+  if (registry.ending.load()) {
+    // A handler on another thread is removing the files and ending the process.
+    registry.creating.fetch_sub(1);
+    WaitForTheEnd();
+  }
+  const int fd = create();
+  const int saved_errno = errno;
+  if (fd >= 0) RegisterTempFile(*name);
+  registry.creating.fetch_sub(1);
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved_errno;
+  return fd;
+}
+
 int CreateTempBeside(const std::string& path, std::string* tmp_path) {
   const size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string name = dir + "." + base + ".tmpXXXXXX";
-  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  const int fd = CreateRegistered(&name, [&] { return ::mkostemp(name.data(), O_CLOEXEC); });
   if (fd < 0) return -1;
   ::fchmod(fd, 0644);
   *tmp_path = name;
-  RegisterTempFile(name);  // removed if a signal ends the process
   return fd;
+}
+
+int CreateTempFile(const std::string& path) {
+  std::string name = path;
+  return CreateRegistered(&name, [&] { return ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644); });
 }
 
 void InstallTempFileCleanup() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU}) {
+    for (int sig : kCleanupSignals) {
       struct sigaction old {};
       // A signal ignored by the parent (nohup, a background job's SIGINT) stays ignored.
       if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
       struct sigaction sa {};
       sa.sa_handler = RemoveAndReraise;
       sigemptyset(&sa.sa_mask);
-      sa.sa_flags = SA_RESETHAND;
+      for (int other : kCleanupSignals) sigaddset(&sa.sa_mask, other);
       ::sigaction(sig, &sa, nullptr);
     }
   });

@@ -17,7 +17,8 @@ void RegisterTempFile(const std::string& path);
 void UnregisterTempFile(const std::string& path);
 
 // Installs the handlers (once; a front end's choice: a library never installs them itself).
-// Each removes the registered files, then ends the process as the signal would have.
+// The first removes the registered files, then ends the process as the signal would have;
+// from its start no thread creates a temporary file, and a second signal waits for the end.
 void InstallTempFileCleanup();
 
 inline constexpr int kMaxTempFiles = 64;
@@ -26,5 +27,12 @@ inline constexpr int kMaxTempFiles = 64;
 // folder (so the final rename stays on one file system), mode 0644, registered above. Returns
 // the open descriptor and sets *tmp_path; -1 with errno set when it cannot be created.
 int CreateTempBeside(const std::string& path, std::string* tmp_path);
+
+// Creates `path` exclusively (mode 0644, read-write), registered above. Returns the open
+// descriptor; -1 with errno set when it cannot be created (EEXIST when it exists).
+int CreateTempFile(const std::string& path);
+
+// Both leave no moment at which a signal could end the process between the file's creation
+// and its registration, whichever thread the signal is delivered to.
 
 }  // namespace parallax::base

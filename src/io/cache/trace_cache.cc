@@ -1017,10 +1017,9 @@ struct TempFile {
   bool keep = false;
   // Creates `p` (exclusively); false when it cannot. Removed if a signal ends the process.
   bool Create(std::string p) {
-    fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    fd = base::CreateTempFile(p);
     if (fd < 0) return false;
     path = std::move(p);
-    base::RegisterTempFile(path);
     return true;
   }
   // Closes and removes it now (a mapping of it stays valid).
