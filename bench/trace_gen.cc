@@ -294,7 +294,13 @@ struct SimThread {
   uint64_t state_begin = 0;
   uint64_t counters_read = 0;  // time of the last PAPI read (counters are deltas)
   bool counters_started = false;
+  double ipc = -1;  // the IPC of the OpenMP function running (-1: serial code, 1.1..2.1)
 };
+
+// Three planted behaviours of the OpenMP functions (function k has behaviour k % 3): work
+// relative to the region's and IPC, so that their bursts form three clusters (docs/structure.md).
+constexpr std::array<double, 3> kBehaviourWork = {1.0, 0.35, 3.0};
+constexpr std::array<double, 3> kBehaviourIpc = {1.8, 0.6, 1.2};
 
 // A halo message between two task masters within one exchange.
 struct Message {
@@ -390,7 +396,9 @@ class Generator {
     const uint64_t dt = t > th.counters_read ? t - th.counters_read : 0;
     th.counters_read = t;
     const double cycles = static_cast<double>(dt) * 2.6 * (0.96 + 0.04 * rng_.Unit());
-    const double ipc = state_left == kRunning ? 1.1 + 1.0 * rng_.Unit() : 0.3 + 0.3 * rng_.Unit();
+    const double ipc = state_left != kRunning ? 0.3 + 0.3 * rng_.Unit()
+                       : th.ipc >= 0      ? th.ipc - 0.1 + 0.2 * rng_.Unit()
+                                          : 1.1 + 1.0 * rng_.Unit();
     const double ins = cycles * ipc;
     const double l1 = ins * (0.01 + 0.02 * rng_.Unit());
     const double l2 = l1 * (0.2 + 0.2 * rng_.Unit());
@@ -532,13 +540,15 @@ class Generator {
     Emit(m, time, open);
     const uint64_t started = time + rng_.Around(3000, 0.5);
     std::vector<uint64_t> ends(config_.threads);
-    const uint64_t work =
-        static_cast<uint64_t>(static_cast<double>(region_work) * imbalance_[task]);
+    const size_t behaviour = (fn - 3) % kBehaviourWork.size();
+    const uint64_t work = static_cast<uint64_t>(static_cast<double>(region_work) * imbalance_[task] *
+                                                kBehaviourWork[behaviour]);
     for (uint32_t h = 0; h < config_.threads; ++h) {
       SimThread& th = threads_[task * config_.threads + h];
       const uint64_t begin = std::max(th.now + 1, started + (h == 0 ? 0 : rng_.Around(1500, 0.6)));
       const uint32_t left = th.state;
       time = Switch(th, begin, kRunning);
+      th.ipc = kBehaviourIpc[behaviour];
       Pairs enter;
       enter.Add(kEvOmpFunction, fn);
       enter.Add(kEvOmpFunctionLine, fn);
@@ -557,6 +567,7 @@ class Generator {
       leave.Add(kEvOmpFunction, 0);
       leave.Add(kEvOmpFunctionLine, 0);
       AddCounters(leave, th, time, kRunning);
+      th.ipc = -1;
       Emit(th, time, leave);
       Pairs after;
       if (h == 0) {

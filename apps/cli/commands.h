@@ -40,5 +40,6 @@ Command AddCacheCommand(CLI::App& app);
 Command AddSortCommand(CLI::App& app);
 Command AddShiftCommand(CLI::App& app);
 Command AddDiagnoseCommand(CLI::App& app);
+Command AddStructureCommand(CLI::App& app);
 
 }  // namespace parallax::cli

@@ -71,6 +71,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddSortCommand(app),
       parallax::cli::AddShiftCommand(app),
       parallax::cli::AddDiagnoseCommand(app),
+      parallax::cli::AddStructureCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);

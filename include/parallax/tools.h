@@ -178,6 +178,25 @@ Result<ToolReport> SortTrace(const ToolRun& run, const SortOptions& options);
 Result<ToolReport> ShiftTrace(const ToolRun& run, const ShiftOptions& options);
 Result<ToolReport> TranslateEventsTrace(const ToolRun& run, const TranslateOptions& options);
 
+// New events merged into a trace by time (`parallax structure -o`): each is written before the
+// first record of a later time; their types' .pcf sections are appended to the input's .pcf
+// (a type the input's .pcf already describes keeps its labels, said in the notes).
+struct AddedEvent {
+  uint64_t time = 0;
+  uint32_t cpu = 0, appl = 1, task = 1, thread = 1;  // 1-based, cpu 0 = none
+  uint64_t type = 0;
+  int64_t value = 0;
+};
+struct AnnotateOptions {
+  std::vector<AddedEvent> events;  // in time order
+  struct PcfSection {
+    uint32_t type = 0;
+    std::string text;  // "EVENT_TYPE\n0 TYPE Label\nVALUES\n..."
+  };
+  std::vector<PcfSection> pcf_sections;
+};
+Result<ToolReport> AnnotateTrace(const ToolRun& run, const AnnotateOptions& options);
+
 // `parallax merge A.prv B.prv ... -o OUT.prv` (prvmerger -merge / -concat, docs/tools.md).
 // Merge: the applications of every input side by side in one trace on the same time base
 // (applications, nodes and cpus of input k numbered after those of inputs 1..k-1, records

@@ -51,6 +51,8 @@ class LazyDiagnosis {
                 const model::PcfCatalog* pcf)
       : header_(header), store_(store), pcf_(pcf) {}
   const TraceDiagnosis& Get() const;
+  // The diagnosis when a Get() computed it already; null otherwise (nothing is computed).
+  const TraceDiagnosis* IfReady() const { return ready_.load(std::memory_order_acquire); }
 
  private:
   const model::TraceHeader* header_;

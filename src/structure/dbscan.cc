@@ -1,0 +1,184 @@
+#include "src/structure/dbscan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+namespace parallax::structure {
+
+namespace {
+
+struct Cell {
+  int64_t cx = 0, cy = 0;
+  uint32_t first = 0, count = 0;  // into the sorted order
+  uint32_t cores = 0;             // core points of the cell
+};
+
+int64_t Key(int64_t cx, int64_t cy) { return (cx << 32) ^ (cy & 0xffffffffLL); }
+
+double Dist2(const Point2& a, const Point2& b) {
+  const double dx = a.x - b.x, dy = a.y - b.y;
+  return dx * dx + dy * dy;
+}
+
+struct UnionFind {
+  std::vector<uint32_t> parent;
+  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+  uint32_t Find(uint32_t a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  }
+  void Join(uint32_t a, uint32_t b) {
+    a = Find(a);
+    b = Find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+}  // namespace
+
+std::vector<int32_t> Dbscan(const std::vector<Point2>& points, double eps, uint32_t min_points) {
+  const size_t n = points.size();
+  std::vector<int32_t> labels(n, kNoise);
+  if (n == 0 || !(eps > 0)) return labels;
+  min_points = std::max<uint32_t>(min_points, 1);
+  const double side = eps / std::sqrt(2.0), eps2 = eps * eps;
+  auto cell_of = [&](const Point2& p) {
+    return std::pair<int64_t, int64_t>{static_cast<int64_t>(std::floor(p.x / side)),
+                                       static_cast<int64_t>(std::floor(p.y / side))};
+  };
+  // Points sorted by cell; cells in that order.
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::vector<std::pair<int64_t, int64_t>> cell_xy(n);
+  for (size_t i = 0; i < n; ++i) cell_xy[i] = cell_of(points[i]);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return cell_xy[a] < cell_xy[b]; });
+  std::vector<Cell> cells;
+  std::vector<uint32_t> cell_of_point(n);
+  std::unordered_map<int64_t, uint32_t> index;
+  for (uint32_t k = 0; k < n; ++k) {
+    const auto [cx, cy] = cell_xy[order[k]];
+    if (cells.empty() || cells.back().cx != cx || cells.back().cy != cy) {
+      index.emplace(Key(cx, cy), static_cast<uint32_t>(cells.size()));
+      cells.push_back({cx, cy, k, 0, 0});
+    }
+    ++cells.back().count;
+    cell_of_point[order[k]] = static_cast<uint32_t>(cells.size() - 1);
+  }
+  auto neighbours = [&](const Cell& c, auto&& fn) {
+    for (int64_t dx = -2; dx <= 2; ++dx)
+      for (int64_t dy = -2; dy <= 2; ++dy) {
+        auto it = index.find(Key(c.cx + dx, c.cy + dy));
+        if (it != index.end() && !fn(it->second)) return;
+      }
+  };
+  // Core points.
+  std::vector<uint8_t> core(n, 0);
+  for (Cell& c : cells) {
+    if (c.count >= min_points) {
+      for (uint32_t k = c.first; k < c.first + c.count; ++k) core[order[k]] = 1;
+      c.cores = c.count;
+      continue;
+    }
+    for (uint32_t k = c.first; k < c.first + c.count; ++k) {
+      const Point2& p = points[order[k]];
+      uint32_t near = 0;
+      neighbours(c, [&](uint32_t other) {
+        const Cell& o = cells[other];
+        for (uint32_t j = o.first; j < o.first + o.count && near < min_points; ++j)
+          if (Dist2(p, points[order[j]]) <= eps2) ++near;
+        return near < min_points;
+      });
+      if (near >= min_points) {
+        core[order[k]] = 1;
+        ++c.cores;
+      }
+    }
+  }
+  // Cells with core points joined when two of their core points are within eps.
+  UnionFind sets(cells.size());
+  for (uint32_t a = 0; a < cells.size(); ++a) {
+    const Cell& ca = cells[a];
+    if (ca.cores == 0) continue;
+    neighbours(ca, [&](uint32_t b) {
+      if (b <= a || cells[b].cores == 0 || sets.Find(a) == sets.Find(b)) return true;
+      const Cell& cb = cells[b];
+      bool joined = false;
+      for (uint32_t i = ca.first; i < ca.first + ca.count && !joined; ++i) {
+        if (!core[order[i]]) continue;
+        for (uint32_t j = cb.first; j < cb.first + cb.count; ++j)
+          if (core[order[j]] && Dist2(points[order[i]], points[order[j]]) <= eps2) {
+            joined = true;
+            break;
+          }
+      }
+      if (joined) sets.Join(a, b);
+      return true;
+    });
+  }
+  // Cluster numbers in the order of each cluster's first core point; border points join the
+  // cluster of their nearest core point within eps.
+  std::vector<int32_t> number(cells.size(), kNoise);
+  int32_t clusters = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!core[i]) continue;
+    const uint32_t root = sets.Find(cell_of_point[i]);
+    if (number[root] == kNoise) number[root] = clusters++;
+    labels[i] = number[root];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (core[i]) continue;
+    double best = eps2;
+    int32_t label = kNoise;
+    neighbours(cells[cell_of_point[i]], [&](uint32_t other) {
+      const Cell& o = cells[other];
+      if (o.cores == 0) return true;
+      for (uint32_t j = o.first; j < o.first + o.count; ++j) {
+        const uint32_t q = order[j];
+        if (!core[q]) continue;
+        const double d = Dist2(points[i], points[q]);
+        if (d < best || (d == best && label == kNoise)) {
+          best = d;
+          label = labels[q];
+        }
+      }
+      return true;
+    });
+    labels[i] = label;
+  }
+  return labels;
+}
+
+double KneeEpsilon(const std::vector<Point2>& points, uint32_t min_points, size_t sample) {
+  const size_t n = points.size();
+  if (n < 2) return 0;
+  std::vector<Point2> s;
+  const size_t m = std::min(n, std::max<size_t>(sample, 2));
+  s.reserve(m);
+  for (size_t i = 0; i < m; ++i) s.push_back(points[i * n / m]);
+  const size_t k = std::min<size_t>(std::max<uint32_t>(min_points, 2) - 1, s.size() - 1);
+  std::vector<double> kdist(s.size());
+  std::vector<double> d(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    for (size_t j = 0; j < s.size(); ++j) d[j] = Dist2(s[i], s[j]);
+    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(k), d.end());
+    kdist[i] = std::sqrt(d[k]);  // d holds the point itself at 0: its k-th other neighbour
+  }
+  std::sort(kdist.begin(), kdist.end());
+  const double x0 = 0, y0 = kdist.front(), x1 = double(kdist.size() - 1), y1 = kdist.back();
+  if (y1 <= y0) return y1;
+  // The farthest point from the chord, in coordinates scaled to a unit square.
+  double best = -1, eps = y1;
+  for (size_t i = 0; i < kdist.size(); ++i) {
+    const double x = (double(i) - x0) / (x1 - x0), y = (kdist[i] - y0) / (y1 - y0);
+    const double dist = x - y;  // distance to the diagonal y = x, up to a constant factor
+    if (dist > best) {
+      best = dist;
+      eps = kdist[i];
+    }
+  }
+  return eps;
+}
+
+}  // namespace parallax::structure

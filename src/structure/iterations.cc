@@ -1,0 +1,413 @@
+#include "src/structure/iterations.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "src/base/parallel.h"
+#include "src/store/block_reader.h"
+
+namespace parallax::structure {
+
+namespace {
+
+constexpr uint32_t kUserEventsBelow = 40000000;  // Extrae's own types start there
+constexpr uint32_t kOmpParallelType = 60000001;
+constexpr uint32_t kUserFunctionType = 60000019;
+constexpr uint32_t kUserFunctionType2 = 60000023;  // Extrae's "User function" of some versions
+constexpr uint64_t kMinOccurrences = 4;
+constexpr uint64_t kMinSteady = 3;
+constexpr double kMaxSpread = 0.5;
+constexpr double kMinCoverage = 0.3;
+constexpr uint32_t kMaxGroup = 8;
+
+// What a symbol stands for: an MPI call (kind 0) or a marker event (kind 1).
+struct SymbolKey {
+  uint8_t kind = 0;
+  uint32_t type = 0;
+  int64_t value = 0;
+  int64_t communicator = 0;
+  auto operator<=>(const SymbolKey&) const = default;
+};
+
+struct Sequence {
+  std::vector<uint32_t> symbol;  // dense symbol ids, in time order
+  std::vector<Time> time;
+};
+
+// The marker events of one thread, as (time, key) in time order.
+// Exits (value 0) of the marker types go to `exits` as (time, type).
+std::vector<std::pair<Time, SymbolKey>> ReadMarkers(const store::TraceStore& store, uint32_t thread,
+                                                    bool with_parallel, const IterationOptions& options,
+                                                    std::vector<std::pair<Time, uint32_t>>* exits) {
+  std::vector<std::pair<Time, SymbolKey>> out;
+  store::EventReader events(store, model::ThreadIndex(thread));
+  std::vector<std::pair<uint32_t, uint32_t>> ranges = {{1, kUserEventsBelow - 1},
+                                                       {kUserFunctionType, kUserFunctionType},
+                                                       {kUserFunctionType2, kUserFunctionType2}};
+  if (with_parallel) ranges.push_back({kOmpParallelType, kOmpParallelType});
+  if (options.marker) ranges = {{options.marker->type, options.marker->type}};
+  events.OnlyBlocksWith(ranges);
+  while (events.Next()) {
+    const store::EventColumns& ev = events.columns();
+    for (size_t i = events.begin(); i < events.end(); ++i) {
+      const uint32_t type = ev.type[i];
+      const int64_t value = ev.value[i];
+      bool wanted = false;
+      for (const auto& [lo, hi] : ranges) wanted |= type >= lo && type <= hi;
+      if (!wanted) continue;
+      if (value == 0) {
+        exits->push_back({ev.time[i], type});
+        continue;
+      }
+      if (options.marker && options.marker->value && *options.marker->value != value) continue;
+      SymbolKey key{1, type, value, 0};
+      // User events and a marker given without a value: the type alone (values often count).
+      if (type < kUserEventsBelow || (options.marker && !options.marker->value)) key.value = 0;
+      out.push_back({ev.time[i], key});
+    }
+  }
+  return out;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const size_t k = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+uint64_t Mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+// Whether `body` occurs in `symbols` at position `at`.
+bool MatchesAt(const std::vector<uint32_t>& symbols, size_t at, const std::vector<uint32_t>& body) {
+  if (at + body.size() > symbols.size()) return false;
+  return std::equal(body.begin(), body.end(), symbols.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
+struct Evaluation {
+  Candidate c;
+  std::vector<std::vector<Time>> begins;  // steady iterations, per unit
+  std::vector<Time> last_end;
+  uint64_t startup = 0, teardown = 0;
+};
+
+}  // namespace
+
+Time Iterations::SpanBegin(size_t i) const {
+  Time t = UINT64_MAX;
+  for (size_t u = 0; u < unit_threads.size(); ++u) t = std::min(t, Begin(i, u));
+  return t;
+}
+
+Time Iterations::SpanEnd(size_t i) const {
+  Time t = 0;
+  for (size_t u = 0; u < unit_threads.size(); ++u) t = std::max(t, End(i, u));
+  return t;
+}
+
+Iterations FindIterations(const model::TraceHeader& header, const store::TraceStore& store,
+                          const model::PcfCatalog* pcf, const calls::CallTable& table,
+                          const IterationOptions& options) {
+  Iterations out;
+  const bool mpi = !table.ranks.empty();
+  if (mpi) {
+    for (const calls::Rank& r : table.ranks) out.unit_threads.push_back(r.thread);
+  } else {
+    const model::ProcessModel& p = header.processes;
+    for (uint32_t t = 0; t < p.threads() && t < store.threads(); ++t)
+      if (p.thread(model::ThreadIndex(t)).number_in_task == 0) out.unit_threads.push_back(t);
+  }
+  const size_t units = out.unit_threads.size();
+  if (units == 0) {
+    out.why_none = "the trace has no thread";
+    return out;
+  }
+  // The symbol sequences.
+  std::vector<std::vector<std::pair<Time, SymbolKey>>> markers(units);
+  std::vector<std::vector<std::pair<Time, uint32_t>>> exits(units);
+  base::ParallelFor(units, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
+                    [&](size_t u) { markers[u] = ReadMarkers(store, out.unit_threads[u], !mpi, options, &exits[u]); });
+  std::map<SymbolKey, uint32_t> ids;
+  std::vector<SymbolKey> keys;
+  auto id_of = [&](const SymbolKey& k) {
+    auto [it, added] = ids.try_emplace(k, static_cast<uint32_t>(keys.size()));
+    if (added) keys.push_back(k);
+    return it->second;
+  };
+  std::vector<Sequence> seq(units);
+  for (size_t u = 0; u < units; ++u) {
+    std::vector<std::pair<Time, SymbolKey>> all = std::move(markers[u]);
+    if (mpi && !options.marker) {
+      for (const calls::Call& c : table.ranks[u].calls) {
+        const bool collective = calls::IsCollective(c.op);
+        all.push_back({c.entry, SymbolKey{0, c.type, c.value, collective ? c.communicator : 0}});
+      }
+    }
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [t, k] : all) {
+      seq[u].symbol.push_back(id_of(k));
+      seq[u].time.push_back(t);
+    }
+  }
+  Time run_begin = UINT64_MAX, run_end = 0;
+  for (const Sequence& s : seq)
+    if (!s.time.empty()) {
+      run_begin = std::min(run_begin, s.time.front());
+      run_end = std::max(run_end, s.time.back());
+    }
+  out.run_begin = run_begin == UINT64_MAX ? 0 : run_begin;
+  out.run_end = run_end;
+  // Counts per symbol per unit.
+  const size_t nsym = keys.size();
+  std::vector<std::vector<uint64_t>> count(units, std::vector<uint64_t>(nsym, 0));
+  for (size_t u = 0; u < units; ++u)
+    for (uint32_t s : seq[u].symbol) ++count[u][s];
+  auto name_of = [&](const SymbolKey& k) -> std::string {
+    if (k.kind == 0) {
+      calls::Call c;
+      c.type = k.type;
+      c.value = k.value;
+      std::string n = calls::CallName(pcf, c);
+      if (k.communicator != 0 && k.communicator != calls::kWorldCommunicator)
+        n += fmt::format(" (communicator {})", k.communicator);
+      return n;
+    }
+    const std::string* type_label = pcf != nullptr ? pcf->EventTypeLabel(k.type) : nullptr;
+    std::string n = type_label != nullptr ? *type_label : fmt::format("event {}", k.type);
+    if (k.value != 0) {
+      const std::string* v = pcf != nullptr ? pcf->EventValueLabel(k.type, k.value) : nullptr;
+      n += " " + (v != nullptr ? *v : std::to_string(k.value));
+    }
+    return n;
+  };
+
+  std::vector<Evaluation> evaluations;
+  for (uint32_t s = 0; s < nsym; ++s) {
+    Evaluation e;
+    e.c.name = name_of(keys[s]);
+    e.c.marker = keys[s].kind == 1;
+    const uint64_t c0 = count[0][s];
+    e.c.occurrences = c0;
+    bool equal = true;
+    for (size_t u = 1; u < units; ++u) equal &= count[u][s] == c0;
+    if (c0 < kMinOccurrences) {
+      if (c0 >= 2) {
+        e.c.rejected = fmt::format("occurs {} times", c0);
+        evaluations.push_back(std::move(e));
+      }
+      continue;
+    }
+    if (!equal) {
+      e.c.rejected = "occurs a different number of times on different ranks";
+      evaluations.push_back(std::move(e));
+      continue;
+    }
+    // Occurrences per unit, and the signatures of unit 0's intervals (the calls between two).
+    std::vector<std::vector<size_t>> at(units);
+    for (size_t u = 0; u < units; ++u) {
+      at[u].reserve(c0);
+      for (size_t i = 0; i < seq[u].symbol.size(); ++i)
+        if (seq[u].symbol[i] == s) at[u].push_back(i);
+    }
+    std::vector<uint64_t> sig(c0 - 1);
+    for (size_t j = 0; j + 1 < c0; ++j) {
+      uint64_t h = 1469598103934665603ULL;
+      for (size_t i = at[0][j] + 1; i < at[0][j + 1]; ++i) h = Mix(h, seq[0].symbol[i]);
+      sig[j] = h;
+    }
+    // The group: the smallest q whose signatures repeat (90%) when single intervals do not.
+    auto match = [&](uint32_t q) {
+      if (sig.size() <= q) return 0.0;
+      size_t same = 0;
+      for (size_t j = 0; j + q < sig.size(); ++j) same += sig[j] == sig[j + q];
+      return double(same) / double(sig.size() - q);
+    };
+    uint32_t q = 1;
+    if (match(1) < 0.9)
+      for (uint32_t g = 2; g <= kMaxGroup && (c0 - 1) / g >= kMinSteady; ++g)
+        if (match(g) >= 0.9) {
+          q = g;
+          break;
+        }
+    e.c.group = q;
+    // The symbols of the commonest single interval (unit 0), for the iterations at the ends.
+    std::vector<uint32_t> common_body;
+    if (q == 1 && !sig.empty()) {
+      std::map<uint64_t, size_t> freq;
+      for (uint64_t h : sig) ++freq[h];
+      uint64_t top = sig[0];
+      size_t top_n = 0;
+      for (size_t j = 0; j < sig.size(); ++j)
+        if (freq[sig[j]] > top_n) {
+          top_n = freq[sig[j]];
+          top = sig[j];
+        }
+      for (size_t j = 0; j < sig.size(); ++j)
+        if (sig[j] == top) {
+          common_body.assign(seq[0].symbol.begin() + static_cast<std::ptrdiff_t>(at[0][j] + 1),
+                             seq[0].symbol.begin() + static_cast<std::ptrdiff_t>(at[0][j + 1]));
+          break;
+        }
+    }
+    const size_t n = (c0 - 1) / q;
+    e.c.iterations = n;
+    std::vector<double> d(n);
+    for (size_t j = 0; j < n; ++j) {
+      Time lo = UINT64_MAX, hi = 0;
+      for (size_t u = 0; u < units; ++u) {
+        lo = std::min(lo, seq[u].time[at[u][j * q]]);
+        hi = std::max(hi, seq[u].time[at[u][(j + 1) * q]]);
+      }
+      d[j] = double(hi - lo);
+    }
+    const double m = Median(d);
+    // The steady loop: from the first to the last iteration within a factor 3 of the median
+    // (slower ones between them are iterations too); those before are start-up, after tear-down.
+    size_t best_first = 0, best_len = 0;
+    {
+      size_t first = n, last = 0;
+      for (size_t j = 0; j < n; ++j)
+        if (d[j] >= m / 3 && d[j] <= m * 3) {
+          first = std::min(first, j);
+          last = j;
+        }
+      if (first < n) {
+        best_first = first;
+        best_len = last - first + 1;
+      }
+    }
+    e.c.steady = best_len;
+    if (best_len < kMinSteady || !(m > 0)) {
+      e.c.rejected = fmt::format("fewer than {} regular iterations in a row", kMinSteady);
+      evaluations.push_back(std::move(e));
+      continue;
+    }
+    std::vector<double> steady(d.begin() + static_cast<std::ptrdiff_t>(best_first),
+                               d.begin() + static_cast<std::ptrdiff_t>(best_first + best_len));
+    const double ms = Median(steady);
+    std::vector<double> dev(steady.size());
+    for (size_t j = 0; j < steady.size(); ++j) dev[j] = std::fabs(steady[j] - ms);
+    e.c.spread = ms > 0 ? Median(dev) / ms : 1;
+    Time span_lo = UINT64_MAX, span_hi = 0;
+    for (size_t u = 0; u < units; ++u) {
+      span_lo = std::min(span_lo, seq[u].time[at[u][best_first * q]]);
+      span_hi = std::max(span_hi, seq[u].time[at[u][(best_first + best_len) * q]]);
+    }
+    e.c.coverage = run_end > out.run_begin ? double(span_hi - span_lo) / double(run_end - out.run_begin) : 0;
+    // Consistency: on unit 0, the set of symbols at least as frequent as the anchor in each
+    // steady iteration; the share of iterations with the commonest set.
+    std::map<uint64_t, size_t> sets;
+    std::vector<uint32_t> present;
+    for (size_t j = best_first; j < best_first + best_len; ++j) {
+      present.clear();
+      for (size_t i = at[0][j * q]; i < at[0][(j + 1) * q]; ++i)
+        if (count[0][seq[0].symbol[i]] >= c0) present.push_back(seq[0].symbol[i]);
+      std::sort(present.begin(), present.end());
+      present.erase(std::unique(present.begin(), present.end()), present.end());
+      uint64_t h = 1469598103934665603ULL;
+      for (uint32_t p : present) h = Mix(h, p);
+      ++sets[h];
+    }
+    size_t common = 0;
+    for (const auto& [h, k] : sets) common = std::max(common, k);
+    e.c.consistency = double(common) / double(best_len);
+    double typical = 0, all_time = 0;
+    for (double x : steady) {
+      all_time += x;
+      if (x >= m / 3 && x <= m * 3) typical += x;
+    }
+    if (all_time > 0 && typical < 0.5 * all_time)
+      e.c.rejected = fmt::format("most of the loop's time ({:.0f}%) is in iterations far from the median",
+                                 100 * (1 - typical / all_time));
+    else if (e.c.spread > kMaxSpread)
+      e.c.rejected = fmt::format("iteration durations too spread (deviation {:.0f}% of the median)", 100 * e.c.spread);
+    else if (e.c.coverage < kMinCoverage)
+      e.c.rejected = fmt::format("its iterations cover only {:.0f}% of the run", 100 * e.c.coverage);
+    e.begins.resize(best_len, std::vector<Time>(units));
+    for (size_t j = 0; j < best_len; ++j)
+      for (size_t u = 0; u < units; ++u) e.begins[j][u] = seq[u].time[at[u][(best_first + j) * q]];
+    e.last_end.resize(units);
+    for (size_t u = 0; u < units; ++u) e.last_end[u] = seq[u].time[at[u][(best_first + best_len) * q]];
+    e.startup = best_first;
+    e.teardown = n - best_first - best_len;
+    // An iteration after the last occurrence: a region marker's exit ends it; otherwise it
+    // counts when the calls that follow are those of the commonest iteration (likewise one
+    // before the first occurrence).
+    if (e.teardown == 0 && n * q + 1 == c0) {
+      std::vector<Time> ends(units, 0);
+      bool all = true;
+      for (size_t u = 0; u < units && all; ++u) {
+        const size_t last = at[u][c0 - 1];
+        const Time t = seq[u].time[last];
+        const auto& ex = exits[u];
+        auto it = std::lower_bound(ex.begin(), ex.end(), std::pair<Time, uint32_t>{t + 1, 0});
+        while (it != ex.end() && it->second != keys[s].type) ++it;
+        if (e.c.marker && it != ex.end()) {
+          ends[u] = it->first;
+          continue;
+        }
+        all = !common_body.empty() && MatchesAt(seq[u].symbol, last + 1, common_body);
+        if (all) {
+          const size_t after = last + 1 + common_body.size();
+          ends[u] = after < seq[u].time.size() ? seq[u].time[after] : seq[u].time[after - 1];
+        }
+      }
+      if (all) {
+        e.begins.push_back(e.last_end);
+        e.last_end = ends;
+      }
+    }
+    if (e.startup == 0 && !common_body.empty()) {
+      std::vector<Time> begins(units, 0);
+      bool all = true;
+      for (size_t u = 0; u < units && all; ++u) {
+        const size_t first = at[u][0];
+        all = first >= common_body.size() && MatchesAt(seq[u].symbol, first - common_body.size(), common_body);
+        if (all) begins[u] = seq[u].time[first - common_body.size()];
+      }
+      if (all) e.begins.insert(e.begins.begin(), begins);
+    }
+    evaluations.push_back(std::move(e));
+  }
+  // The best: qualified first, markers first, then consistency (by tenths), then iterations.
+  auto better = [](const Evaluation& a, const Evaluation& b) {
+    const bool qa = a.c.rejected.empty(), qb = b.c.rejected.empty();
+    if (qa != qb) return qa;
+    if (a.c.marker != b.c.marker) return a.c.marker;
+    const int ca = static_cast<int>(std::floor(a.c.consistency * 10 + 1e-9));
+    const int cb = static_cast<int>(std::floor(b.c.consistency * 10 + 1e-9));
+    if (ca != cb) return ca > cb;
+    if (a.c.steady != b.c.steady) return a.c.steady > b.c.steady;
+    if (a.c.spread != b.c.spread) return a.c.spread < b.c.spread;
+    return a.c.occurrences > b.c.occurrences;
+  };
+  std::stable_sort(evaluations.begin(), evaluations.end(), better);
+  for (const Evaluation& e : evaluations) out.tried.push_back(e.c);
+  if (evaluations.empty() || !evaluations.front().c.rejected.empty()) {
+    out.why_none = evaluations.empty()
+                       ? (options.marker ? "the marker does not occur on every rank at least 4 times"
+                                         : "no MPI call or marker event occurs at least 4 times on every rank")
+                       : "no MPI call or marker event repeats regularly on every rank";
+    return out;
+  }
+  Evaluation& best = evaluations.front();
+  out.found = true;
+  out.anchor = best.c;
+  out.begins = std::move(best.begins);
+  out.last_end = std::move(best.last_end);
+  out.startup_iterations = best.startup;
+  out.teardown_iterations = best.teardown;
+  out.startup_end = out.SpanBegin(0);
+  out.teardown_begin = out.SpanEnd(out.count() - 1);
+  out.confidence = std::clamp(best.c.consistency * (1 - std::min(1.0, best.c.spread)) * std::sqrt(best.c.coverage), 0.0, 1.0);
+  return out;
+}
+
+}  // namespace parallax::structure

@@ -1,0 +1,76 @@
+#pragma once
+// The main iterative loop of a run (docs/structure.md). Each rank's run is read as a sequence of
+// symbols: its MPI call entries (call and, for collectives, communicator) and its marker events
+// (Extrae's user functions, user events below type 40000000 keyed by type, a --marker type),
+// plus OpenMP parallel regions when the trace has no MPI. A symbol that occurs equally often
+// (at least 4 times) on every rank is a candidate anchor: its occurrences cut the run into
+// intervals; when the calls between them repeat with a period of q intervals (a call made
+// twice per iteration), q intervals make one iteration. A candidate is kept when at least 3
+// consecutive iterations have durations within a factor 3 of their median (the steady loop;
+// what comes before is start-up, after is tear-down), their spread is moderate and they cover
+// a good part of the run. Markers are preferred to MPI calls; then the candidate whose
+// iterations hold the same set of frequent calls most often, then the one with more iterations.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/calls/call_table.h"
+#include "src/model/pcf_catalog.h"
+#include "src/store/trace_store.h"
+
+namespace parallax::structure {
+
+using model::Time;
+
+struct MarkerSpec {
+  uint32_t type = 0;
+  std::optional<int64_t> value;  // none: every non-zero value of the type
+};
+
+struct IterationOptions {
+  std::optional<MarkerSpec> marker;  // only this marker (an error when it does not qualify)
+  unsigned worker_threads = 1;
+};
+
+struct Candidate {
+  std::string name;     // "MPI_Allreduce", "User function timestep", "event 1000"
+  bool marker = false;
+  uint64_t occurrences = 0;  // per unit
+  uint32_t group = 1;        // occurrences per iteration
+  uint64_t iterations = 0, steady = 0;
+  double spread = 0;       // median absolute deviation / median of the steady durations
+  double coverage = 0;     // of the run, by the steady iterations
+  double consistency = 0;  // iterations holding the commonest set of frequent calls
+  std::string rejected;    // why it was not kept ("" when it qualifies)
+};
+
+struct Iterations {
+  bool found = false;
+  Candidate anchor;
+  std::vector<uint32_t> unit_threads;  // the global thread of each unit (rank)
+  // Steady iterations: per iteration, per unit, the begin (the anchor's entry); the end of
+  // iteration i on a unit is the begin of i + 1, and `last_end` the end of the last one.
+  std::vector<std::vector<Time>> begins;
+  std::vector<Time> last_end;
+  Time startup_end = 0, teardown_begin = 0;  // the loop's span over all units
+  Time run_begin = 0, run_end = 0;           // the first and last symbol of any unit
+  uint64_t startup_iterations = 0, teardown_iterations = 0;  // irregular ones left out
+  double confidence = 0;
+  std::vector<Candidate> tried;  // every candidate, the best first
+  std::string why_none;          // when none was found
+
+  size_t count() const { return begins.size(); }
+  Time Begin(size_t i, size_t unit) const { return begins[i][unit]; }
+  Time End(size_t i, size_t unit) const { return i + 1 < begins.size() ? begins[i + 1][unit] : last_end[unit]; }
+  Time SpanBegin(size_t i) const;  // min over units
+  Time SpanEnd(size_t i) const;    // max over units
+};
+
+// `table` may have no ranks (a trace without MPI): the units are then each task's first thread.
+Iterations FindIterations(const model::TraceHeader& header, const store::TraceStore& store,
+                          const model::PcfCatalog* pcf, const calls::CallTable& table,
+                          const IterationOptions& options = {});
+
+}  // namespace parallax::structure
