@@ -1,24 +1,31 @@
-// `parallax cut TRACE -o OUT [--from T] [--to T] [--tasks LIST] [--original-time]
+// `parallax cut TRACE -o OUT [--from T] [--to T] [--iterations A..B | --representative N]
+// [--tasks LIST] [--original-time]
 // [--records A..B] [--no-break-states] [--remove-first-states] [--remove-last-states]
 // [--keep-events] [--between TYPE[:VALUE] [--occurrences A..B]]
 // [--force]`:
 // Paraver's by-time cutter, streamed (docs/tools.md). Times are in trace units, or percentages
 // of the trace's end time when written with '%'.
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "apps/cli/commands.h"
+#include "apps/cli/progress.h"
 #include "apps/cli/trace_tools.h"
+#include "include/parallax/structure.h"
 
 namespace parallax::cli {
 
 namespace {
 
 struct CutArgs {
-  std::string trace, output, from, to, tasks, records, between, occurrences;
+  std::string trace, output, from, to, tasks, records, between, occurrences, iterations;
+  uint64_t representative = 0;
   bool original_time = false, no_break_states = false, remove_first = false, remove_last = false;
   bool keep_events = false, force = false;
 };
@@ -35,6 +42,13 @@ bool ParseLimit(const std::string& s, bool* percent, double* pct, uint64_t* abs)
   auto r = std::from_chars(num.data(), num.data() + num.size(), *abs);
   return r.ec == std::errc() && r.ptr == num.data() + num.size();
 }
+
+uint64_t FileBytes(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+}
+
+int Run(const CutArgs& a);
 
 // "A..B" with two unsigned numbers; false when malformed.
 bool ParseRange(const std::string& s, uint64_t* a, uint64_t* b) {
@@ -83,8 +97,67 @@ bool ParseTasks(const std::string& s, std::vector<TaskRange>* out) {
   return !out->empty();
 }
 
+// --iterations A..B / --representative N: the time span of those iterations (parallax structure),
+// said with the share of the run it keeps before anything is written. Returns 0, or the exit
+// status after an error (2: a bad option).
+int IterationLimits(const CutArgs& a, uint64_t* from, uint64_t* to) {
+  uint64_t first = 0, last = 0;
+  if (!a.iterations.empty() && (!ParseRange(a.iterations, &first, &last) || first == 0 || last < first)) {
+    std::fprintf(stderr, "parallax cut: bad --iterations \"%s\"\n  hint: --iterations A..B, 1-based, e.g. 10..20\n",
+                 a.iterations.c_str());
+    return 2;
+  }
+  auto trace = LoadTraceOrReport(a.trace);
+  if (!trace) return 1;
+  auto s = AnalyzeStructure(*trace);
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.status().ToString().c_str());
+    return 1;
+  }
+  auto span = a.iterations.empty() ? RepresentativeSpan(s.value(), a.representative)
+                                   : IterationSpan(s.value(), first, last);
+  if (!span.ok()) {
+    std::fprintf(stderr, "parallax cut: %s\n", span.status().ToString().c_str());
+    return 1;
+  }
+  *from = span.value().from;
+  *to = span.value().to;
+  const uint64_t end = std::max<uint64_t>(trace->Info().trace_end, 1);
+  const double share = double(*to - *from) / double(end);
+  const IterationsInfo& it = s.value().iterations;
+  size_t a_index = 0, b_index = 0;
+  for (size_t i = 0; i < it.items.size(); ++i) {
+    if (it.items[i].begin == *from) a_index = i + 1;
+    if (it.items[i].end == *to) b_index = i + 1;
+  }
+  std::fprintf(stderr,
+               "parallax cut: iterations %zu..%zu of %llu (found by %s), times %llu..%llu: %.1f%% of the run, "
+               "about %.1f MB of the input's %.1f MB\n",
+               a_index, b_index, static_cast<unsigned long long>(it.count), it.anchor.c_str(),
+               static_cast<unsigned long long>(*from), static_cast<unsigned long long>(*to), 100 * share,
+               share * double(FileBytes(a.trace)) / 1e6, double(FileBytes(a.trace)) / 1e6);
+  return 0;
+}
+
 int Run(const CutArgs& a) {
   CutOptions o;
+  if (!a.iterations.empty() || a.representative > 0) {
+    if ((!a.iterations.empty() && a.representative > 0) || !a.from.empty() || !a.to.empty() || !a.records.empty() ||
+        !a.between.empty()) {
+      std::fprintf(stderr,
+                   "parallax cut: --iterations and --representative go alone\n  hint: one of them, without "
+                   "--from/--to/--records/--between\n");
+      return 2;
+    }
+    uint64_t from = 0, to = 0;
+    if (const int rc = IterationLimits(a, &from, &to); rc != 0) return rc;
+    CutArgs by_time = a;
+    by_time.iterations.clear();
+    by_time.representative = 0;
+    by_time.from = std::to_string(from);
+    by_time.to = std::to_string(to);
+    return Run(by_time);
+  }
   bool from_pct = false, to_pct = false;
   double from_p = 0, to_p = 100;
   uint64_t from_t = 0, to_t = UINT64_MAX;
@@ -183,6 +256,10 @@ Command AddCutCommand(CLI::App& app) {
   sub->add_option("--occurrences", args->occurrences,
                   "with --between: from occurrence A to occurrence B on each thread (1-based), "
                   "A..B; default: first to last");
+  sub->add_option("--iterations", args->iterations,
+                  "cut iterations A..B of the main loop (1-based; parallax structure finds them)");
+  sub->add_option("--representative", args->representative,
+                  "cut N consecutive typical iterations (durations closest to the median)");
   sub->add_flag("--original-time", args->original_time,
                 "keep absolute times (states are then never broken)");
   sub->add_flag("--no-break-states", args->no_break_states,

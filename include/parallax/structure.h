@@ -87,6 +87,7 @@ struct ProgramStructure {
   uint32_t calls_per_iteration = 0;
   std::vector<BurstCluster> clusters;  // by total time
   BurstCluster noise, filtered;        // id 0
+  BurstCluster missing;                // clustered with counters, but without them (id 0)
   std::string features;
   bool counters = false;
   double eps = 0;
@@ -95,7 +96,7 @@ struct ProgramStructure {
   uint64_t bursts_total = 0;
   std::vector<std::string> notes;
   // Every burst (StructureOptions::bursts): thread, begin and end (trace units), cluster
-  // (1-based, 0 noise, -1 filtered), instructions and IPC (-1 when not read).
+  // (1-based, 0 noise, -1 filtered, -2 missing data), instructions and IPC (-1 when not read).
   struct Bursts {
     std::vector<uint32_t> thread, cpu;  // cpu: 1-based, 0 none
     std::vector<uint64_t> begin, end;
@@ -111,7 +112,7 @@ std::string FormatStructureText(const ProgramStructure& s);
 std::string FormatStructureJson(const ProgramStructure& s);
 
 // Event types written by WriteStructureTrace: the clustering suite's cluster id (value: cluster
-// + 5, 2 duration filtered, 5 noise, 0 at the burst's end) and the iteration number (1-based at
+// + 5, 1 missing data, 2 duration filtered, 5 noise, 0 at the burst's end) and the iteration number (1-based at
 // its begin on each rank, 0 at the end of the last).
 inline constexpr uint32_t kClusterIdEventType = 90000001;
 inline constexpr uint32_t kIterationEventType = 90000101;

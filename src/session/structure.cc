@@ -160,6 +160,7 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
       out.clusters.push_back(Summary(cl.clusters[c], static_cast<int32_t>(c + 1), unit, out.rank_threads, p));
     out.noise = Summary(cl.noise, 0, unit, out.rank_threads, p);
     out.filtered = Summary(cl.filtered, 0, unit, out.rank_threads, p);
+    out.missing = Summary(cl.missing, 0, unit, out.rank_threads, p);
     if (!cl.counters)
       out.notes.push_back(options.duration_only || bursts.instructions_type == 0 || bursts.cycles_type == 0
                               ? "bursts clustered by duration only (the trace has no instructions and cycles counters)"
@@ -176,7 +177,10 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
         b.begin.push_back(x.begin);
         b.end.push_back(x.end);
         const int32_t l = cl.label[i];
-        b.cluster.push_back(l >= 0 ? l + 1 : (l == structure::kLabelNoise ? 0 : -1));
+        b.cluster.push_back(l >= 0                            ? l + 1
+                            : l == structure::kLabelNoise    ? 0
+                            : l == structure::kLabelFiltered ? -1
+                                                             : -2);
         b.instructions.push_back(x.instructions);
         b.ipc.push_back(x.ipc());
       }
@@ -244,7 +248,7 @@ Result<ToolReport> WriteStructureTrace(const Trace& trace, const ProgramStructur
     end.time = s.bursts.end[i];
     begin.type = end.type = kClusterIdEventType;
     const int32_t c = s.bursts.cluster[i];
-    begin.value = c > 0 ? c + 5 : (c == 0 ? 5 : 2);
+    begin.value = c > 0 ? c + 5 : c == 0 ? 5 : c == -1 ? 2 : 1;
     end.value = 0;
     a.events.push_back(begin);
     a.events.push_back(end);

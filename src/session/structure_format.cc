@@ -81,6 +81,7 @@ std::string FormatStructureText(const ProgramStructure& s) {
   for (const BurstCluster& c : s.clusters) row(std::to_string(c.id), c);
   if (s.noise.bursts > 0) row("noise", s.noise);
   if (s.filtered.bursts > 0) row("filtered", s.filtered);
+  if (s.missing.bursts > 0) row("missing", s.missing);
   for (const std::string& n : s.notes) o += "\nnote: " + n + "\n";
   return o;
 }
@@ -173,6 +174,7 @@ std::string FormatStructureJson(const ProgramStructure& s) {
   j["clusters"] = std::move(clusters);
   j["noise"] = cluster(s.noise);
   j["filtered"] = cluster(s.filtered);
+  j["missing"] = cluster(s.missing);
   ordered_json params;
   params["features"] = s.features;
   params["counters"] = s.counters;

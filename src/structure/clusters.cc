@@ -65,7 +65,7 @@ Clustering ClusterBursts(const BurstTable& table, uint32_t threads, const Cluste
     const Burst& b = bursts[i];
     if (b.duration() < out.min_duration) continue;
     if (out.counters && (b.instructions <= 0 || b.cycles <= 0)) {
-      out.label[i] = kLabelNoise;  // missing data: cannot be placed
+      out.label[i] = kLabelMissing;  // cannot be placed
       continue;
     }
     kept.push_back(i);
@@ -108,6 +108,8 @@ Clustering ClusterBursts(const BurstTable& table, uint32_t threads, const Cluste
     const Burst& b = bursts[i];
     if (l == kLabelFiltered) {
       Add(out.filtered, b, threads);
+    } else if (l == kLabelMissing) {
+      Add(out.missing, b, threads);
     } else if (l == kLabelNoise) {
       Add(out.noise, b, threads);
     } else {
@@ -132,6 +134,7 @@ Clustering ClusterBursts(const BurstTable& table, uint32_t threads, const Cluste
   }
   finish(out.noise);
   finish(out.filtered);
+  finish(out.missing);
   return out;
 }
 

@@ -25,6 +25,7 @@ inline constexpr int64_t kClusterValueFirst = 6;
 
 inline constexpr int32_t kLabelNoise = -1;
 inline constexpr int32_t kLabelFiltered = -2;
+inline constexpr int32_t kLabelMissing = -3;  // clustered with counters, but it has none
 
 struct ClusterOptions {
   double eps = 0;            // in normalised units; 0: the knee of the data
@@ -43,9 +44,9 @@ struct ClusterSummary {
 };
 
 struct Clustering {
-  std::vector<int32_t> label;  // per burst of the table: a cluster (0-based), kLabelNoise, kLabelFiltered
+  std::vector<int32_t> label;  // per burst: a cluster (0-based), kLabelNoise, kLabelFiltered, kLabelMissing
   std::vector<ClusterSummary> clusters;  // by total time, the longest first
-  ClusterSummary noise, filtered;
+  ClusterSummary noise, filtered, missing;
   std::string features;  // "log10(instructions), IPC" or "log10(duration)"
   double eps = 0;
   uint32_t min_points = 0;
@@ -57,8 +58,10 @@ Clustering ClusterBursts(const BurstTable& table, uint32_t threads, const Cluste
 
 // The suite's event value of a burst's label.
 inline int64_t ClusterEventValue(int32_t label) {
-  return label >= 0 ? label + kClusterValueFirst
-                    : (label == kLabelFiltered ? kClusterValueDurationFiltered : kClusterValueNoise);
+  return label >= 0                 ? label + kClusterValueFirst
+         : label == kLabelFiltered ? kClusterValueDurationFiltered
+         : label == kLabelMissing  ? kClusterValueMissing
+                                   : kClusterValueNoise;
 }
 
 }  // namespace parallax::structure
