@@ -15,7 +15,12 @@ struct Cell {
   uint32_t cores = 0;             // core points of the cell
 };
 
-int64_t Key(int64_t cx, int64_t cy) { return (cx << 32) ^ (cy & 0xffffffffLL); }
+int64_t Key(int64_t cx, int64_t cy) {
+  return static_cast<int64_t>((static_cast<uint64_t>(cx) << 32) ^ (static_cast<uint64_t>(cy) & 0xffffffffULL));
+}
+
+// The cell of a coordinate; far outliers share the outermost cells (no overflow).
+int64_t CellOf(double v, double side) { return static_cast<int64_t>(std::clamp(std::floor(v / side), -1e15, 1e15)); }
 
 double Dist2(const Point2& a, const Point2& b) {
   const double dx = a.x - b.x, dy = a.y - b.y;
@@ -45,8 +50,7 @@ std::vector<int32_t> Dbscan(const std::vector<Point2>& points, double eps, uint3
   min_points = std::max<uint32_t>(min_points, 1);
   const double side = eps / std::sqrt(2.0), eps2 = eps * eps;
   auto cell_of = [&](const Point2& p) {
-    return std::pair<int64_t, int64_t>{static_cast<int64_t>(std::floor(p.x / side)),
-                                       static_cast<int64_t>(std::floor(p.y / side))};
+    return std::pair<int64_t, int64_t>{CellOf(p.x, side), CellOf(p.y, side)};
   };
   // Points sorted by cell; cells in that order.
   std::vector<uint32_t> order(n);
