@@ -19,8 +19,9 @@ namespace parallax {
 
 namespace {
 
+// rank_of_thread: per global thread, the unit (rank) whose task it belongs to, or UINT32_MAX.
 BurstCluster Summary(const structure::ClusterSummary& c, int32_t id, double unit,
-                     const std::vector<uint32_t>& rank_threads, const model::ProcessModel& p) {
+                     const std::vector<uint32_t>& rank_of_thread, size_t ranks) {
   BurstCluster b;
   b.id = id;
   b.bursts = c.bursts;
@@ -29,13 +30,9 @@ BurstCluster Summary(const structure::ClusterSummary& c, int32_t id, double unit
   b.mean_ipc = c.mean_ipc;
   b.mean_instructions = c.mean_instructions;
   // Time per rank: the threads of each rank's task.
-  b.time_by_rank_s.assign(rank_threads.size(), 0);
-  for (size_t r = 0; r < rank_threads.size(); ++r) {
-    const model::TaskIndex task = p.thread(model::ThreadIndex(rank_threads[r])).task;
-    for (size_t t = 0; t < c.time_by_thread.size(); ++t)
-      if (p.thread(model::ThreadIndex(static_cast<uint32_t>(t))).task == task)
-        b.time_by_rank_s[r] += double(c.time_by_thread[t]) * unit;
-  }
+  b.time_by_rank_s.assign(ranks, 0);
+  for (size_t t = 0; t < c.time_by_thread.size() && t < rank_of_thread.size(); ++t)
+    if (rank_of_thread[t] != UINT32_MAX) b.time_by_rank_s[rank_of_thread[t]] += double(c.time_by_thread[t]) * unit;
   double sum = 0, max = 0;
   size_t with = 0;
   for (double v : b.time_by_rank_s)
@@ -156,17 +153,20 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
     out.min_points = cl.min_points;
     out.min_duration_s = double(cl.min_duration) * unit;
     out.bursts_total = bursts.bursts.size();
+    std::vector<uint32_t> rank_of_task(p.tasks(), UINT32_MAX), rank_of_thread(p.threads(), UINT32_MAX);
+    for (size_t r = 0; r < out.rank_threads.size(); ++r)
+      rank_of_task[p.thread(model::ThreadIndex(out.rank_threads[r])).task.value] = static_cast<uint32_t>(r);
+    for (uint32_t t = 0; t < p.threads(); ++t) rank_of_thread[t] = rank_of_task[p.thread(model::ThreadIndex(t)).task.value];
+    const size_t nranks = out.rank_threads.size();
     for (size_t c = 0; c < cl.clusters.size(); ++c)
-      out.clusters.push_back(Summary(cl.clusters[c], static_cast<int32_t>(c + 1), unit, out.rank_threads, p));
-    out.noise = Summary(cl.noise, 0, unit, out.rank_threads, p);
-    out.filtered = Summary(cl.filtered, 0, unit, out.rank_threads, p);
-    out.missing = Summary(cl.missing, 0, unit, out.rank_threads, p);
+      out.clusters.push_back(Summary(cl.clusters[c], static_cast<int32_t>(c + 1), unit, rank_of_thread, nranks));
+    out.noise = Summary(cl.noise, 0, unit, rank_of_thread, nranks);
+    out.filtered = Summary(cl.filtered, 0, unit, rank_of_thread, nranks);
+    out.missing = Summary(cl.missing, 0, unit, rank_of_thread, nranks);
+    const bool has_counters = bursts.instructions_type != 0 && bursts.cycles_type != 0;
     if (!cl.counters)
-      out.notes.push_back(options.duration_only || bursts.instructions_type == 0 || bursts.cycles_type == 0
-                              ? "bursts clustered by duration only (the trace has no instructions and cycles counters)"
-                              : "bursts clustered by duration only, as asked");
-    if (options.duration_only && (bursts.instructions_type != 0 && bursts.cycles_type != 0))
-      out.notes.back() = "bursts clustered by duration only, as asked";
+      out.notes.push_back(has_counters ? "bursts clustered by duration only, as asked"
+                                       : "bursts clustered by duration only (the trace has no instructions and cycles counters)");
     if (bursts.bursts.empty()) out.notes.push_back("the trace has no Running state: no burst to cluster");
     if (options.bursts) {
       auto& b = out.bursts;

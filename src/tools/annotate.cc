@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "include/parallax/tools.h"
+#include "src/io/line_issues.h"
+#include "src/io/pcf/pcf_reader.h"
 #include "src/io/prv/prv_writer.h"
 #include "src/io/text_file.h"
 #include "src/tools/prv_record.h"
@@ -99,20 +99,26 @@ Result<ToolReport> AnnotateTrace(const ToolRun& run, const AnnotateOptions& opti
   engine.Finish();
   report.output_records = engine.records();
   report.output_bytes = file.bytes_written();
-  s = tools::CommitTrace(run, file);
+  s = file.Commit();
+  bool copied = false;
+  if (s.ok()) s = tools::CopyCompanion(TraceCompanion(run.input, ".row"), TraceCompanion(run.output, ".row"), run.force, &copied);
   if (!s.ok()) return s;
-  // The .pcf: the input's (copied above) with the new types' sections after it.
+  // The .pcf: the input's, read once, with the new types' sections after it (a type it
+  // describes already keeps its labels).
   std::string pcf;
-  const std::string in_pcf = TraceCompanion(run.input, ".pcf");
-  if (std::ifstream f{in_pcf, std::ios::binary}) {
-    std::ostringstream text;
-    text << f.rdbuf();
-    pcf = text.str();
+  bool absent = false;
+  auto in_pcf = io::OpenCompanionFile(TraceCompanion(run.input, ".pcf"), &absent, "no .pcf file",
+                                      "labels come from the .pcf next to the trace");
+  if (!in_pcf.ok() && !absent) return in_pcf.status();
+  model::PcfCatalog catalog;
+  if (in_pcf.ok()) {
+    pcf = std::string(in_pcf.value().view());
+    auto parsed = io::ParsePcf(pcf, TraceCompanion(run.input, ".pcf"), nullptr);
+    if (!parsed.ok()) return parsed.status();
+    catalog = std::move(parsed).value();
   }
-  std::vector<uint32_t> present;
-  for (const tools::PcfType& t : tools::PcfEventTypesWithValues(run.input)) present.push_back(t.type);
   for (const AnnotateOptions::PcfSection& section : options.pcf_sections) {
-    if (std::find(present.begin(), present.end(), section.type) != present.end()) {
+    if (catalog.EventTypeLabel(section.type) != nullptr) {
       report.notes.push_back(fmt::format("the input's .pcf already describes event type {}: its labels are kept",
                                          section.type));
       continue;
@@ -120,7 +126,7 @@ Result<ToolReport> AnnotateTrace(const ToolRun& run, const AnnotateOptions& opti
     if (!pcf.empty() && pcf.back() != '\n') pcf += '\n';
     pcf += "\n" + section.text;
   }
-  s = io::WriteTextFile(TraceCompanion(run.output, ".pcf"), pcf, true);
+  s = io::WriteTextFile(TraceCompanion(run.output, ".pcf"), pcf, run.force);
   if (!s.ok()) return s;
   report.notes.push_back(fmt::format("{} events added", engine.added()));
   return report;
