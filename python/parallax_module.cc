@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "include/parallax/diagnose.h"
+#include "include/parallax/structure.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/pop.h"
 #include "include/parallax/render.h"
@@ -543,6 +544,46 @@ py::dict DiagnoseTrace(const PyTrace& t, std::optional<uint64_t> from, std::opti
                   py::arg("instances") = instances, py::arg("segments") = segments);
 }
 
+// The structure of a trace: its JSON (iterations, phases, clusters), its text, the iterations
+// per rank as columns, and every burst as NumPy arrays (thread, begin, end, cluster,
+// instructions, ipc), for DataFrames.
+py::dict StructureTrace(const PyTrace& t, std::optional<uint32_t> marker_type, std::optional<int64_t> marker_value,
+                        double eps, uint32_t min_points, int64_t min_duration, bool duration_only) {
+  StructureOptions opt;
+  opt.marker_type = marker_type;
+  opt.marker_value = marker_value;
+  opt.eps = eps;
+  opt.min_points = min_points;
+  opt.min_duration = min_duration;
+  opt.duration_only = duration_only;
+  opt.bursts = true;
+  Result<ProgramStructure> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = AnalyzeStructure(t.get(), opt);
+  }
+  ProgramStructure s = Take(std::move(r));
+  py::list it_index, it_rank, it_begin, it_end;
+  for (size_t i = 0; i < s.iterations.items.size(); ++i) {
+    const IterationItem& item = s.iterations.items[i];
+    for (size_t u = 0; u < s.ranks.size(); ++u) {
+      it_index.append(i + 1);
+      it_rank.append(s.ranks[u]);
+      it_begin.append(item.begin_by_rank[u]);
+      it_end.append(item.end_by_rank[u]);
+    }
+  }
+  py::dict iterations(py::arg("iteration") = it_index, py::arg("rank") = it_rank, py::arg("begin") = it_begin,
+                      py::arg("end") = it_end);
+  const std::string json = FormatStructureJson(s), text = FormatStructureText(s);
+  ProgramStructure::Bursts& b = s.bursts;
+  py::dict bursts(py::arg("thread") = Array(std::move(b.thread)), py::arg("begin") = Array(std::move(b.begin)),
+                  py::arg("end") = Array(std::move(b.end)), py::arg("cluster") = Array(std::move(b.cluster)),
+                  py::arg("instructions") = Array(std::move(b.instructions)), py::arg("ipc") = Array(std::move(b.ipc)));
+  return py::dict(py::arg("json") = json, py::arg("text") = text, py::arg("iterations") = iterations,
+                  py::arg("bursts") = bursts);
+}
+
 py::list Functions(const Registry& functions) {
   py::list out;
   for (const FunctionInfo& f : ListFunctions(functions.get())) {
@@ -597,6 +638,9 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("from_") = py::none(), py::arg("to") = py::none());
   m.def("diagnose", &DiagnoseTrace, py::arg("trace"), py::arg("from_") = py::none(),
         py::arg("to") = py::none(), py::arg("strict_sizes") = false);
+  m.def("structure", &StructureTrace, py::arg("trace"), py::arg("marker_type") = py::none(),
+        py::arg("marker_value") = py::none(), py::arg("eps") = 0.0, py::arg("min_points") = 0,
+        py::arg("min_duration") = -1, py::arg("duration_only") = false);
   m.def("functions", &Functions, py::arg("functions") = nullptr);
   py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
   m.def("new_registry", &NewRegistry);

@@ -20,7 +20,7 @@ import warnings as _warnings
 from . import _parallax
 from ._parallax import Error
 
-__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "open", "pop",
+__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "open", "pop",
            "functions", "register_function", "load_plugin", "LoadWarning"]
 
 
@@ -271,6 +271,67 @@ class Trace:
         the whole trace or its portion [from_, to) (trace units). `strict_sizes`: collectives
         whose sizes are not recorded carry no data."""
         return Diagnosis(_parallax.diagnose(self._t, from_=from_, to=to, strict_sizes=strict_sizes))
+
+    def structure(self, marker=None, eps=0.0, min_points=0, min_duration=-1, duration_only=False):
+        """The main iterative loop, the phases of an iteration and clusters of the computation
+        bursts (docs/structure.md). `marker`: an event type, or (type, value), to find the
+        iterations from that event only; the clustering parameters are chosen from the data unless
+        given (eps in normalised units, min_duration in trace units)."""
+        mtype, mvalue = (marker if isinstance(marker, tuple) else (marker, None))
+        return Structure(_parallax.structure(self._t, marker_type=mtype, marker_value=mvalue, eps=eps,
+                                             min_points=min_points, min_duration=min_duration,
+                                             duration_only=duration_only))
+
+
+class Structure:
+    """What `parallax structure` reports, as Python values and DataFrames:
+
+    - `summary`: the JSON of `parallax structure --format json` as a dict;
+    - `iterations()`: one row per iteration (iteration, begin_s, end_s, duration_s, over all
+      ranks); `iterations(by_rank=True)`: one row per iteration and rank (begin, end in trace
+      units);
+    - `clusters()`: one row per cluster (id, bursts, time_s, mean_duration_s, mean_ipc,
+      mean_instructions, imbalance);
+    - `phases()`: one row per phase of an iteration;
+    - `bursts()`: every computation burst (thread, begin, end in trace units, cluster: 1-based,
+      0 noise, -1 filtered, -2 missing data; instructions and ipc, -1 when not read).
+    `str(s)` is the text report."""
+
+    def __init__(self, raw):
+        import json
+        self._raw = raw
+        self.summary = json.loads(raw["json"])
+
+    def __str__(self):
+        return self._raw["text"]
+
+    def __repr__(self):
+        it = self.summary["iterations"]
+        found = f"{it['count']} iterations" if it["found"] else "no iterations"
+        return f"<parallax.Structure {found}, {len(self.summary['clusters'])} clusters>"
+
+    @property
+    def found(self):
+        return self.summary["iterations"]["found"]
+
+    def iterations(self, by_rank=False):
+        if by_rank:
+            return _pandas().DataFrame(self._raw["iterations"], columns=["iteration", "rank", "begin", "end"])
+        rows = [{"iteration": i + 1, "begin_s": x["begin_s"], "end_s": x["end_s"],
+                 "duration_s": x["end_s"] - x["begin_s"]}
+                for i, x in enumerate(self.summary["iterations"]["items"])]
+        return _pandas().DataFrame(rows, columns=["iteration", "begin_s", "end_s", "duration_s"])
+
+    def clusters(self):
+        cols = ["id", "bursts", "time_s", "mean_duration_s", "mean_ipc", "mean_instructions", "imbalance"]
+        return _pandas().DataFrame([{c: x[c] for c in cols} for x in self.summary["clusters"]], columns=cols)
+
+    def phases(self):
+        cols = ["position", "after_call", "before_call", "mean_s", "share", "imbalance", "cluster"]
+        return _pandas().DataFrame(self.summary["phases"], columns=cols)
+
+    def bursts(self):
+        return _pandas().DataFrame(self._raw["bursts"])
 
 
 class Diagnosis:
