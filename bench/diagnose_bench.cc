@@ -12,42 +12,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <string>
 
+#include "bench/bench_timing.h"
 #include "src/calls/call_table.h"
 #include "src/diagnose/critical_path.h"
 #include "src/diagnose/delay_costs.h"
 #include "src/diagnose/wait_states.h"
 #include "src/session/trace_impl.h"
 
-namespace {
-
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-struct Best {
-  double cpu = 1e300, wall = 1e300;
-};
-
-template <typename F>
-auto Timed(Best& best, F&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu = ThreadCpuSeconds();
-  auto result = f();
-  best.cpu = std::min(best.cpu, ThreadCpuSeconds() - cpu);
-  best.wall = std::min(best.wall,
-                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  return result;
-}
-
-}  // namespace
+using parallax::bench::Best;
+using parallax::bench::Timed;
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -5,15 +5,8 @@
 // frame. The overlay shows on windows at thread or task level (one row per rank's thread/task).
 
 import { oneAtATime, postJson } from './api.js';
-import { el } from './tables.js';
+import { el, seconds } from './tables.js';
 import { convertTime } from './timeline.js';
-
-function seconds(s) {
-  if (s === 0) return '0 s';
-  if (Math.abs(s) >= 1) return `${s.toFixed(3)} s`;
-  if (Math.abs(s) >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
-  return `${(s * 1e6).toFixed(3)} µs`;
-}
 
 export class DiagnosisView {
   constructor(panel) {

@@ -3,6 +3,14 @@
 
 import { isSourceLabel, sourceLink } from './source.js';
 
+// A duration in seconds with a unit that keeps it readable (s, ms, µs).
+export function seconds(s) {
+  if (s === 0) return '0 s';
+  if (Math.abs(s) >= 1) return `${s.toFixed(3)} s`;
+  if (Math.abs(s) >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
+  return `${(s * 1e6).toFixed(3)} µs`;
+}
+
 export function el(tag, text, cls) {
   const c = document.createElement(tag);
   if (text !== undefined && text !== null) c.textContent = text;

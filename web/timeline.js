@@ -39,6 +39,7 @@ export class TimelineCanvas {
     this.drag = null;
     this.marked = null;  // [y, h] of a row to outline
     this.diagnosis = null;  // the diagnosis overlay (web/diagnosis.js)
+    this.structure = null;  // the structure overlay (web/structure.js)
     canvas.addEventListener('mousedown', (e) => this.down(e));
     canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     canvas.addEventListener('mousemove', (e) => this.hover(e));
@@ -119,6 +120,7 @@ export class TimelineCanvas {
     if (this.area) this.drawArea(g);
     if (this.found) this.drawFound(g);
     if (this.sourceMarks) this.drawSourceMarks(g);
+    if (this.structure) this.drawStructure(g);
     if (this.diagnosis) this.drawDiagnosis(g);
     if (this.marked) {
       const [ax, , aw] = l.area;
@@ -254,6 +256,45 @@ export class TimelineCanvas {
       if (!row || x < ax || x > ax + aw) continue;
       g.fillRect(Math.round(x) - 1, row[1], 2, Math.max(3, row[2]));
     }
+  }
+
+  // The structure overlay ({marks, bursts}, web/structure.js; null: none).
+  setStructure(overlay) {
+    this.structure = overlay;
+    if (this.list) this.draw();
+  }
+
+  // Each burst as a strip of its cluster's colour along the bottom third of its row, and a
+  // dashed line at each iteration's begin.
+  drawStructure(g) {
+    const l = this.list, o = this.structure;
+    const [ax, , aw] = l.area;
+    const r = this.view || this.range, span = r.to - r.from;
+    const rows = new Map(l.rows.map((row) => [row[3], row]));
+    const x = (t) => ax + ((t - r.from) / span) * aw;
+    g.save();
+    g.beginPath();
+    g.rect(ax, 0, aw, l.height);
+    g.clip();
+    for (const b of o.bursts) {
+      const row = rows.get(b.object);
+      if (!row) continue;
+      const x0 = x(b.begin), x1 = x(b.end);
+      if (x1 < ax || x0 > ax + aw) continue;
+      const h = Math.max(2, Math.round(Math.max(1, row[2]) / 3));
+      g.fillStyle = b.colour;
+      g.fillRect(x0, row[1] + Math.max(1, row[2]) - h, Math.max(1, x1 - x0), h);
+    }
+    g.strokeStyle = '#ffffff';
+    g.setLineDash([4, 3]);
+    g.beginPath();
+    for (const t of o.marks) {
+      const xm = Math.round(x(t)) + 0.5;
+      g.moveTo(xm, 0);
+      g.lineTo(xm, l.height);
+    }
+    g.stroke();
+    g.restore();
   }
 
   // The diagnosis overlay ({waits, path, selected}, web/diagnosis.js; null: none).

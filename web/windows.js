@@ -10,6 +10,7 @@ import { AnimationBar } from './animation.js';
 import { RowGroups } from './groups.js';
 import { TrafficView } from './traffic.js';
 import { DiagnosisView } from './diagnosis.js';
+import { StructureView } from './structure.js';
 import { CpuUse } from './utilisation.js';
 import { button, el, planeCsv, renderPlane, renderText } from './tables.js';
 
@@ -158,6 +159,7 @@ export class TimelinePanel extends Panel {
     this.groups = new RowGroups(this);
     this.traffic = new TrafficView(this);
     this.diagnosis = new DiagnosisView(this);
+    this.structure = new StructureView(this);
     this.cpuUse = new CpuUse(this);
     this.pending = null;  // the range of a zoom or pan in progress (shown stretched)
     this.settleTimer = null;
@@ -174,7 +176,7 @@ export class TimelinePanel extends Panel {
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.diagnosis.root, this.areaStats.root,
+    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.structure.root, this.diagnosis.root, this.areaStats.root,
       this.textBox);
     this.buildBar();
     this.refreshControls();
@@ -378,6 +380,8 @@ export class TimelinePanel extends Panel {
         () => this.traffic.toggle(), 'traffic-toggle'),
       button('Waits', 'wait states (Late Sender, Wait at Barrier, ...) of the range in view, shaded on the timeline with the critical path; click a wait for its culprit',
         () => this.diagnosis.toggle(), 'diagnosis-toggle'),
+      button('Structure', 'iterations of the main loop marked on the timeline (click one under it to zoom to it) and computation bursts coloured by cluster',
+        () => this.structure.toggle(), 'structure-toggle'),
       button('CPUs', 'this window at cpu level (the thread running on each cpu), synchronised, with each cpu\'s Running share',
         () => this.openCpus(), 'open-cpus'),
       button('PNG', 'export the image', () => this.export('png'), 'export-png'),
@@ -495,6 +499,7 @@ export class TimelinePanel extends Panel {
       this.overview.update();
       this.traffic.update();
       this.diagnosis.update();
+      this.structure.update();
       this.cpuUse.update();
       if (this.app.sourceMark) this.refreshMarks();
       for (const a of this.app.panels) if (a instanceof AnalyzerPanel) a.controlMoved(this);

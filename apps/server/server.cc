@@ -36,6 +36,7 @@
 #include "apps/server/trace_cache.h"
 #include "include/parallax/cfg.h"
 #include "include/parallax/diagnose.h"
+#include "include/parallax/structure.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
@@ -385,7 +386,7 @@ class ServerImpl final : public Server {
         {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
         {"/api/source/events", &ServerImpl::SourceEventsRoute},
         {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute},
-        {"/api/diagnose", &ServerImpl::DiagnoseRoute}};
+        {"/api/diagnose", &ServerImpl::DiagnoseRoute}, {"/api/structure", &ServerImpl::StructureRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -955,6 +956,74 @@ class ServerImpl final : public Server {
                    {"notes", d->notes}});
   }
 
+  // The structure of a trace with the default options (docs/structure.md), computed once per
+  // loaded trace (a reloaded trace is another) and kept while the trace is.
+  std::shared_ptr<const ProgramStructure> StructureOf(const std::shared_ptr<const Trace>& trace) {
+    {
+      std::lock_guard<std::mutex> lock(structures_mutex_);
+      std::erase_if(structures_, [](const auto& e) { return e.first.expired(); });
+      for (const auto& [t, s] : structures_)
+        if (t.lock() == trace) return s;
+    }
+    StructureOptions o;
+    o.bursts = true;
+    auto s = AnalyzeStructure(*trace, o);
+    if (!s.ok()) throw CoreError(s.status());
+    auto shared = std::make_shared<const ProgramStructure>(std::move(s).value());
+    std::lock_guard<std::mutex> lock(structures_mutex_);
+    structures_.emplace_back(trace, shared);
+    return shared;
+  }
+
+  // The structure for the timeline: every iteration (begin and end over all ranks, trace units),
+  // the clusters, and the bursts that overlap the range in view with their cluster (the longest
+  // `limit`, default 20000, when there are more).
+  void StructureRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    auto span = TraceRange(*trace, from, to);
+    if (!span.ok()) throw CoreError(span.status());
+    const uint32_t limit = p.Number<uint32_t>("limit").value_or(20000);
+    if (limit == 0 || limit > 200000) throw ApiError{400, "'limit' must be 1 to 200000"};
+    const std::shared_ptr<const ProgramStructure> s = StructureOf(trace);
+    const IterationsInfo& it = s->iterations;
+    json iterations = {{"found", it.found}, {"count", it.count}, {"anchor", it.anchor},
+                       {"period_s", it.period_s}, {"why_none", it.why_none},
+                       {"begin", json::array()}, {"end", json::array()}};
+    for (const IterationItem& x : it.items) {
+      iterations["begin"].push_back(x.begin);
+      iterations["end"].push_back(x.end);
+    }
+    json clusters = json::array();
+    for (const BurstCluster& c : s->clusters)
+      clusters.push_back(json{{"id", c.id}, {"bursts", c.bursts}, {"time_s", c.time_s},
+                              {"mean_ipc", c.mean_ipc >= 0 ? json(c.mean_ipc) : json()}});
+    const ProgramStructure::Bursts& b = s->bursts;
+    std::vector<size_t> in_view;
+    for (size_t i = 0; i < b.begin.size(); ++i)
+      if (b.end[i] > span->from && b.begin[i] < span->to) in_view.push_back(i);
+    const bool limited = in_view.size() > limit;
+    if (limited) {
+      std::nth_element(in_view.begin(), in_view.begin() + limit, in_view.end(),
+                       [&](size_t x, size_t y) { return b.end[x] - b.begin[x] > b.end[y] - b.begin[y]; });
+      in_view.resize(limit);
+      std::sort(in_view.begin(), in_view.end());
+    }
+    json bursts = {{"thread", json::array()}, {"begin", json::array()}, {"end", json::array()},
+                   {"cluster", json::array()}};
+    for (size_t i : in_view) {
+      bursts["thread"].push_back(b.thread[i]);
+      bursts["begin"].push_back(b.begin[i]);
+      bursts["end"].push_back(b.end[i]);
+      bursts["cluster"].push_back(b.cluster[i]);
+    }
+    SendJson(res, {{"ranks", s->ranks}, {"rank_threads", s->rank_threads}, {"iterations", iterations},
+                   {"clusters", clusters}, {"features", s->features}, {"bursts", bursts},
+                   {"limited", limited}, {"notes", s->notes}});
+  }
+
   // The next (or previous) event or window value matching a query, over a run of objects.
   void Find(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Of(req);
@@ -1195,6 +1264,8 @@ class ServerImpl final : public Server {
   ServerOptions options_;
   RootDir root_;
   TraceCache cache_;
+  std::mutex structures_mutex_;  // guards structures_
+  std::vector<std::pair<std::weak_ptr<const Trace>, std::shared_ptr<const ProgramStructure>>> structures_;
   mutable std::mutex preloaded_mutex_;  // guards preloaded_ (Preload may follow Run)
   std::vector<std::string> preloaded_;  // the traces given on the command line, in order
   GuardedHttpServer http_;
