@@ -156,12 +156,22 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       seq[u].time.push_back(t);
     }
   }
+  // The run: from the first symbol to the last, but from the end of MPI_Init to the start of
+  // MPI_Finalize on a rank that calls them (their own time, often long in a short run, is the
+  // MPI library's, not the program's).
   Time run_begin = UINT64_MAX, run_end = 0;
-  for (const Sequence& s : seq)
-    if (!s.time.empty()) {
-      run_begin = std::min(run_begin, s.time.front());
-      run_end = std::max(run_end, s.time.back());
-    }
+  for (size_t u = 0; u < units; ++u) {
+    const Sequence& s = seq[u];
+    if (s.time.empty()) continue;
+    Time b = s.time.front(), e = s.time.back();
+    if (mpi)
+      for (const calls::Call& c : table.ranks[u].calls) {
+        if (c.op == calls::Op::kInit) b = std::max(b, c.exit);
+        if (c.op == calls::Op::kFinalize) e = std::min(e, c.entry);
+      }
+    run_begin = std::min(run_begin, b);
+    run_end = std::max(run_end, std::max(b, e));
+  }
   out.run_begin = run_begin == UINT64_MAX ? 0 : run_begin;
   out.run_end = run_end;
   // Counts per symbol per unit.
@@ -222,21 +232,113 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       for (size_t i = at[0][j] + 1; i < at[0][j + 1]; ++i) h = Mix(h, seq[0].symbol[i]);
       sig[j] = h;
     }
-    // The group: the smallest q whose signatures repeat (90%) when single intervals do not.
     auto match = [&](uint32_t q) {
       if (sig.size() <= q) return 0.0;
       size_t same = 0;
       for (size_t j = 0; j + q < sig.size(); ++j) same += sig[j] == sig[j + q];
       return double(same) / double(sig.size() - q);
     };
-    uint32_t q = 1;
-    if (match(1) < 0.9)
-      for (uint32_t g = 2; g <= kMaxGroup && (c0 - 1) / g >= kMinSteady; ++g)
-        if (match(g) >= 0.9) {
-          q = g;
+    // Iterations of q intervals each: their durations, the steady loop and the measures.
+    auto evaluate = [&](uint32_t q, Evaluation& ev) {
+      ev.c.group = q;
+      const size_t n = (c0 - 1) / q;
+      ev.c.iterations = n;
+      std::vector<double> d(n);
+      for (size_t j = 0; j < n; ++j) {
+        Time lo = UINT64_MAX, hi = 0;
+        for (size_t u = 0; u < units; ++u) {
+          lo = std::min(lo, seq[u].time[at[u][j * q]]);
+          hi = std::max(hi, seq[u].time[at[u][(j + 1) * q]]);
+        }
+        d[j] = double(hi - lo);
+      }
+      const double m = Median(d);
+      // The steady loop: from the first to the last iteration within a factor 3 of the median
+      // (slower ones between them are iterations too); those before are start-up, after
+      // tear-down.
+      size_t first = n, last = 0;
+      for (size_t j = 0; j < n; ++j)
+        if (d[j] >= m / 3 && d[j] <= m * 3) {
+          first = std::min(first, j);
+          last = j;
+        }
+      const size_t len = first < n ? last - first + 1 : 0;
+      ev.c.steady = len;
+      if (len < kMinSteady || !(m > 0)) {
+        ev.c.rejected = fmt::format("fewer than {} regular iterations in a row", kMinSteady);
+        return;
+      }
+      std::vector<double> steady(d.begin() + static_cast<std::ptrdiff_t>(first),
+                                 d.begin() + static_cast<std::ptrdiff_t>(first + len));
+      const double ms = Median(steady);
+      std::vector<double> dev(steady.size());
+      for (size_t j = 0; j < steady.size(); ++j) dev[j] = std::fabs(steady[j] - ms);
+      ev.c.spread = ms > 0 ? Median(dev) / ms : 1;
+      Time span_lo = UINT64_MAX, span_hi = 0;
+      for (size_t u = 0; u < units; ++u) {
+        span_lo = std::min(span_lo, seq[u].time[at[u][first * q]]);
+        span_hi = std::max(span_hi, seq[u].time[at[u][(first + len) * q]]);
+      }
+      ev.c.coverage = run_end > out.run_begin ? double(span_hi - span_lo) / double(run_end - out.run_begin) : 0;
+      // Consistency: on unit 0, the set of symbols at least as frequent as the anchor in each
+      // steady iteration; the share of iterations with the commonest set.
+      std::map<uint64_t, size_t> sets;
+      std::vector<uint32_t> present;
+      for (size_t j = first; j < first + len; ++j) {
+        present.clear();
+        for (size_t i = at[0][j * q]; i < at[0][(j + 1) * q]; ++i)
+          if (count[0][seq[0].symbol[i]] >= c0) present.push_back(seq[0].symbol[i]);
+        std::sort(present.begin(), present.end());
+        present.erase(std::unique(present.begin(), present.end()), present.end());
+        uint64_t h = 1469598103934665603ULL;
+        for (uint32_t p : present) h = Mix(h, p);
+        ++sets[h];
+      }
+      size_t common = 0;
+      for (const auto& [h, k] : sets) common = std::max(common, k);
+      ev.c.consistency = double(common) / double(len);
+      double typical = 0, all_time = 0;
+      for (double x : steady) {
+        all_time += x;
+        if (x >= m / 3 && x <= m * 3) typical += x;
+      }
+      if (all_time > 0 && typical < 0.5 * all_time)
+        ev.c.rejected = fmt::format("most of the loop's time ({:.0f}%) is in iterations far from the median",
+                                    100 * (1 - typical / all_time));
+      else if (ev.c.spread > kMaxSpread)
+        ev.c.rejected = fmt::format("iteration durations too spread (deviation {:.0f}% of the median)", 100 * ev.c.spread);
+      else if (ev.c.coverage < kMinCoverage)
+        ev.c.rejected = fmt::format("its iterations cover only {:.0f}% of the run", 100 * ev.c.coverage);
+      ev.begins.assign(len, std::vector<Time>(units));
+      for (size_t j = 0; j < len; ++j)
+        for (size_t u = 0; u < units; ++u) ev.begins[j][u] = seq[u].time[at[u][(first + j) * q]];
+      ev.last_end.resize(units);
+      for (size_t u = 0; u < units; ++u) ev.last_end[u] = seq[u].time[at[u][(first + len) * q]];
+      ev.startup = first;
+      ev.teardown = n - first - len;
+    };
+    // Single intervals are iterations unless their durations are irregular while groups of q
+    // whose calls repeat (90%) are regular: a call made q times per iteration (a checkpoint every
+    // few steps keeps single intervals, their durations being regular).
+    Evaluation single = e;
+    evaluate(1, single);
+    if (!single.c.rejected.empty())
+      for (uint32_t g = 2; g <= kMaxGroup && (c0 - 1) / g >= kMinSteady; ++g) {
+        if (match(g) < 0.9) continue;
+        Evaluation grouped = e;
+        evaluate(g, grouped);
+        if (grouped.c.rejected.empty()) {
+          single = std::move(grouped);
           break;
         }
-    e.c.group = q;
+      }
+    e = std::move(single);
+    const uint32_t q = e.c.group;
+    if (e.c.steady < kMinSteady) {
+      evaluations.push_back(std::move(e));
+      continue;
+    }
+    const size_t n = e.c.iterations;
     // The symbols of the commonest single interval (unit 0), for the iterations at the ends.
     std::vector<uint32_t> common_body;
     if (q == 1 && !sig.empty()) {
@@ -256,87 +358,6 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
           break;
         }
     }
-    const size_t n = (c0 - 1) / q;
-    e.c.iterations = n;
-    std::vector<double> d(n);
-    for (size_t j = 0; j < n; ++j) {
-      Time lo = UINT64_MAX, hi = 0;
-      for (size_t u = 0; u < units; ++u) {
-        lo = std::min(lo, seq[u].time[at[u][j * q]]);
-        hi = std::max(hi, seq[u].time[at[u][(j + 1) * q]]);
-      }
-      d[j] = double(hi - lo);
-    }
-    const double m = Median(d);
-    // The steady loop: from the first to the last iteration within a factor 3 of the median
-    // (slower ones between them are iterations too); those before are start-up, after tear-down.
-    size_t best_first = 0, best_len = 0;
-    {
-      size_t first = n, last = 0;
-      for (size_t j = 0; j < n; ++j)
-        if (d[j] >= m / 3 && d[j] <= m * 3) {
-          first = std::min(first, j);
-          last = j;
-        }
-      if (first < n) {
-        best_first = first;
-        best_len = last - first + 1;
-      }
-    }
-    e.c.steady = best_len;
-    if (best_len < kMinSteady || !(m > 0)) {
-      e.c.rejected = fmt::format("fewer than {} regular iterations in a row", kMinSteady);
-      evaluations.push_back(std::move(e));
-      continue;
-    }
-    std::vector<double> steady(d.begin() + static_cast<std::ptrdiff_t>(best_first),
-                               d.begin() + static_cast<std::ptrdiff_t>(best_first + best_len));
-    const double ms = Median(steady);
-    std::vector<double> dev(steady.size());
-    for (size_t j = 0; j < steady.size(); ++j) dev[j] = std::fabs(steady[j] - ms);
-    e.c.spread = ms > 0 ? Median(dev) / ms : 1;
-    Time span_lo = UINT64_MAX, span_hi = 0;
-    for (size_t u = 0; u < units; ++u) {
-      span_lo = std::min(span_lo, seq[u].time[at[u][best_first * q]]);
-      span_hi = std::max(span_hi, seq[u].time[at[u][(best_first + best_len) * q]]);
-    }
-    e.c.coverage = run_end > out.run_begin ? double(span_hi - span_lo) / double(run_end - out.run_begin) : 0;
-    // Consistency: on unit 0, the set of symbols at least as frequent as the anchor in each
-    // steady iteration; the share of iterations with the commonest set.
-    std::map<uint64_t, size_t> sets;
-    std::vector<uint32_t> present;
-    for (size_t j = best_first; j < best_first + best_len; ++j) {
-      present.clear();
-      for (size_t i = at[0][j * q]; i < at[0][(j + 1) * q]; ++i)
-        if (count[0][seq[0].symbol[i]] >= c0) present.push_back(seq[0].symbol[i]);
-      std::sort(present.begin(), present.end());
-      present.erase(std::unique(present.begin(), present.end()), present.end());
-      uint64_t h = 1469598103934665603ULL;
-      for (uint32_t p : present) h = Mix(h, p);
-      ++sets[h];
-    }
-    size_t common = 0;
-    for (const auto& [h, k] : sets) common = std::max(common, k);
-    e.c.consistency = double(common) / double(best_len);
-    double typical = 0, all_time = 0;
-    for (double x : steady) {
-      all_time += x;
-      if (x >= m / 3 && x <= m * 3) typical += x;
-    }
-    if (all_time > 0 && typical < 0.5 * all_time)
-      e.c.rejected = fmt::format("most of the loop's time ({:.0f}%) is in iterations far from the median",
-                                 100 * (1 - typical / all_time));
-    else if (e.c.spread > kMaxSpread)
-      e.c.rejected = fmt::format("iteration durations too spread (deviation {:.0f}% of the median)", 100 * e.c.spread);
-    else if (e.c.coverage < kMinCoverage)
-      e.c.rejected = fmt::format("its iterations cover only {:.0f}% of the run", 100 * e.c.coverage);
-    e.begins.resize(best_len, std::vector<Time>(units));
-    for (size_t j = 0; j < best_len; ++j)
-      for (size_t u = 0; u < units; ++u) e.begins[j][u] = seq[u].time[at[u][(best_first + j) * q]];
-    e.last_end.resize(units);
-    for (size_t u = 0; u < units; ++u) e.last_end[u] = seq[u].time[at[u][(best_first + best_len) * q]];
-    e.startup = best_first;
-    e.teardown = n - best_first - best_len;
     // An iteration after the last occurrence: a region marker's exit ends it; otherwise it
     // counts when the calls that follow are those of the commonest iteration (likewise one
     // before the first occurrence).
@@ -384,7 +405,8 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     const int ca = static_cast<int>(std::floor(a.c.consistency * 10 + 1e-9));
     const int cb = static_cast<int>(std::floor(b.c.consistency * 10 + 1e-9));
     if (ca != cb) return ca > cb;
-    if (a.c.steady != b.c.steady) return a.c.steady > b.c.steady;
+    // More iterations, those found at the ends included.
+    if (a.begins.size() != b.begins.size()) return a.begins.size() > b.begins.size();
     if (a.c.spread != b.c.spread) return a.c.spread < b.c.spread;
     return a.c.occurrences > b.c.occurrences;
   };

@@ -4,8 +4,9 @@
 // (Extrae's user functions, user events below type 40000000 keyed by type, a --marker type),
 // plus OpenMP parallel regions when the trace has no MPI. A symbol that occurs equally often
 // (at least 4 times) on every rank is a candidate anchor: its occurrences cut the run into
-// intervals; when the calls between them repeat with a period of q intervals (a call made
-// twice per iteration), q intervals make one iteration. A candidate is kept when at least 3
+// intervals; when their durations are irregular but the calls between them repeat with a
+// period of q intervals whose durations are regular (a call made twice per iteration), q
+// intervals make one iteration. A candidate is kept when at least 3
 // consecutive iterations have durations within a factor 3 of their median (the steady loop;
 // what comes before is start-up, after is tear-down), their spread is moderate and they cover
 // a good part of the run. Markers are preferred to MPI calls; then the candidate whose

@@ -26,6 +26,7 @@ def test_the_python_page_runs(monkeypatch, capsys):
     assert "4 tasks," in printed
     assert "load balance:" in printed
     assert "Parallel efficiency" in printed
+    assert "Burst clusters" in printed and namespace["s"].found
     with open(out, "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     useful = namespace["useful"]
