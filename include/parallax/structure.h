@@ -51,8 +51,10 @@ struct IterationsInfo {
   double period_s = 0;      // median duration
   double min_s = 0, median_s = 0, max_s = 0, mean_s = 0;
   double confidence = 0;    // 0..1
-  double startup_s = 0;     // from the run's first MPI call or marker to the loop's begin
-  double teardown_s = 0;    // from the loop's end to the run's last
+  // The run: from the end of MPI_Init (else its first MPI call or marker) to the start of
+  // MPI_Finalize (else its last); start-up before the loop, tear-down after it.
+  double startup_s = 0;
+  double teardown_s = 0;
   uint64_t startup_iterations = 0, teardown_iterations = 0;  // irregular ones left out
   double loop_begin_s = 0, loop_end_s = 0;
   std::vector<double> variability_by_rank;  // coefficient of variation of each rank's durations
