@@ -80,6 +80,31 @@ double Median(std::vector<double> v) {
   return v[k];
 }
 
+// The durations beyond which an iteration is far out (see the steady loop): in log space, 3
+// interquartile ranges beyond the quartiles, but never within a factor 3 of the median m.
+std::pair<double, double> FarOutFences(const std::vector<double>& d, double m) {
+  std::vector<double> logs;
+  logs.reserve(d.size());
+  for (double x : d)
+    if (x > 0) logs.push_back(std::log(x));
+  if (logs.size() < 4) return {m / 3, m * 3};
+  std::sort(logs.begin(), logs.end());
+  const double q1 = logs[logs.size() / 4], q3 = logs[(3 * logs.size()) / 4], iqr = q3 - q1;
+  return {std::min(m / 3, std::exp(q1 - 3 * iqr)), std::max(m * 3, std::exp(q3 + 3 * iqr))};
+}
+
+// The coefficient of variation of v (0 for fewer than 2 values or a zero mean).
+double Variation(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double s = 0, s2 = 0;
+  for (double x : v) {
+    s += x;
+    s2 += x * x;
+  }
+  const double mean = s / double(v.size());
+  return mean > 0 ? std::sqrt(std::max(0.0, s2 / double(v.size()) - mean * mean)) / mean : 0;
+}
+
 uint64_t Mix(uint64_t h, uint64_t x) {
   h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
@@ -93,6 +118,7 @@ bool MatchesAt(const std::vector<uint32_t>& symbols, size_t at, const std::vecto
 
 struct Evaluation {
   Candidate c;
+  double variation = 0;  // coefficient of variation of the steady durations
   std::vector<std::vector<Time>> begins;  // steady iterations, per unit
   std::vector<Time> last_end;
   uint64_t startup = 0, teardown = 0;
@@ -253,12 +279,15 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         d[j] = double(hi - lo);
       }
       const double m = Median(d);
-      // The steady loop: from the first to the last iteration within a factor 3 of the median
-      // (slower ones between them are iterations too); those before are start-up, after
-      // tear-down.
+      // The steady loop: from the first to the last iteration whose duration is not far out
+      // (slower or faster ones between them are iterations too); those before are start-up,
+      // after tear-down. Far out: beyond 3 interquartile ranges of the log durations from the
+      // quartiles, and at least a factor 3 from the median (iterations that legitimately vary
+      // by more than that are not start-up).
+      const auto [lo, hi] = FarOutFences(d, m);
       size_t first = n, last = 0;
       for (size_t j = 0; j < n; ++j)
-        if (d[j] >= m / 3 && d[j] <= m * 3) {
+        if (d[j] >= lo && d[j] <= hi) {
           first = std::min(first, j);
           last = j;
         }
@@ -274,6 +303,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       std::vector<double> dev(steady.size());
       for (size_t j = 0; j < steady.size(); ++j) dev[j] = std::fabs(steady[j] - ms);
       ev.c.spread = ms > 0 ? Median(dev) / ms : 1;
+      ev.variation = Variation(steady);
       Time span_lo = UINT64_MAX, span_hi = 0;
       for (size_t u = 0; u < units; ++u) {
         span_lo = std::min(span_lo, seq[u].time[at[u][first * q]]);
@@ -317,17 +347,18 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       ev.startup = first;
       ev.teardown = n - first - len;
     };
-    // Single intervals are iterations unless their durations are irregular while groups of q
-    // whose calls repeat (90%) are regular: a call made q times per iteration (a checkpoint every
-    // few steps keeps single intervals, their durations being regular).
+    // Single intervals are iterations unless their durations are irregular (not qualifying,
+    // or varying by more than 30%) while groups of q whose calls repeat (90%, where single
+    // intervals' do not) qualify and vary less than half as much: a call made q times per
+    // iteration. A checkpoint every few steps keeps single steps, their durations being regular.
     Evaluation single = e;
     evaluate(1, single);
-    if (!single.c.rejected.empty())
+    if (match(1) < 0.9 && (!single.c.rejected.empty() || single.variation > 0.3))
       for (uint32_t g = 2; g <= kMaxGroup && (c0 - 1) / g >= kMinSteady; ++g) {
         if (match(g) < 0.9) continue;
         Evaluation grouped = e;
         evaluate(g, grouped);
-        if (grouped.c.rejected.empty()) {
+        if (grouped.c.rejected.empty() && (!single.c.rejected.empty() || grouped.variation < single.variation / 2)) {
           single = std::move(grouped);
           break;
         }
