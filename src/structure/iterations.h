@@ -6,10 +6,10 @@
 // (at least 4 times) on every rank is a candidate anchor: its occurrences cut the run into
 // intervals; when their durations are irregular but the calls between them repeat with a
 // period of q intervals whose durations are regular (a call made twice per iteration), q
-// intervals make one iteration. A candidate is kept when at least 3
-// consecutive iterations have durations within a factor 3 of their median (the steady loop;
-// what comes before is start-up, after is tear-down), their spread is moderate and they cover
-// a good part of the run. Markers are preferred to MPI calls; then the candidate whose
+// intervals make one iteration. The steady loop runs from the first to the last iteration whose
+// duration is not far out (what comes before is start-up, after is tear-down); a candidate is
+// kept when it has at least 3 iterations, their spread is moderate and they cover a good part
+// of the run. Markers are preferred to MPI calls; then the candidate whose
 // iterations hold the same set of frequent calls most often, then the one with more iterations.
 
 #include <cstdint>
