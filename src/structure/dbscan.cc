@@ -100,56 +100,94 @@ std::vector<int32_t> Dbscan(const std::vector<Point2>& points, double eps, uint3
       }
     }
   }
-  // Cells with core points joined when two of their core points are within eps.
+  // The core points of each cell, contiguous, and their bounding boxes.
+  std::vector<uint32_t> cores_of;  // point indices, cell by cell
+  std::vector<uint32_t> cores_first(cells.size() + 1, 0);
+  struct Box {
+    double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  };
+  std::vector<Box> box(cells.size());
+  cores_of.reserve(n);
+  for (uint32_t c = 0; c < cells.size(); ++c) {
+    cores_first[c] = static_cast<uint32_t>(cores_of.size());
+    bool any = false;
+    for (uint32_t k = cells[c].first; k < cells[c].first + cells[c].count; ++k) {
+      const uint32_t i = order[k];
+      if (!core[i]) continue;
+      cores_of.push_back(i);
+      const Point2& p = points[i];
+      if (!any) box[c] = {p.x, p.x, p.y, p.y};
+      box[c] = {std::min(box[c].x0, p.x), std::max(box[c].x1, p.x), std::min(box[c].y0, p.y), std::max(box[c].y1, p.y)};
+      any = true;
+    }
+  }
+  cores_first[cells.size()] = static_cast<uint32_t>(cores_of.size());
+  // Squared distance from a point to a box (0 inside), and between two boxes (least, most).
+  auto to_box = [](const Point2& p, const Box& b) {
+    const double dx = std::max({b.x0 - p.x, 0.0, p.x - b.x1}), dy = std::max({b.y0 - p.y, 0.0, p.y - b.y1});
+    return dx * dx + dy * dy;
+  };
+  auto between = [](const Box& a, const Box& b) {
+    const double dx = std::max({b.x0 - a.x1, 0.0, a.x0 - b.x1}), dy = std::max({b.y0 - a.y1, 0.0, a.y0 - b.y1});
+    const double fx = std::max(a.x1, b.x1) - std::min(a.x0, b.x0), fy = std::max(a.y1, b.y1) - std::min(a.y0, b.y0);
+    return std::pair<double, double>{dx * dx + dy * dy, fx * fx + fy * fy};
+  };
+  // Whether core point p has a core point of cell c within eps.
+  auto near_core = [&](const Point2& p, uint32_t c) {
+    if (to_box(p, box[c]) > eps2) return false;
+    for (uint32_t k = cores_first[c]; k < cores_first[c + 1]; ++k)
+      if (Dist2(p, points[cores_of[k]]) <= eps2) return true;
+    return false;
+  };
+  // Cells with core points joined when two of their core points are within eps: decided by the
+  // boxes when they are far enough or close enough, else point by point for the points of each
+  // near the other's box.
   UnionFind sets(cells.size());
   for (uint32_t a = 0; a < cells.size(); ++a) {
-    const Cell& ca = cells[a];
-    if (ca.cores == 0) continue;
-    neighbours(ca, [&](uint32_t b) {
+    if (cells[a].cores == 0) continue;
+    neighbours(cells[a], [&](uint32_t b) {
       if (b <= a || cells[b].cores == 0 || sets.Find(a) == sets.Find(b)) return true;
-      const Cell& cb = cells[b];
-      bool joined = false;
-      for (uint32_t i = ca.first; i < ca.first + ca.count && !joined; ++i) {
-        if (!core[order[i]]) continue;
-        for (uint32_t j = cb.first; j < cb.first + cb.count; ++j)
-          if (core[order[j]] && Dist2(points[order[i]], points[order[j]]) <= eps2) {
-            joined = true;
-            break;
-          }
+      const auto [least, most] = between(box[a], box[b]);
+      if (least > eps2) return true;
+      bool joined = most <= eps2;
+      for (uint32_t k = cores_first[a]; k < cores_first[a + 1] && !joined; ++k) {
+        const Point2& p = points[cores_of[k]];
+        if (to_box(p, box[b]) <= eps2) joined = near_core(p, b);
       }
       if (joined) sets.Join(a, b);
       return true;
     });
   }
-  // Cluster numbers in the order of each cluster's first core point; border points join the
-  // cluster of their nearest core point within eps.
-  std::vector<int32_t> number(cells.size(), kNoise);
+  // Cluster numbers in the order of each cluster's first core point (all the core points of a
+  // cell are in one cluster: the cell's diagonal is eps).
+  std::vector<int32_t> number(cells.size(), kNoise), cell_label(cells.size(), kNoise);
   int32_t clusters = 0;
   for (size_t i = 0; i < n; ++i) {
     if (!core[i]) continue;
     const uint32_t root = sets.Find(cell_of_point[i]);
     if (number[root] == kNoise) number[root] = clusters++;
     labels[i] = number[root];
+    cell_label[cell_of_point[i]] = labels[i];
   }
+  // A border point joins the cluster of its own cell's core points, else of the first
+  // neighbouring cell, nearest first, with a core point within eps.
+  std::vector<std::pair<int64_t, int64_t>> by_distance;
+  for (int64_t dx = -2; dx <= 2; ++dx)
+    for (int64_t dy = -2; dy <= 2; ++dy) by_distance.push_back({dx, dy});
+  std::stable_sort(by_distance.begin(), by_distance.end(), [](const auto& a, const auto& b) {
+    return a.first * a.first + a.second * a.second < b.first * b.first + b.second * b.second;
+  });
   for (size_t i = 0; i < n; ++i) {
     if (core[i]) continue;
-    double best = eps2;
-    int32_t label = kNoise;
-    neighbours(cells[cell_of_point[i]], [&](uint32_t other) {
-      const Cell& o = cells[other];
-      if (o.cores == 0) return true;
-      for (uint32_t j = o.first; j < o.first + o.count; ++j) {
-        const uint32_t q = order[j];
-        if (!core[q]) continue;
-        const double d = Dist2(points[i], points[q]);
-        if (d < best || (d == best && label == kNoise)) {
-          best = d;
-          label = labels[q];
-        }
+    const Cell& own = cells[cell_of_point[i]];
+    for (const auto& [dx, dy] : by_distance) {
+      auto it = index.find(Key(own.cx + dx, own.cy + dy));
+      if (it == index.end() || cells[it->second].cores == 0) continue;
+      if ((dx == 0 && dy == 0) || near_core(points[i], it->second)) {
+        labels[i] = cell_label[it->second];
+        break;
       }
-      return true;
-    });
-    labels[i] = label;
+    }
   }
   return labels;
 }

@@ -3,7 +3,9 @@
 // that the work stays near linear in the points: a cell's side is eps/sqrt(2), so the points of
 // a cell holding min_points or more are all core points, and neighbours lie within two cells.
 // Deterministic: the result depends on the points' order only through the numbering of the
-// clusters (by their first point); a border point joins its nearest core point's cluster.
+// clusters (by their first point); a border point joins the cluster of its own cell's core
+// points, else that of the nearest neighbouring cell (by cell distance, then a fixed order)
+// with a core point within eps.
 
 #include <cstddef>
 #include <cstdint>
