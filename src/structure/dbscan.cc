@@ -70,12 +70,19 @@ std::vector<int32_t> Dbscan(const std::vector<Point2>& points, double eps, uint3
     ++cells.back().count;
     cell_of_point[order[k]] = static_cast<uint32_t>(cells.size() - 1);
   }
+  // The cells within two of a cell (where points within eps can be), nearest first; fn(cell)
+  // returns false to stop.
+  std::vector<std::pair<int64_t, int64_t>> offsets;
+  for (int64_t dx = -2; dx <= 2; ++dx)
+    for (int64_t dy = -2; dy <= 2; ++dy) offsets.push_back({dx, dy});
+  std::stable_sort(offsets.begin(), offsets.end(), [](const auto& a, const auto& b) {
+    return a.first * a.first + a.second * a.second < b.first * b.first + b.second * b.second;
+  });
   auto neighbours = [&](const Cell& c, auto&& fn) {
-    for (int64_t dx = -2; dx <= 2; ++dx)
-      for (int64_t dy = -2; dy <= 2; ++dy) {
-        auto it = index.find(Key(c.cx + dx, c.cy + dy));
-        if (it != index.end() && !fn(it->second)) return;
-      }
+    for (const auto& [dx, dy] : offsets) {
+      auto it = index.find(Key(c.cx + dx, c.cy + dy));
+      if (it != index.end() && !fn(it->second)) return;
+    }
   };
   // Core points.
   std::vector<uint8_t> core(n, 0);
@@ -150,10 +157,7 @@ std::vector<int32_t> Dbscan(const std::vector<Point2>& points, double eps, uint3
       const auto [least, most] = between(box[a], box[b]);
       if (least > eps2) return true;
       bool joined = most <= eps2;
-      for (uint32_t k = cores_first[a]; k < cores_first[a + 1] && !joined; ++k) {
-        const Point2& p = points[cores_of[k]];
-        if (to_box(p, box[b]) <= eps2) joined = near_core(p, b);
-      }
+      for (uint32_t k = cores_first[a]; k < cores_first[a + 1] && !joined; ++k) joined = near_core(points[cores_of[k]], b);
       if (joined) sets.Join(a, b);
       return true;
     });
@@ -171,23 +175,14 @@ std::vector<int32_t> Dbscan(const std::vector<Point2>& points, double eps, uint3
   }
   // A border point joins the cluster of its own cell's core points, else of the first
   // neighbouring cell, nearest first, with a core point within eps.
-  std::vector<std::pair<int64_t, int64_t>> by_distance;
-  for (int64_t dx = -2; dx <= 2; ++dx)
-    for (int64_t dy = -2; dy <= 2; ++dy) by_distance.push_back({dx, dy});
-  std::stable_sort(by_distance.begin(), by_distance.end(), [](const auto& a, const auto& b) {
-    return a.first * a.first + a.second * a.second < b.first * b.first + b.second * b.second;
-  });
   for (size_t i = 0; i < n; ++i) {
     if (core[i]) continue;
-    const Cell& own = cells[cell_of_point[i]];
-    for (const auto& [dx, dy] : by_distance) {
-      auto it = index.find(Key(own.cx + dx, own.cy + dy));
-      if (it == index.end() || cells[it->second].cores == 0) continue;
-      if ((dx == 0 && dy == 0) || near_core(points[i], it->second)) {
-        labels[i] = cell_label[it->second];
-        break;
-      }
-    }
+    const uint32_t own = cell_of_point[i];
+    neighbours(cells[own], [&](uint32_t c) {
+      if (cells[c].cores == 0 || (c != own && !near_core(points[i], c))) return true;
+      labels[i] = cell_label[c];
+      return false;
+    });
   }
   return labels;
 }
