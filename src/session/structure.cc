@@ -14,6 +14,7 @@
 #include "src/structure/clusters.h"
 #include "src/structure/iterations.h"
 #include "src/structure/phases.h"
+#include "src/structure/stats.h"
 
 namespace parallax {
 
@@ -129,16 +130,10 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
       ii.loop_end_s = double(its.teardown_begin) * unit;
       ii.startup_s = double(its.startup_end - std::min(its.startup_end, its.run_begin)) * unit;
       ii.teardown_s = double(std::max(its.run_end, its.teardown_begin) - its.teardown_begin) * unit;
+      std::vector<double> rank_d(its.count());
       for (size_t u = 0; u < its.unit_threads.size(); ++u) {
-        double s = 0, s2 = 0;
-        for (size_t i = 0; i < its.count(); ++i) {
-          const double x = double(its.End(i, u) - its.Begin(i, u)) * unit;
-          s += x;
-          s2 += x * x;
-        }
-        const double n = double(its.count()), mean = s / n;
-        const double var = std::max(0.0, s2 / n - mean * mean);
-        ii.variability_by_rank.push_back(mean > 0 ? std::sqrt(var) / mean : 0);
+        for (size_t i = 0; i < its.count(); ++i) rank_d[i] = double(its.End(i, u) - its.Begin(i, u));
+        ii.variability_by_rank.push_back(structure::Variation(rank_d));
       }
     }
     // Phases.

@@ -5,18 +5,11 @@
 #include <numeric>
 
 #include "src/structure/dbscan.h"
+#include "src/structure/stats.h"
 
 namespace parallax::structure {
 
 namespace {
-
-// The q-quantile of v (sorted copy).
-double Quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * double(v.size() - 1) + 0.5));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
 
 // Scales one coordinate: the 1st..99th percentile range maps to [0, 1], but a range narrower
 // than `least` (a decade of instructions, one IPC unit) is widened to it, so that noise within

@@ -9,6 +9,7 @@
 
 #include "src/base/parallel.h"
 #include "src/store/block_reader.h"
+#include "src/structure/stats.h"
 
 namespace parallax::structure {
 
@@ -73,12 +74,7 @@ std::vector<std::pair<Time, SymbolKey>> ReadMarkers(const store::TraceStore& sto
   return out;
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const size_t k = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
+double Median(std::vector<double> v) { return Quantile(std::move(v), 0.5); }
 
 // The durations beyond which an iteration is far out (see the steady loop): in log space, 3
 // interquartile ranges beyond the quartiles, but never within a factor 3 of the median m.
@@ -91,18 +87,6 @@ std::pair<double, double> FarOutFences(const std::vector<double>& d, double m) {
   std::sort(logs.begin(), logs.end());
   const double q1 = logs[logs.size() / 4], q3 = logs[(3 * logs.size()) / 4], iqr = q3 - q1;
   return {std::min(m / 3, std::exp(q1 - 3 * iqr)), std::max(m * 3, std::exp(q3 + 3 * iqr))};
-}
-
-// The coefficient of variation of v (0 for fewer than 2 values or a zero mean).
-double Variation(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  double s = 0, s2 = 0;
-  for (double x : v) {
-    s += x;
-    s2 += x * x;
-  }
-  const double mean = s / double(v.size());
-  return mean > 0 ? std::sqrt(std::max(0.0, s2 / double(v.size()) - mean * mean)) / mean : 0;
 }
 
 uint64_t Mix(uint64_t h, uint64_t x) {
