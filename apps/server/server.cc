@@ -956,9 +956,14 @@ class ServerImpl final : public Server {
                    {"notes", d->notes}});
   }
 
-  // The structure of a trace with the default options (docs/structure.md), computed once per
-  // loaded trace (a reloaded trace is another) and kept while the trace is.
-  std::shared_ptr<const ProgramStructure> StructureOf(const std::shared_ptr<const Trace>& trace) {
+  // The structure of a trace with the default options (docs/structure.md), computed by the
+  // first request for a loaded trace (a reloaded trace is another; two first requests at once
+  // may both compute it) and kept while the trace is, with where each thread's bursts begin.
+  struct StructureEntry {
+    ProgramStructure s;
+    std::vector<size_t> thread_first;  // bursts of thread t: [thread_first[t], thread_first[t + 1])
+  };
+  std::shared_ptr<const StructureEntry> StructureOf(const std::shared_ptr<const Trace>& trace) {
     {
       std::lock_guard<std::mutex> lock(structures_mutex_);
       std::erase_if(structures_, [](const auto& e) { return e.first.expired(); });
@@ -969,10 +974,15 @@ class ServerImpl final : public Server {
     o.bursts = true;
     auto s = AnalyzeStructure(*trace, o);
     if (!s.ok()) throw CoreError(s.status());
-    auto shared = std::make_shared<const ProgramStructure>(std::move(s).value());
+    auto entry = std::make_shared<StructureEntry>();
+    entry->s = std::move(s).value();
+    const std::vector<uint32_t>& thread = entry->s.bursts.thread;  // by thread, then time
+    const uint32_t threads = thread.empty() ? 0 : thread.back() + 1;
+    for (uint32_t t = 0; t <= threads; ++t)
+      entry->thread_first.push_back(static_cast<size_t>(std::lower_bound(thread.begin(), thread.end(), t) - thread.begin()));
     std::lock_guard<std::mutex> lock(structures_mutex_);
-    structures_.emplace_back(trace, shared);
-    return shared;
+    structures_.emplace_back(trace, entry);
+    return entry;
   }
 
   // The structure for the timeline: every iteration (begin and end over all ranks, trace units),
@@ -987,7 +997,8 @@ class ServerImpl final : public Server {
     if (!span.ok()) throw CoreError(span.status());
     const uint32_t limit = p.Number<uint32_t>("limit").value_or(20000);
     if (limit == 0 || limit > 200000) throw ApiError{400, "'limit' must be 1 to 200000"};
-    const std::shared_ptr<const ProgramStructure> s = StructureOf(trace);
+    const std::shared_ptr<const StructureEntry> entry = StructureOf(trace);
+    const ProgramStructure* s = &entry->s;
     const IterationsInfo& it = s->iterations;
     json iterations = {{"found", it.found}, {"count", it.count}, {"anchor", it.anchor},
                        {"period_s", it.period_s}, {"why_none", it.why_none},
@@ -1001,9 +1012,15 @@ class ServerImpl final : public Server {
       clusters.push_back(json{{"id", c.id}, {"bursts", c.bursts}, {"time_s", c.time_s},
                               {"mean_ipc", c.mean_ipc >= 0 ? json(c.mean_ipc) : json()}});
     const ProgramStructure::Bursts& b = s->bursts;
+    // Each thread's bursts in view: they do not overlap, so their begins and ends are both in
+    // order and two binary searches find them.
     std::vector<size_t> in_view;
-    for (size_t i = 0; i < b.begin.size(); ++i)
-      if (b.end[i] > span->from && b.begin[i] < span->to) in_view.push_back(i);
+    for (size_t t = 0; t + 1 < entry->thread_first.size(); ++t) {
+      const auto first = b.end.begin() + static_cast<std::ptrdiff_t>(entry->thread_first[t]);
+      const auto last = b.end.begin() + static_cast<std::ptrdiff_t>(entry->thread_first[t + 1]);
+      size_t i = static_cast<size_t>(std::upper_bound(first, last, span->from) - b.end.begin());
+      for (; i < entry->thread_first[t + 1] && b.begin[i] < span->to; ++i) in_view.push_back(i);
+    }
     const bool limited = in_view.size() > limit;
     if (limited) {
       std::nth_element(in_view.begin(), in_view.begin() + limit, in_view.end(),
@@ -1265,7 +1282,7 @@ class ServerImpl final : public Server {
   RootDir root_;
   TraceCache cache_;
   std::mutex structures_mutex_;  // guards structures_
-  std::vector<std::pair<std::weak_ptr<const Trace>, std::shared_ptr<const ProgramStructure>>> structures_;
+  std::vector<std::pair<std::weak_ptr<const Trace>, std::shared_ptr<const StructureEntry>>> structures_;
   mutable std::mutex preloaded_mutex_;  // guards preloaded_ (Preload may follow Run)
   std::vector<std::string> preloaded_;  // the traces given on the command line, in order
   GuardedHttpServer http_;
