@@ -281,6 +281,12 @@ struct Config {
   uint32_t cpus_per_node = 32;
   uint64_t seed = 1;
   bool huge_values = true;
+  // Changes injected for comparisons (parallax compare): with the same seed, two traces draw the
+  // same random numbers, so they differ only by these.
+  uint64_t iterations = 0;          // > 0: exactly this many time steps (the size is not a target)
+  int64_t slow_task = -1;           // this task's OpenMP work is multiplied by slow_factor
+  double slow_factor = 1.0;
+  double message_scale = 1.0;       // halo message sizes multiplied by this
 };
 
 // One simulated thread: where it runs and its open state.
@@ -520,12 +526,13 @@ class Generator {
       for (uint32_t t = 0; t < config_.tasks; ++t) ParallelRegion(t, fn, region_work);
       HaloExchange(blocking, r);
       region_bytes_ = sink_.generated_bytes() - before;
-      go_on = !BudgetSpent();
+      go_on = config_.iterations > 0 || !BudgetSpent();
     }
     const uint64_t before = sink_.generated_bytes();
     Allreduce();
     allreduce_bytes_ = sink_.generated_bytes() - before;
     ++iterations_;
+    if (config_.iterations > 0) return iterations_ < config_.iterations;
     return go_on && !BudgetSpent();
   }
 
@@ -541,8 +548,9 @@ class Generator {
     const uint64_t started = time + rng_.Around(3000, 0.5);
     std::vector<uint64_t> ends(config_.threads);
     const size_t behaviour = (fn - 3) % kBehaviourWork.size();
+    const double slow = static_cast<int64_t>(task) == config_.slow_task ? config_.slow_factor : 1.0;
     const uint64_t work = static_cast<uint64_t>(static_cast<double>(region_work) * imbalance_[task] *
-                                                kBehaviourWork[behaviour]);
+                                                kBehaviourWork[behaviour] * slow);
     for (uint32_t h = 0; h < config_.threads; ++h) {
       SimThread& th = threads_[task * config_.threads + h];
       const uint64_t begin = std::max(th.now + 1, started + (h == 0 ? 0 : rng_.Around(1500, 0.6)));
@@ -626,7 +634,8 @@ class Generator {
     for (uint32_t t = 0; t < config_.tasks; ++t)
       for (size_t d = 0; d < neighbours_[t].size(); ++d) {
         Message msg{t, neighbours_[t][d], 0, 1000 + 10 * region + d};
-        msg.size = (d < 2 ? 49152 : 24576) + 8 * rng_.Below(1024);
+        msg.size = static_cast<uint64_t>(
+            static_cast<double>((d < 2 ? 49152 : 24576) + 8 * rng_.Below(1024)) * config_.message_scale);
         messages.push_back(msg);
       }
     if (blocking)
@@ -1158,6 +1167,13 @@ int main(int argc, char** argv) {
   app.add_flag("--stream", stream,
                "write NAME.prv in one go, with no scratch copy of the body, so it may be a pipe "
                "(mkfifo): the trace is generated twice, the first time to learn its end time");
+  app.add_option("--iterations", config.iterations,
+                 "exactly this many time steps (the size is then not a target)");
+  app.add_option("--slow-task", config.slow_task, "make this task's OpenMP work (0-based) slower by --slow-factor");
+  app.add_option("--slow-factor", config.slow_factor, "factor of --slow-task's work (default 1)")
+      ->check(CLI::Range(0.01, 100.0));
+  app.add_option("--message-scale", config.message_scale, "multiply the halo messages' sizes by this")
+      ->check(CLI::Range(0.01, 100.0));
   bool no_huge = false;
   app.add_flag("--no-huge-values", no_huge,
                "never write lock addresses above INT64_MAX (type 60000032)");

@@ -41,5 +41,6 @@ Command AddSortCommand(CLI::App& app);
 Command AddShiftCommand(CLI::App& app);
 Command AddDiagnoseCommand(CLI::App& app);
 Command AddStructureCommand(CLI::App& app);
+Command AddCompareCommand(CLI::App& app);
 
 }  // namespace parallax::cli

@@ -72,6 +72,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddShiftCommand(app),
       parallax::cli::AddDiagnoseCommand(app),
       parallax::cli::AddStructureCommand(app),
+      parallax::cli::AddCompareCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);

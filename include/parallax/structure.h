@@ -78,6 +78,7 @@ struct StructurePhase {
   std::string after_call, before_call;
   double mean_s = 0, share = 0, imbalance = 0;
   int32_t cluster = 0;  // 1-based; 0: noise or filtered
+  std::vector<double> mean_by_rank_s;
 };
 
 struct ProgramStructure {

@@ -138,9 +138,12 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
     }
     // Phases.
     out.calls_per_iteration = phases.calls_per_iteration;
-    for (const structure::Phase& ph : phases.phases)
-      out.phases.push_back({ph.position, ph.after_call, ph.before_call, ph.mean * unit, ph.share, ph.imbalance,
-                            ph.cluster >= 0 ? ph.cluster + 1 : 0});
+    for (const structure::Phase& ph : phases.phases) {
+      StructurePhase x{ph.position, ph.after_call, ph.before_call, ph.mean * unit, ph.share, ph.imbalance,
+                       ph.cluster >= 0 ? ph.cluster + 1 : 0, {}};
+      for (double v : ph.mean_by_unit) x.mean_by_rank_s.push_back(v * unit);
+      out.phases.push_back(std::move(x));
+    }
     // Clusters.
     out.features = cl.features;
     out.counters = cl.counters;

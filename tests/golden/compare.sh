@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `parallax compare` on pairs of generated traces with known injected changes (bench/trace_gen.cc:
+# the same seed, so the same random draws, and one change): identical runs compare to zero
+# everywhere; one extra iteration is the top row, in B only, with its duration; task 3's OpenMP
+# work 20% slower is the top row by rank (its computation, up by 10-20%: the serial parts are
+# unchanged); the halo messages twice as large put a waiting call on top by call. The epoch
+# scaling series compares by call (no loop: said), per-rank statistics beside; different
+# programs and unmatched ranks are refused with what did not match.
+set -euo pipefail
+BIN=$1
+DATA=$2
+GEN=$(dirname "$BIN")/parallax-gen
+WORK=$(mktemp -d /tmp/parallax_compare.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok $1"; else echo "FAIL $1"; fail=1; fi; }
+gen() { "$GEN" --iterations "$1" --tasks 4 --threads 2 --seed 7 --out "$WORK/$2" "${@:3}" > /dev/null 2>&1; }
+gen 20 a
+gen 21 extra
+gen 20 slow --slow-task 2 --slow-factor 1.2
+gen 20 big --message-scale 2
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+"$BIN" compare "$WORK/a.prv" "$WORK/a.prv" --format json --no-pop > "$WORK/same.json"
+check "identical runs: every difference is 0" \
+  "[ \"\$(field '$WORK/same.json' 'max(abs(r[\"diff_s\"]) for r in d[\"rows\"])')\" = 0.0 ] && [ \"\$(field '$WORK/same.json' 'len(d[\"rows\"])')\" = 20 ]"
+
+"$BIN" compare "$WORK/a.prv" "$WORK/extra.prv" --format json --no-pop > "$WORK/extra.json"
+check "one extra iteration is the top row, in B only" \
+  "[ \"\$(field '$WORK/extra.json' 'd[\"by\"], d[\"rows\"][0][\"unit\"], d[\"rows\"][0][\"a_s\"], d[\"rows\"][0][\"b_s\"] == d[\"rows\"][0][\"diff_s\"] > 0')\" = \"('iteration', '21', None, True)\" ]"
+check "the 20 common iterations are equal but the last (which B's 21st follows)" \
+  "[ \"\$(field '$WORK/extra.json' 'sum(1 for r in d[\"rows\"] if r[\"a_s\"] is not None and r[\"diff_s\"] != 0)')\" -le 1 ]"
+
+"$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --by rank --format json --no-pop > "$WORK/slow.json"
+check "a task 20% slower: its computation is the top row by rank, up by 10-20%" \
+  "[ \"\$(field '$WORK/slow.json' 'd[\"rows\"][0][\"unit\"], 1.10 < d[\"rows\"][0][\"ratio\"] <= 1.2')\" = \"('1.3 computation', True)\" ]"
+
+"$BIN" compare "$WORK/a.prv" "$WORK/big.prv" --by call --format json > "$WORK/big.json"
+check "messages twice as large: MPI_Waitall on top by call, computation unchanged" \
+  "[ \"\$(field '$WORK/big.json' 'd[\"rows\"][0][\"unit\"], d[\"rows\"][0][\"diff_s\"] > 0, [r[\"diff_s\"] for r in d[\"rows\"] if r[\"unit\"] == \"computation\"]')\" = \"('MPI_Waitall', True, [0.0])\" ]"
+check "the POP factors of both, side by side" \
+  "[ \"\$(field '$WORK/big.json' '[(f[\"a\"] is not None, f[\"b\"] is not None) for f in d[\"pop\"] if f[\"key\"] == \"parallel_efficiency\"]')\" = '[(True, True)]' ]"
+
+E=$DATA/epoch
+"$BIN" compare "$E/epoch_1proc.prv.gz" "$E/epoch_2proc.prv.gz" --format json --no-pop > "$WORK/epoch.json"
+check "epoch 1 -> 2 ranks: by call (no loop, said), computation per rank about halved" \
+  "[ \"\$(field '$WORK/epoch.json' 'd[\"by\"], \"not by iteration\" in d[\"notes\"][0], [0.45 < r[\"ratio\"] < 0.55 and r[\"b_ranks\"][\"ranks\"] == 2 for r in d[\"rows\"] if r[\"unit\"] == \"computation\"]')\" = \"('call', True, [True])\" ]"
+"$BIN" compare "$E/epoch_1proc.prv.gz" "$E/epoch_2proc.prv.gz" --format csv --no-pop > "$WORK/epoch.csv"
+check "csv: a header and one line per row" \
+  "head -1 '$WORK/epoch.csv' | grep -q '^by,unit,a_s,b_s,diff_s,ratio' && [ \$((\$(wc -l < '$WORK/epoch.csv') - 1)) = \$(field '$WORK/epoch.json' 'len(d[\"rows\"])') ]"
+
+set +e
+"$BIN" compare "$E/epoch_1proc.prv.gz" "$WORK/a.prv" --no-pop > /dev/null 2> "$WORK/err"; rc=$?
+check "different programs are refused, saying why ($rc)" "[ $rc = 1 ] && grep -q 'different programs' '$WORK/err'"
+"$BIN" compare "$E/epoch_2proc.prv.gz" "$E/epoch_4proc.prv.gz" --by rank --no-pop > /dev/null 2> "$WORK/err"; rc=$?
+check "--by rank with 2 and 4 ranks is refused with a hint ($rc)" "[ $rc = 1 ] && grep -q 'hint: compare --by iteration' '$WORK/err'"
+"$BIN" compare "$E/epoch_2proc.prv.gz" "$E/epoch_4proc.prv.gz" --by iteration --no-pop > /dev/null 2> "$WORK/err"; rc=$?
+check "--by iteration without a loop is refused ($rc)" "[ $rc = 1 ] && grep -q 'has no iterations' '$WORK/err'"
+"$BIN" compare "$WORK/a.prv" "$WORK/a.prv" --by nothing > /dev/null 2>&1; rc=$?
+check "a bad --by is a usage error ($rc)" "[ $rc != 0 ] && [ $rc != 1 ]"
+set -e
+exit $fail
