@@ -20,6 +20,7 @@
 
 #include "include/parallax/diagnose.h"
 #include "include/parallax/structure.h"
+#include "include/parallax/compare.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/pop.h"
 #include "include/parallax/render.h"
@@ -584,6 +585,22 @@ py::dict StructureTrace(const PyTrace& t, std::optional<uint32_t> marker_type, s
                   py::arg("bursts") = bursts);
 }
 
+// Two traces compared (docs/compare.md): the JSON (rows, POP factors, notes) and the text.
+py::dict CompareTraces(const PyTrace& a, const PyTrace& b, const std::string& by, bool pop) {
+  CompareOptions opt;
+  const std::optional<CompareBy> parsed = ParseCompareBy(by);
+  if (!parsed) throw py::value_error("by must be auto, iteration, phase, call or rank, not '" + by + "'");
+  opt.by = *parsed;
+  opt.pop = pop;
+  Result<CompareReport> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = CompareRuns(a.get(), b.get(), opt);
+  }
+  CompareReport c = Take(std::move(r));
+  return py::dict(py::arg("json") = FormatCompareJson(c), py::arg("text") = FormatCompareText(c));
+}
+
 py::list Functions(const Registry& functions) {
   py::list out;
   for (const FunctionInfo& f : ListFunctions(functions.get())) {
@@ -641,6 +658,7 @@ PYBIND11_MODULE(_parallax, m) {
   m.def("structure", &StructureTrace, py::arg("trace"), py::arg("marker_type") = py::none(),
         py::arg("marker_value") = py::none(), py::arg("eps") = 0.0, py::arg("min_points") = 0,
         py::arg("min_duration") = -1, py::arg("duration_only") = false);
+  m.def("compare", &CompareTraces, py::arg("a"), py::arg("b"), py::arg("by") = "auto", py::arg("pop") = false);
   m.def("functions", &Functions, py::arg("functions") = nullptr);
   py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
   m.def("new_registry", &NewRegistry);

@@ -20,7 +20,7 @@ import warnings as _warnings
 from . import _parallax
 from ._parallax import Error
 
-__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "open", "pop",
+__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "Comparison", "compare", "open", "pop",
            "functions", "register_function", "load_plugin", "LoadWarning"]
 
 
@@ -502,6 +502,48 @@ def pop(traces, scaling="auto", from_=None, to=None):
     """The POP efficiency metrics of a scaling series of traces (paths), as modelfactors
     computes them; with from_/to (trace units) on the portion [from_, to) of each trace."""
     return PopTable(_parallax.pop([_os.fspath(t) for t in traces], scaling, from_, to))
+
+
+def compare(a, b, by="auto", pop=False):
+    """Two runs compared (docs/compare.md): `a` and `b` are traces (opened, or paths), aligned
+    by iteration, phase, MPI call or rank (`by`; "auto": by iteration when both have the same
+    loop, else by call); `pop` adds the POP factors of both (it replays each run)."""
+    ta = a if isinstance(a, Trace) else globals()["open"](a)
+    tb = b if isinstance(b, Trace) else globals()["open"](b)
+    return Comparison(_parallax.compare(ta._t, tb._t, by=by, pop=pop))
+
+
+class Comparison:
+    """What `parallax compare` reports: `summary` (its JSON as a dict), `rows()` (one row per
+    aligned unit: by, unit, a_s, b_s, diff_s, ratio, and each run's per-rank mean, max and
+    imbalance; the largest difference first), `pop()` (the POP factors of both with their
+    difference); `str(c)` is the text report."""
+
+    def __init__(self, raw):
+        import json
+        self._raw = raw
+        self.summary = json.loads(raw["json"])
+
+    def __str__(self):
+        return self._raw["text"]
+
+    def __repr__(self):
+        s = self.summary
+        return f"<parallax.Comparison by {s['by']}, {len(s['rows'])} rows, B - A {s['b_total_s'] - s['a_total_s']:.6g} s>"
+
+    def rows(self):
+        flat = []
+        for r in self.summary["rows"]:
+            row = {k: r[k] for k in ("by", "unit", "a_s", "b_s", "diff_s", "ratio")}
+            for side in ("a", "b"):
+                for k in ("mean_s", "max_s", "imbalance"):
+                    row[f"{side}_{k}"] = r[f"{side}_ranks"][k]
+            flat.append(row)
+        return _pandas().DataFrame(flat, columns=["by", "unit", "a_s", "b_s", "diff_s", "ratio", "a_mean_s",
+                                                  "a_max_s", "a_imbalance", "b_mean_s", "b_max_s", "b_imbalance"])
+
+    def pop(self):
+        return _pandas().DataFrame(self.summary["pop"], columns=["key", "name", "a", "b", "diff"])
 
 
 def functions():

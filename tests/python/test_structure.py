@@ -68,3 +68,21 @@ def test_marker_and_no_loop():
     m = parallax.open(epoch).structure(marker=(60000019, 3))
     assert not m.found and "marker" in m.summary["iterations"]["why_none"]
     assert len(m.clusters()) > 0
+
+
+def test_compare_rows_equal_the_command_line(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out, extra in ((a, []), (b, ["--slow-task", "1", "--slow-factor", "1.3"])):
+        subprocess.run([GEN, "--iterations", "12", "--tasks", "4", "--threads", "2", "--seed", "5", "--out", str(out)]
+                       + extra, check=True, capture_output=True)
+    c = parallax.compare(str(a) + ".prv", parallax.open(str(b) + ".prv"), by="rank")
+    cli = json.loads(subprocess.run([BIN, "compare", str(a) + ".prv", str(b) + ".prv", "--by", "rank",
+                                     "--no-pop", "--format", "json"], check=True, capture_output=True,
+                                    text=True).stdout)
+    rows = c.rows()
+    assert list(rows.unit) == [r["unit"] for r in cli["rows"]]
+    assert rows.unit[0] == "1.2 computation" and rows.ratio[0] > 1.1
+    assert rows.diff_s.tolist() == pytest.approx([r["diff_s"] for r in cli["rows"]], abs=1e-12)
+    assert c.pop().empty and "B - A" in str(c)
+    with pytest.raises(ValueError):
+        parallax.compare(str(a) + ".prv", str(b) + ".prv", by="nothing")
