@@ -8,6 +8,7 @@ import { PropertiesDialog } from './properties.js';
 import { SourcePanel } from './source.js';
 import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
+import { CompareView } from './compare.js';
 
 const $ = (id) => document.getElementById(id);
 const STATUS_SECONDS = 10;
@@ -327,7 +328,7 @@ class App {
   }
 
   // The same cfg on another open trace (the user picks which), opened synchronised beside
-  // this one.
+  // this one, with the two runs' comparison under them (web/compare.js).
   async compare(panel) {
     const others = [...this.traces.keys()].filter((t) => t !== panel.doc.trace);
     if (!others.length) return this.status('open another trace first, then Compare', true);
@@ -342,6 +343,10 @@ class App {
       p.setGroup(panel.group);
       $('windows').classList.add('side-by-side');
       $('layout').value = 'side-by-side';
+      // The runs compared unit by unit, under the pair (docs/compare.md).
+      const view = new CompareView(this, panel, p);
+      p.root.after(view.root);
+      view.ask();
       this.status(`comparing ${panel.doc.trace} with ${trace}`, false, p);
     } catch (e) {
       this.showError(e);

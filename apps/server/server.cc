@@ -37,6 +37,7 @@
 #include "include/parallax/cfg.h"
 #include "include/parallax/diagnose.h"
 #include "include/parallax/structure.h"
+#include "include/parallax/compare.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
@@ -386,7 +387,8 @@ class ServerImpl final : public Server {
         {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
         {"/api/source/events", &ServerImpl::SourceEventsRoute},
         {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute},
-        {"/api/diagnose", &ServerImpl::DiagnoseRoute}, {"/api/structure", &ServerImpl::StructureRoute}};
+        {"/api/diagnose", &ServerImpl::DiagnoseRoute}, {"/api/structure", &ServerImpl::StructureRoute},
+        {"/api/compare", &ServerImpl::CompareRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -1039,6 +1041,43 @@ class ServerImpl final : public Server {
     SendJson(res, {{"ranks", s->ranks}, {"rank_threads", s->rank_threads}, {"iterations", iterations},
                    {"clusters", clusters}, {"features", s->features}, {"bursts", bursts},
                    {"limited", limited}, {"notes", s->notes}});
+  }
+
+  // Two open traces compared (docs/compare.md): `a`, `b`, `by` (auto, iteration, phase, call,
+  // rank), the report's rows (the `limit` largest, default 50) and each run's iterations (begin
+  // and end over all ranks, trace units) for aligning iteration k of A with iteration k of B.
+  void CompareRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    const std::string pa = p.String("a"), pb = p.String("b");
+    if (pa.empty() || pb.empty()) throw ApiError{400, "give both traces: 'a' and 'b'"};
+    auto a = OpenTrace(pa), b = OpenTrace(pb);
+    CompareOptions o;
+    const std::string by = p.String("by", 16);
+    if (!by.empty()) {
+      const std::optional<CompareBy> parsed = ParseCompareBy(by);
+      if (!parsed) throw ApiError{400, "'by' must be auto, iteration, phase, call or rank, not '" + by + "'"};
+      o.by = *parsed;
+    }
+    o.pop = false;
+    const uint32_t limit = p.Number<uint32_t>("limit").value_or(50);
+    if (limit == 0 || limit > 100000) throw ApiError{400, "'limit' must be 1 to 100000"};
+    auto r = CompareRuns(*a, *b, o);
+    if (!r.ok()) throw CoreError(r.status());
+    json report = json::parse(FormatCompareJson(r.value()));
+    if (report["rows"].size() > limit) report["rows"].erase(report["rows"].begin() + limit, report["rows"].end());
+    report["rows_total"] = r.value().rows.size();
+    auto iterations = [&](const std::shared_ptr<const Trace>& t) {
+      const IterationsInfo& it = StructureOf(t)->s.iterations;
+      json x = {{"found", it.found}, {"begin", json::array()}, {"end", json::array()}};
+      for (const IterationItem& i : it.items) {
+        x["begin"].push_back(i.begin);
+        x["end"].push_back(i.end);
+      }
+      return x;
+    };
+    report["a_iterations"] = iterations(a);
+    report["b_iterations"] = iterations(b);
+    SendJson(res, report);
   }
 
   // The next (or previous) event or window value matching a query, over a run of objects.

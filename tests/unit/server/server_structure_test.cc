@@ -57,5 +57,21 @@ TEST_F(ServerStructureTest, BadRequestsAreClearErrors) {
   ExpectPostError("/api/structure", json{{"limit", 4}}, 400);
 }
 
+TEST_F(ServerStructureTest, CompareOfTwoOpenTracesWithTheirIterations) {
+  json c = Ok(Post("/api/compare", json{{"a", kLoopTrace}, {"b", kLoopTrace}}));
+  EXPECT_EQ(c["by"], "iteration") << c;
+  ASSERT_EQ(c["rows"].size(), 6u) << c;
+  for (const json& r : c["rows"]) EXPECT_EQ(r["diff_s"], 0.0) << r;
+  EXPECT_EQ(c["rows_total"], 6);
+  EXPECT_EQ(c["a_iterations"]["begin"], json::array({100, 200, 300, 400, 500, 600}));
+  EXPECT_EQ(c["b_iterations"]["end"], c["a_iterations"]["end"]);
+  c = Ok(Post("/api/compare", json{{"a", kLoopTrace}, {"b", kLoopTrace}, {"limit", 2}}));
+  EXPECT_EQ(c["rows"].size(), 2u);
+  ExpectPostError("/api/compare", json{{"a", kLoopTrace}}, 400);
+  ExpectPostError("/api/compare", json{{"a", kLoopTrace}, {"b", kLoopTrace}, {"by", "nothing"}}, 400);
+  // No MPI calls: by call cannot compare.
+  ExpectPostError("/api/compare", json{{"a", kLoopTrace}, {"b", kLoopTrace}, {"by", "call"}}, 422);
+}
+
 }  // namespace
 }  // namespace parallax::server
