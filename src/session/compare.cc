@@ -90,11 +90,6 @@ std::vector<Unit> CallUnits(const Run& run, const calls::CallTable& table, Compa
   return out;
 }
 
-calls::CallTable TableOf(const session::TraceImpl& t) {
-  if (const diagnose::TraceDiagnosis* ready = t.diagnosis().IfReady()) return ready->table();
-  return calls::BuildCallTable(t.header(), t.store(), t.pcf(), {0});
-}
-
 Result<CompareReport> Compare(const Run& a, const Run& b, const CompareOptions& options) {
   CompareReport r;
   r.a = a.impl->path();
@@ -125,7 +120,9 @@ Result<CompareReport> Compare(const Run& a, const Run& b, const CompareOptions& 
     if (ia.count != ib.count)
       r.notes.push_back(fmt::format("A has {} iterations and B {}: the extra ones are in one run only", ia.count, ib.count));
   } else {
-    const calls::CallTable ta = TableOf(*a.impl), tb = TableOf(*b.impl);
+    calls::CallTable own_a, own_b;
+    const calls::CallTable& ta = a.impl->CallTable(&own_a);
+    const calls::CallTable& tb = b.impl->CallTable(&own_b);
     if (ta.ranks.empty() || tb.ranks.empty())
       return CannotAlign(fmt::format("{} has no MPI call events", ta.ranks.empty() ? "A" : "B"),
                          "compare --by iteration (from markers) instead");

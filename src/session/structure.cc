@@ -59,15 +59,8 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
     const model::PcfCatalog* pcf = impl->pcf();
     const model::ProcessModel& p = h.processes;
     const double unit = model::ConvertTime(1, h.unit, model::TimeUnit::kS);
-    // The call table: the diagnosis' when it was computed already, else read for this call.
     calls::CallTable own;
-    const calls::CallTable* table = nullptr;
-    if (const diagnose::TraceDiagnosis* ready = impl->diagnosis().IfReady()) {
-      table = &ready->table();
-    } else {
-      own = calls::BuildCallTable(h, store, pcf, {0});
-      table = &own;
-    }
+    const calls::CallTable* table = &impl->CallTable(&own);
     structure::IterationOptions io;
     io.worker_threads = 0;
     if (options.marker_type) io.marker = structure::MarkerSpec{*options.marker_type, options.marker_value};

@@ -452,6 +452,12 @@ const diagnose::LazyDiagnosis& TraceImpl::diagnosis() const {
   return *diagnosis_;
 }
 
+const calls::CallTable& TraceImpl::CallTable(calls::CallTable* own) const {
+  if (const diagnose::TraceDiagnosis* ready = diagnosis().IfReady()) return ready->table();
+  *own = calls::BuildCallTable(header(), store(), pcf(), {0});
+  return *own;
+}
+
 const semantic::FunctionRegistry& TraceImpl::functions() const {
   return semantic::RegistryOr(SemanticRegistry(functions_.get()));
 }

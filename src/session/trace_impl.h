@@ -102,6 +102,9 @@ class TraceImpl : public Trace {
   }
   // The trace's diagnosis with the default options, computed once when first asked for.
   const diagnose::LazyDiagnosis& diagnosis() const;
+  // The MPI call table: the diagnosis' when it was computed already, else read into *own (all
+  // cores) and returned from there.
+  const calls::CallTable& CallTable(calls::CallTable* own) const;
   void set_functions(std::shared_ptr<const FunctionRegistry> f) { functions_ = std::move(f); }
 
   void set_pcf(model::PcfCatalog pcf) { pcf_ = std::move(pcf); }
