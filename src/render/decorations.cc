@@ -162,7 +162,7 @@ void AddTicks(Frame& f, int32_t y) {
   DrawList& l = f.list;
   const Rgb fg = f.scheme.prefs.foreground;
   // Trace units to window units: a product or a quotient by a power of 1000, kept exact.
-  const double to_window = model::ConvertTime(1.0, f.ctx->header->unit, f.window->spec().unit);
+  const double to_window = model::ConvertTime(1.0, f.ctx->header->unit, f.unit);
   const long double mul = to_window >= 1 ? std::round(to_window) : 1;
   const long double div = to_window >= 1 ? 1 : std::round(1 / to_window);
   const long double wb = static_cast<long double>(f.columns.begin) * mul / div;
@@ -199,7 +199,7 @@ void AddTimeAxis(Frame& f) {
   const int32_t y = l.area_y + l.area_h + 2;
   l.lines.push_back(Line{l.area_x, y, l.area_x + l.area_w - 1, y, fg});
   AddTicks(f, y);
-  const std::string unit(model::TimeUnitName(f.window->spec().unit));
+  const std::string unit(model::TimeUnitName(f.unit));
   l.texts.push_back(Text{l.area_x + l.area_w, y + 6 + kGlyphHeight + 2, unit, fg, Anchor::kRight});
 }
 

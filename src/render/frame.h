@@ -37,7 +37,9 @@ struct LegendEntry {
 };
 
 struct Frame {
+  // Null for rows that are not a window of the trace (RenderRows): no flags or lines then.
   const semantic::WindowEvaluator* window = nullptr;
+  model::TimeUnit unit = model::TimeUnit::kNs;  // of the time axis labels (the window's)
   const TimelineContext* ctx = nullptr;
   const TimelineOptions* options = nullptr;
   model::Level level = model::Level::kThread;

@@ -189,7 +189,7 @@ void Draw(Frame& f) {
     default:
       AddBands(f);
   }
-  if (f.options->flags || f.options->comms) {
+  if (f.window != nullptr && (f.options->flags || f.options->comms)) {
     Overlays o = f.overlays ? std::move(*f.overlays) : ComputeOverlays(f, nullptr);
     if (f.options->flags) AddFlags(f, std::move(o.marks));
     if (f.options->comms) AddCommLines(f, o);
@@ -255,20 +255,15 @@ TimelineOptions OptionsFromCfg(const cfg::WindowDisplay& d) {
   return o;
 }
 
-Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const TimelineContext& ctx,
-                              const TimelineOptions& o) {
-  Frame f;
-  f.window = &window;
-  f.ctx = &ctx;
-  f.options = &o;
-  f.level = window.level();
-  f.objects = SelectObjects(window, o);
+namespace {
+
+// The frame's layout across: labels, then the area its columns cover.
+Status PlaceColumns(Frame& f, model::Time begin, model::Time end, model::Time trace_end) {
+  const TimelineOptions& o = *f.options;
   if (Status s = CheckSizes(o); !s.ok()) return s;
   if (f.objects.empty()) return Status::Error("no object of the window is selected");
-  model::Time begin = o.from.value_or(window.begin_time());
-  model::Time end = o.to.value_or(window.end_time());
   if (end <= begin) return Status::Error(fmt::format("empty time range {} .. {}", begin, end));
-  for (uint32_t obj : f.objects) f.labels.push_back(ObjectLabel(ctx, f.level, obj));
+  for (uint32_t obj : f.objects) f.labels.push_back(ObjectLabel(*f.ctx, f.level, obj));
   DrawList& l = f.list;
   l.background = o.prefs.background;
   l.width = static_cast<int32_t>(o.width);
@@ -276,8 +271,40 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   l.area_w = l.width - l.area_x - 2 * kMargin;
   if (l.area_w < 2)
     return Status::Error(fmt::format("image width {} leaves no room for the time axis", o.width));
-  f.columns =
-      MakeColumns(begin, end, window.trace_end(), static_cast<uint32_t>(l.area_w), o.pixel_size);
+  f.columns = MakeColumns(begin, end, trace_end, static_cast<uint32_t>(l.area_w), o.pixel_size);
+  return Status::Ok();
+}
+
+// Everything after the fold: scale, legend, rows, and (unless this process only folds) the
+// drawing.
+Status PlanFolded(Frame& f) {
+  DrawList& l = f.list;
+  for (const FoldedRow& r : f.folded) l.any_non_zero = l.any_non_zero || r.any_non_zero;
+  PlanScale(f);
+  if (f.options->legend) PlanLegend(f);
+  if (Status s = PlaceArea(f); !s.ok()) return s;
+  if (const uint64_t pixels = uint64_t(l.width) * uint64_t(l.height); pixels > kMaxImagePixels)
+    return SizeError(fmt::format("an image of {} x {} pixels is beyond the maximum of {} pixels", l.width, l.height,
+                                 kMaxImagePixels));
+  PlanRows(f);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const TimelineContext& ctx,
+                              const TimelineOptions& o) {
+  Frame f;
+  f.window = &window;
+  f.ctx = &ctx;
+  f.options = &o;
+  f.level = window.level();
+  f.unit = window.spec().unit;
+  f.objects = SelectObjects(window, o);
+  if (Status s = PlaceColumns(f, o.from.value_or(window.begin_time()), o.to.value_or(window.end_time()),
+                              window.trace_end());
+      !s.ok())
+    return s;
   FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, o.threads, ctx.store, ctx.state_blocks,
                  o.highlight};
   if (o.share != nullptr) {
@@ -287,14 +314,7 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
   } else {
     f.folded = FoldRows(window, f.objects, f.columns, fo);
   }
-  for (const FoldedRow& r : f.folded) l.any_non_zero = l.any_non_zero || r.any_non_zero;
-  PlanScale(f);
-  if (o.legend) PlanLegend(f);
-  if (Status s = PlaceArea(f); !s.ok()) return s;
-  if (const uint64_t pixels = uint64_t(l.width) * uint64_t(l.height); pixels > kMaxImagePixels)
-    return SizeError(fmt::format("an image of {} x {} pixels is beyond the maximum of {} pixels", l.width, l.height,
-                                 kMaxImagePixels));
-  PlanRows(f);
+  if (Status s = PlanFolded(f); !s.ok()) return s;
   if (o.share != nullptr) {
     // Every process has every folded row, so all plan the same rows: each then finds the flags
     // and lines of its share of the threads and communications, and process 0 draws them all.
@@ -305,6 +325,24 @@ Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const Tim
     }
     if (o.share->index != 0) return DrawList{};  // process 0 draws
   }
+  Draw(f);
+  return std::move(f.list);
+}
+
+Result<DrawList> RenderRows(const RowsToDraw& rows, const TimelineContext& ctx, const TimelineOptions& o) {
+  Frame f;
+  f.ctx = &ctx;
+  f.options = &o;
+  f.level = rows.level;
+  f.unit = rows.unit;
+  f.objects = rows.objects;
+  if (rows.rows.size() != rows.objects.size())
+    return Status::Error(fmt::format("{} rows for {} objects", rows.rows.size(), rows.objects.size()));
+  if (Status s = PlaceColumns(f, rows.begin, rows.end, rows.trace_end); !s.ok()) return s;
+  FoldOptions fo{o.time_mode, o.color == ColorMode::kPunctual, 1, nullptr, nullptr, o.highlight};
+  for (size_t i = 0; i < rows.rows.size(); ++i)
+    f.folded.push_back(FoldRow(*rows.rows[i], f.columns, fo, rows.objects[i], rows.trace_end));
+  if (Status s = PlanFolded(f); !s.ok()) return s;
   Draw(f);
   return std::move(f.list);
 }

@@ -5,6 +5,7 @@
 // json_encoder.h) turn the draw list into bytes.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,17 @@ struct TimelineContext {
 // Draws window `window` (already bound to the trace).
 Result<DrawList> RenderWindow(const semantic::WindowEvaluator& window, const TimelineContext& ctx,
                               const TimelineOptions& options);
+
+// Rows that are not a window of the trace (the difference of two runs' windows, compare.h),
+// drawn as a window of `level` would be, without flags or communication lines.
+struct RowsToDraw {
+  model::Level level = model::Level::kThread;
+  std::vector<uint32_t> objects;                     // level objects, one per row, drawn in order
+  std::vector<std::unique_ptr<semantic::Row>> rows;  // parallel to objects
+  model::Time begin = 0, end = 0, trace_end = 0;     // trace units
+  model::TimeUnit unit = model::TimeUnit::kNs;       // of the axis labels
+};
+Result<DrawList> RenderRows(const RowsToDraw& rows, const TimelineContext& ctx, const TimelineOptions& options);
 
 // The text of a value (rendering.md §6.1, by the window's info type).
 std::string ValueLabel(const TimelineContext& ctx, model::Level level, double v);

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include "include/parallax/compare.h"
 
 namespace parallax {
@@ -28,6 +31,8 @@ std::string Stats(const CompareRankStats& r) {
 std::string Percent(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
 }  // namespace
+
+nlohmann::ordered_json DifferenceJson(const DifferenceWindow& d);
 
 std::string FormatCompareText(const CompareReport& r) {
   std::string o = fmt::format("A: {}\nB: {}\nby {}: {}\n", r.a, r.b, r.by, r.alignment);
@@ -67,7 +72,7 @@ std::string FormatCompareCsv(const CompareReport& r) {
   return o;
 }
 
-std::string FormatCompareJson(const CompareReport& r) {
+std::string FormatCompareJson(const CompareReport& r, const std::vector<DifferenceWindow>& windows) {
   using nlohmann::ordered_json;
   auto opt = [](std::optional<double> v) { return v ? ordered_json(*v) : ordered_json(); };
   auto stats = [](const CompareRankStats& s) {
@@ -91,7 +96,120 @@ std::string FormatCompareJson(const CompareReport& r) {
     pop.push_back(ordered_json{{"key", f.key}, {"name", f.name}, {"a", opt(f.a)}, {"b", opt(f.b)}, {"diff", opt(f.diff)}});
   j["pop"] = std::move(pop);
   j["notes"] = r.notes;
+  if (!windows.empty()) {
+    ordered_json w = ordered_json::array();
+    for (const DifferenceWindow& d : windows) w.push_back(DifferenceJson(d));
+    j["windows"] = std::move(w);
+  }
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+namespace {
+
+std::string Number(std::optional<double> v) {
+  if (!v) return "-";
+  if (std::isnan(*v)) return "nan";
+  return fmt::format("{:.6g}", *v);
+}
+
+std::optional<double> Ratio(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b || *b == 0) return std::nullopt;
+  return *a / *b;
+}
+
+std::optional<double> Minus(std::optional<double> a, std::optional<double> b) {
+  if (!a && !b) return std::nullopt;
+  return a.value_or(0) - b.value_or(0);
+}
+
+}  // namespace
+
+std::string FormatDifferenceText(const DifferenceWindow& d) {
+  std::string o = fmt::format("A: {}\nB: {}\nwindow {} ({} level, {}), A - B and A / B\n", d.a, d.b, d.window,
+                              d.level, d.info_type);
+  o += fmt::format("A's range {} .. {} {}, B's {} .. {}; time aligned {}\n\n", d.from, d.to, d.time_unit, d.b_from,
+                   d.b_to, d.alignment);
+  o += fmt::format("  {:<24} {:>14} {:>14} {:>14} {:>9}  {}\n", "object", "A mean", "B mean", "A - B", "A / B",
+                   "differs");
+  for (const DifferenceObject& x : d.objects)
+    o += fmt::format("  {:<24} {:>14} {:>14} {:>14} {:>9}  {:.0f}%\n", x.name, Number(x.a_mean), Number(x.b_mean),
+                     Number(x.diff_mean), Number(Ratio(x.a_mean, x.b_mean)), 100 * x.differs_share);
+  for (const DifferenceHistogram& h : d.histograms) {
+    o += fmt::format("\nhistogram {}{} ({}): totals per column\n", h.name, h.plane.empty() ? "" : " / " + h.plane,
+                     h.statistic);
+    o += fmt::format("  {:<28} {:>14} {:>14} {:>14} {:>9}\n", "column", "A", "B", "A - B", "A / B");
+    for (size_t c = 0; c < h.columns.size(); ++c)
+      o += fmt::format("  {:<28} {:>14} {:>14} {:>14} {:>9}\n", h.columns[c], Number(h.a_total[c]),
+                       Number(h.b_total[c]), Number(Minus(h.a_total[c], h.b_total[c])),
+                       Number(Ratio(h.a_total[c], h.b_total[c])));
+    // The cells that differ most.
+    struct Cell {
+      size_t r, c;
+      double diff;
+    };
+    std::vector<Cell> cells;
+    for (size_t r = 0; r < h.rows.size(); ++r)
+      for (size_t c = 0; c < h.columns.size(); ++c)
+        if (auto m = Minus(h.a[r][c], h.b[r][c]); m && *m != 0 && !std::isnan(*m)) cells.push_back({r, c, *m});
+    std::stable_sort(cells.begin(), cells.end(),
+                     [](const Cell& x, const Cell& y) { return std::fabs(x.diff) > std::fabs(y.diff); });
+    if (cells.empty()) {
+      o += "  every cell is equal in both runs\n";
+      continue;
+    }
+    o += fmt::format("  cells that differ most (of {}):\n", cells.size());
+    for (size_t i = 0; i < std::min<size_t>(cells.size(), 10); ++i) {
+      const Cell& x = cells[i];
+      o += fmt::format("  {:<14} {:<13} {:>14} {:>14} {:>14} {:>9}\n", h.rows[x.r], h.columns[x.c],
+                       Number(h.a[x.r][x.c]), Number(h.b[x.r][x.c]), Number(x.diff),
+                       Number(Ratio(h.a[x.r][x.c], h.b[x.r][x.c])));
+    }
+  }
+  for (const std::string& n : d.notes) o += "note: " + n + "\n";
+  return o;
+}
+
+nlohmann::ordered_json DifferenceJson(const DifferenceWindow& d) {
+  using nlohmann::ordered_json;
+  auto opt = [](std::optional<double> v) {
+    return v && std::isfinite(*v) ? ordered_json(*v) : ordered_json();
+  };
+  ordered_json j{{"a", d.a},           {"b", d.b},         {"window", d.window},   {"level", d.level},
+                 {"info_type", d.info_type}, {"time_unit", d.time_unit}, {"alignment", d.alignment},
+                 {"from", d.from},     {"to", d.to},       {"b_from", d.b_from},   {"b_to", d.b_to}};
+  ordered_json objects = ordered_json::array();
+  for (const DifferenceObject& x : d.objects)
+    objects.push_back(ordered_json{{"name", x.name}, {"a_mean", opt(x.a_mean)}, {"b_mean", opt(x.b_mean)},
+                                   {"diff_mean", opt(x.diff_mean)}, {"ratio", opt(Ratio(x.a_mean, x.b_mean))},
+                                   {"differs_share", x.differs_share}});
+  j["objects"] = std::move(objects);
+  ordered_json hists = ordered_json::array();
+  for (const DifferenceHistogram& h : d.histograms) {
+    auto grid = [&](const std::vector<std::vector<std::optional<double>>>& g) {
+      ordered_json rows = ordered_json::array();
+      for (const auto& row : g) {
+        ordered_json r = ordered_json::array();
+        for (const auto& v : row) r.push_back(opt(v));
+        rows.push_back(std::move(r));
+      }
+      return rows;
+    };
+    auto line = [&](const std::vector<std::optional<double>>& v) {
+      ordered_json r = ordered_json::array();
+      for (const auto& x : v) r.push_back(opt(x));
+      return r;
+    };
+    hists.push_back(ordered_json{{"name", h.name},       {"statistic", h.statistic}, {"plane", h.plane},
+                                 {"columns", h.columns}, {"rows", h.rows},           {"a", grid(h.a)},
+                                 {"b", grid(h.b)},       {"a_total", line(h.a_total)}, {"b_total", line(h.b_total)}});
+  }
+  j["histograms"] = std::move(hists);
+  j["notes"] = d.notes;
+  return j;
+}
+
+std::string FormatDifferenceJson(const DifferenceWindow& d) {
+  return DifferenceJson(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace parallax

@@ -49,7 +49,35 @@ check "epoch 1 -> 2 ranks: by call (no loop, said), computation per rank about h
 check "csv: a header and one line per row" \
   "head -1 '$WORK/epoch.csv' | grep -q '^by,unit,a_s,b_s,diff_s,ratio' && [ \$((\$(wc -l < '$WORK/epoch.csv') - 1)) = \$(field '$WORK/epoch.json' 'len(d[\"rows\"])') ]"
 
+# Difference windows: a cfg's window on both runs over aligned time (A - B, A / B).
+C=$DATA/cfg/bsc
+"$BIN" compare "$WORK/a.prv" "$WORK/a.prv" --no-pop --format json --cfg "$C/mpi/analysis/mpi_stats.cfg" > "$WORK/wsame.json"
+check "identical runs: every object's A - B is 0 and every histogram cell equal" \
+  "[ \"\$(field '$WORK/wsame.json' '[len(w[\"objects\"]) for w in d[\"windows\"]], max(abs(o[\"diff_mean\"]) + o[\"differs_share\"] for o in d[\"windows\"][0][\"objects\"]), all(h[\"a\"] == h[\"b\"] for h in d[\"windows\"][0][\"histograms\"]), \"20 iterations\" in d[\"windows\"][0][\"alignment\"]')\" = '([8], 0.0, True, True)' ]"
+"$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --no-pop --format json --cfg "$C/General/views/useful_duration.cfg" \
+  --iteration 5 --diff-image "$WORK/d.png" --ratio-image "$WORK/r.svg" > "$WORK/wslow.json"
+check "a task 20% slower: its two threads' useful bursts are the most below B's in iteration 5 (A / B < 0.85)" \
+  "[ \"\$(field '$WORK/wslow.json' 'sorted((o[\"diff_mean\"], o[\"name\"]) for o in d[\"windows\"][0][\"objects\"])[0][1][:10], [o[\"ratio\"] < 0.85 for o in d[\"windows\"][0][\"objects\"] if o[\"name\"].startswith(\"THREAD 1.3\")]')\" = \"('THREAD 1.3', [True, True])\" ]"
+check "iteration 5 of A is compared with iteration 5 of B" \
+  "[ \"\$(field '$WORK/wslow.json' 'd[\"windows\"][0][\"to\"] - d[\"windows\"][0][\"from\"] < d[\"windows\"][0][\"b_to\"] - d[\"windows\"][0][\"b_from\"]')\" = True ]"
+check "the images: A - B as PNG, A / B as SVG" \
+  "head -c 8 '$WORK/d.png' | od -An -tx1 | grep -q '89 50 4e 47' && grep -q '<svg' '$WORK/r.svg'"
+"$GEN" --iterations 20 --tasks 8 --threads 2 --seed 7 --out "$WORK/eight" > /dev/null 2>&1
+sed -e 's/^window_level thread/window_level appl/' -e '/^window_object/d' "$C/General/views/useful_duration.cfg" > "$WORK/appl.cfg"
+"$BIN" compare "$WORK/a.prv" "$WORK/eight.prv" --no-pop --format json --cfg "$WORK/appl.cfg" > "$WORK/wappl.json"
+check "4 and 8 ranks compare with an application-level window (one object)" \
+  "[ \"\$(field '$WORK/wappl.json' 'd[\"windows\"][0][\"level\"], len(d[\"windows\"][0][\"objects\"])')\" = \"('APPL', 1)\" ]"
+
 set +e
+"$BIN" compare "$WORK/a.prv" "$WORK/eight.prv" --no-pop --cfg "$C/General/views/useful_duration.cfg" > /dev/null 2> "$WORK/err"; rc=$?
+check "a thread window on 8 and 16 threads is refused, with the application-level hint ($rc)" \
+  "[ $rc = 1 ] && grep -q '8 THREAD objects in A and 16' '$WORK/err' && grep -q 'application level' '$WORK/err'"
+"$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --no-pop --cfg "$C/General/views/useful_duration.cfg" --iteration 21 > /dev/null 2> "$WORK/err"; rc=$?
+check "an iteration not in both runs is refused ($rc)" "[ $rc = 1 ] && grep -q 'iteration 21 is not in both runs' '$WORK/err'"
+"$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --no-pop --iteration 2 > /dev/null 2> "$WORK/err"; rc=$?
+check "--iteration without --cfg says what it is for ($rc)" "[ $rc = 1 ] && grep -q 'hint: give the cfg' '$WORK/err'"
+"$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --no-pop --cfg "$C/General/views/useful_duration.cfg" --diff-image "$WORK/d.png" > /dev/null 2> "$WORK/err"; rc=$?
+check "an existing image is not replaced without --force ($rc)" "[ $rc = 1 ] && grep -q 'exists' '$WORK/err'"
 "$BIN" compare "$E/epoch_1proc.prv.gz" "$WORK/a.prv" --no-pop > /dev/null 2> "$WORK/err"; rc=$?
 check "different programs are refused, saying why ($rc)" "[ $rc = 1 ] && grep -q 'different programs' '$WORK/err'"
 "$BIN" compare "$E/epoch_2proc.prv.gz" "$E/epoch_4proc.prv.gz" --by rank --no-pop > /dev/null 2> "$WORK/err"; rc=$?
