@@ -601,6 +601,45 @@ py::dict CompareTraces(const PyTrace& a, const PyTrace& b, const std::string& by
   return py::dict(py::arg("json") = FormatCompareJson(c), py::arg("text") = FormatCompareText(c));
 }
 
+// One cfg window of two runs over aligned time (docs/compare.md, difference windows): the JSON
+// (objects, histograms), the text, the merged intervals as NumPy arrays, and the A - B and
+// A / B images in `image_format` (none: no image).
+py::dict CompareWindowOf(const PyTrace& a, const PyTrace& b, const std::string& cfg, const std::string& cfg_text,
+                         const std::string& window, std::optional<uint64_t> iteration, std::optional<uint64_t> from,
+                         std::optional<uint64_t> to, const std::string& image_format, uint32_t width) {
+  DifferenceRequest req;
+  req.cfg_path = cfg;
+  req.cfg_text = cfg_text;
+  req.window = window;
+  req.iteration = iteration;
+  req.from = from;
+  req.to = to;
+  Result<DifferenceWindow> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = CompareWindow(a.get(), b.get(), req);
+  }
+  DifferenceWindow d = Take(std::move(r));
+  py::dict images;
+  if (!image_format.empty()) {
+    for (const char* op : {"diff", "ratio"}) {
+      DifferenceImageRequest ir;
+      ir.op = op;
+      ir.format = image_format;
+      ir.width = width;
+      TimelineImage img = Take(RenderDifference(a.get(), d, ir));
+      images[op] = py::dict(py::arg("window") = img.window, py::arg("format") = img.format,
+                            py::arg("data") = py::bytes(img.data), py::arg("layout") = img.layout);
+    }
+  }
+  const std::string json = FormatDifferenceJson(d), text = FormatDifferenceText(d);
+  py::dict intervals(py::arg("object") = Array(std::move(d.object)), py::arg("begin") = Array(std::move(d.begin)),
+                     py::arg("end") = Array(std::move(d.end)), py::arg("a") = Array(std::move(d.a_value)),
+                     py::arg("b") = Array(std::move(d.b_value)));
+  return py::dict(py::arg("json") = json, py::arg("text") = text, py::arg("intervals") = intervals,
+                  py::arg("images") = images);
+}
+
 py::list Functions(const Registry& functions) {
   py::list out;
   for (const FunctionInfo& f : ListFunctions(functions.get())) {
@@ -659,6 +698,9 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("marker_value") = py::none(), py::arg("eps") = 0.0, py::arg("min_points") = 0,
         py::arg("min_duration") = -1, py::arg("duration_only") = false);
   m.def("compare", &CompareTraces, py::arg("a"), py::arg("b"), py::arg("by") = "auto", py::arg("pop") = false);
+  m.def("compare_window", &CompareWindowOf, py::arg("a"), py::arg("b"), py::arg("cfg") = "", py::arg("cfg_text") = "",
+        py::arg("window") = "", py::arg("iteration") = py::none(), py::arg("from_") = py::none(),
+        py::arg("to") = py::none(), py::arg("image_format") = "png", py::arg("width") = 1000u);
   m.def("functions", &Functions, py::arg("functions") = nullptr);
   py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
   m.def("new_registry", &NewRegistry);

@@ -2,7 +2,8 @@
 // `parallax compare` ranked by impact with a bar for each difference (red: B slower, green:
 // B faster), a choice of unit, and, when both runs have iterations, a stepper that shows
 // iteration k of A above iteration k of B (each window at its own run's times, same duration
-// scale per window).
+// scale per window); and the difference view: the window of A's panel evaluated on both runs
+// over aligned time, drawn as A − B or A / B with each object's means (/api/compare/window).
 
 import { postJson } from './api.js';
 import { button, el, seconds } from './tables.js';
@@ -24,9 +25,20 @@ export class CompareView {
     this.stepper = el('span', null, 'compare-stepper');
     this.table = el('div', null, 'compare-table');
     const bar = el('div', null, 'compare-bar');
+    this.op = el('select', null, 'compare-op');
+    for (const [v, label] of [['diff', 'A − B'], ['ratio', 'A / B']]) {
+      const o = el('option', label);
+      o.value = v;
+      this.op.append(o);
+    }
+    this.op.addEventListener('change', () => this.showDifference());
     bar.append(el('span', 'compare by '), this.by, this.stepper,
+      button('Difference', 'this window on both runs over aligned time, A − B or A / B', () => this.difference(),
+        'compare-difference'), this.op,
       button('✕', 'close the comparison', () => this.root.remove(), 'compare-close'));
-    this.root.append(bar, this.head, this.table);
+    this.diff = el('div', null, 'compare-window');
+    this.root.append(bar, this.head, this.diff, this.table);
+    this.windowData = null;
     this.k = 0;
     this.data = null;
   }
@@ -85,6 +97,47 @@ export class CompareView {
     Object.assign(this.root.dataset, { by: d.by, rows: d.rows.length });
   }
 
+  // The window of A's panel on both runs: the whole run, or iteration k once the stepper moved.
+  async difference() {
+    const body = {
+      a: this.a.doc.trace, b: this.b.doc.trace, cfg_text: this.a.doc.text, window: this.a.window.name,
+      width: Math.max(400, Math.min(2000, this.root.clientWidth || 1000)),
+    };
+    if (this.root.dataset.iteration) body.iteration = Number(this.root.dataset.iteration);
+    try {
+      this.windowData = await postJson('/api/compare/window', body);
+      this.showDifference();
+    } catch (e) {
+      this.windowData = null;
+      this.diff.replaceChildren(el('div', `difference: ${e.message}${e.hint ? ` (${e.hint})` : ''}`, 'compare-error'));
+      this.root.dataset.difference = 'error';
+    }
+  }
+
+  showDifference() {
+    const w = this.windowData;
+    if (!w) return;
+    const op = this.op.value;
+    const img = el('img', null, 'compare-diff-image');
+    img.src = `data:image/png;base64,${w[`${op}_png`]}`;
+    img.alt = `${op === 'diff' ? 'A − B' : 'A / B'} of ${w.window}`;
+    const head = el('div', `${w.window} (${w.level}), ${this.root.dataset.iteration ? `iteration ${this.root.dataset.iteration}`
+      : 'the whole run'}: time aligned ${w.alignment}. Red: A below B; blue: A above.`, 'compare-window-head');
+    const t = el('table', null, 'compare-objects');
+    const h = el('tr');
+    for (const x of ['object', 'A mean', 'B mean', 'A − B', 'A / B', 'differs']) h.append(el('th', x));
+    t.append(h);
+    const num = (v) => (v === null || v === undefined ? '-' : Number(v).toPrecision(4));
+    for (const o of w.objects) {
+      const tr = el('tr');
+      tr.append(el('td', o.name), el('td', num(o.a_mean)), el('td', num(o.b_mean)), el('td', num(o.diff_mean)),
+        el('td', num(o.ratio)), el('td', `${Math.round(100 * o.differs_share)}%`));
+      t.append(tr);
+    }
+    this.diff.replaceChildren(head, img, t);
+    Object.assign(this.root.dataset, { difference: op, differenceObjects: w.objects.length });
+  }
+
   // Iteration k of A in A's window, iteration k of B in B's: the windows leave their sync group
   // (their times differ).
   align(k) {
@@ -97,5 +150,6 @@ export class CompareView {
     this.b.userRange(this.b.zoom.go({ from: d.b_iterations.begin[this.k], to: d.b_iterations.end[this.k] }));
     this.label.textContent = ` iteration ${this.k + 1} of ${this.iterations} `;
     this.root.dataset.iteration = this.k + 1;
+    if (this.windowData) this.difference();
   }
 }

@@ -388,7 +388,8 @@ class ServerImpl final : public Server {
         {"/api/source/events", &ServerImpl::SourceEventsRoute},
         {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute},
         {"/api/diagnose", &ServerImpl::DiagnoseRoute}, {"/api/structure", &ServerImpl::StructureRoute},
-        {"/api/compare", &ServerImpl::CompareRoute}};
+        {"/api/compare", &ServerImpl::CompareRoute},
+        {"/api/compare/window", &ServerImpl::CompareWindowRoute}};
     for (const auto& [path, handler] : either) {
       http_.Get(path, Guarded(handler));
       http_.Post(path, GuardedPost(handler));
@@ -1078,6 +1079,45 @@ class ServerImpl final : public Server {
     report["a_iterations"] = iterations(a);
     report["b_iterations"] = iterations(b);
     SendJson(res, report);
+  }
+
+  // A cfg window of both runs over aligned time (docs/compare.md, difference windows): the
+  // objects' means and the histograms' totals as JSON, with the A - B and A / B timelines as
+  // base64 PNGs (`diff_png`, `ratio_png`) of `width` pixels.
+  void CompareWindowRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    const std::string pa = p.String("a"), pb = p.String("b");
+    if (pa.empty() || pb.empty()) throw ApiError{400, "give both traces: 'a' and 'b'"};
+    auto a = OpenTrace(pa), b = OpenTrace(pb);
+    const WindowSource w = ReadWindowSource(p, false);
+    DifferenceRequest r;
+    r.cfg_path = w.cfg_path;
+    r.cfg_text = w.cfg_text;
+    r.window = w.window;
+    r.iteration = p.Number<uint64_t>("iteration");
+    TimeRange(p, &r.from, &r.to);
+    r.time_limit = options_.request_time_limit;
+    r.memory_limit = options_.request_memory_limit;
+    const uint32_t width = p.Number<uint32_t>("width").value_or(1000);
+    if (width < 16 || width > options_.max_width)
+      throw ApiError{400, "image size out of range", "width 16.." + std::to_string(options_.max_width)};
+    auto d = CompareWindow(*a, *b, r);
+    if (!d.ok()) throw CoreError(d.status());
+    json out = json::parse(FormatDifferenceJson(d.value()));
+    // The cells stay out (a histogram of thousands of rows); the totals tell the story here.
+    for (json& h : out["histograms"]) {
+      h.erase("a");
+      h.erase("b");
+    }
+    for (const char* op : {"diff", "ratio"}) {
+      DifferenceImageRequest ir;
+      ir.op = op;
+      ir.width = width;
+      auto image = RenderDifference(*a, d.value(), ir);
+      if (!image.ok()) throw CoreError(image.status());
+      out[std::string(op) + "_png"] = Base64(image.value().data);
+    }
+    SendJson(res, out);
   }
 
   // The next (or previous) event or window value matching a query, over a run of objects.

@@ -20,7 +20,7 @@ import warnings as _warnings
 from . import _parallax
 from ._parallax import Error
 
-__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "Comparison", "compare", "open", "pop",
+__all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "Comparison", "DifferenceWindow", "compare", "open", "pop",
            "functions", "register_function", "load_plugin", "LoadWarning"]
 
 
@@ -510,19 +510,31 @@ def compare(a, b, by="auto", pop=False):
     loop, else by call); `pop` adds the POP factors of both (it replays each run)."""
     ta = a if isinstance(a, Trace) else globals()["open"](a)
     tb = b if isinstance(b, Trace) else globals()["open"](b)
-    return Comparison(_parallax.compare(ta._t, tb._t, by=by, pop=pop))
+    return Comparison(_parallax.compare(ta._t, tb._t, by=by, pop=pop), ta, tb)
 
 
 class Comparison:
     """What `parallax compare` reports: `summary` (its JSON as a dict), `rows()` (one row per
     aligned unit: by, unit, a_s, b_s, diff_s, ratio, and each run's per-rank mean, max and
     imbalance; the largest difference first), `pop()` (the POP factors of both with their
-    difference); `str(c)` is the text report."""
+    difference); `str(c)` is the text report; `window(cfg, ...)` a cfg window of both runs over
+    aligned time (a DifferenceWindow)."""
 
-    def __init__(self, raw):
+    def __init__(self, raw, a=None, b=None):
         import json
         self._raw = raw
+        self._a, self._b = a, b
         self.summary = json.loads(raw["json"])
+
+    def window(self, cfg=None, cfg_text="", window="", iteration=None, from_=None, to=None, width=1000,
+               image_format="png"):
+        """The cfg's window (its last one, or `window`) evaluated on both runs over aligned time:
+        B's time mapped onto A's through the iterations both runs have (docs/compare.md);
+        `iteration` k of both, or A's [from_, to) in trace units; default: all of A."""
+        raw = _parallax.compare_window(self._a._t, self._b._t, cfg=_os.fspath(cfg) if cfg else "",
+                                       cfg_text=cfg_text, window=window, iteration=iteration, from_=from_, to=to,
+                                       image_format=image_format, width=width)
+        return DifferenceWindow(raw)
 
     def __str__(self):
         return self._raw["text"]
@@ -544,6 +556,59 @@ class Comparison:
 
     def pop(self):
         return _pandas().DataFrame(self.summary["pop"], columns=["key", "name", "a", "b", "diff"])
+
+
+class DifferenceWindow:
+    """One cfg window of two runs over aligned time: `summary` (the JSON of `parallax compare
+    --cfg --format json`'s window: objects, histograms, alignment), `objects()` (per object A's
+    and B's time-weighted means, A - B, A / B), `intervals()` (the merged intervals on A's axis
+    with A's and B's values, `diff` and `ratio`), `histograms()` (per histogram plane a
+    DataFrame of cells: row, column, a, b, diff, ratio), `diff_image` / `ratio_image` (Images of
+    A - B and A / B); `str(w)` is the text."""
+
+    def __init__(self, raw):
+        import json
+        self._raw = raw
+        self.summary = json.loads(raw["json"])
+        images = raw["images"]
+        self.diff_image = Image(images["diff"]) if "diff" in images else None
+        self.ratio_image = Image(images["ratio"]) if "ratio" in images else None
+
+    def __str__(self):
+        return self._raw["text"]
+
+    def __repr__(self):
+        s = self.summary
+        return f"<parallax.DifferenceWindow '{s['window']}' {s['level']}, {len(s['objects'])} objects>"
+
+    def objects(self):
+        return _pandas().DataFrame(self.summary["objects"],
+                                   columns=["name", "a_mean", "b_mean", "diff_mean", "ratio", "differs_share"])
+
+    def intervals(self):
+        import numpy as np
+        i = self._raw["intervals"]
+        names = [o["name"] for o in self.summary["objects"]]
+        a, b = i["a"], i["b"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(b != 0, a / np.where(b != 0, b, 1), np.nan)
+        return _pandas().DataFrame({"object": [names[k] for k in i["object"]], "begin": i["begin"], "end": i["end"],
+                                    "a": a, "b": b, "diff": a - b, "ratio": ratio})
+
+    def histograms(self):
+        out = []
+        for h in self.summary["histograms"]:
+            cells = []
+            for r, row in enumerate(h["rows"]):
+                for c, col in enumerate(h["columns"]):
+                    a, b = h["a"][r][c], h["b"][r][c]
+                    cells.append({"row": row, "column": col, "a": a, "b": b,
+                                  "diff": (a or 0) - (b or 0) if a is not None or b is not None else None,
+                                  "ratio": a / b if a is not None and b else None})
+            frame = _pandas().DataFrame(cells, columns=["row", "column", "a", "b", "diff", "ratio"])
+            frame.attrs.update(name=h["name"], statistic=h["statistic"], plane=h["plane"])
+            out.append(frame)
+        return out
 
 
 def functions():

@@ -2,7 +2,7 @@
 // choosing run B, opens B's window beside A's and, under them, the rows of `parallax compare`
 // ranked by impact (the same top row as the command line), for the unit chosen; the iteration
 // stepper shows iteration k of A in A's window and iteration k of B in B's, each at its own
-// run's times.
+// run's times; Difference draws the window on both runs over aligned time (A − B, A / B).
 //
 //   node tests/e2e/ui_compare_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR
 
@@ -85,6 +85,19 @@ const steps = [
     }
     check((await view.getAttribute('data-iteration')) === '3', 'the stepper is not at iteration 3');
     await shot('02-iteration-3');
+  }],
+  ['Difference draws A − B of the window in iteration 3, with each object\'s means', async () => {
+    await view.locator('button.compare-difference').click();
+    await page.waitForFunction((e) => e.dataset.difference === 'diff', await view.elementHandle(), { timeout: 30000, polling: 50 });
+    const objects = await view.locator('table.compare-objects tr td:first-child').allTextContents();
+    check(objects.length === 8 && objects[0] === 'THREAD 1.1.1', `objects of the difference: ${objects.join(', ')}`);
+    check((await view.locator('.compare-window-head').textContent()).includes('iteration 3'), 'the difference is not of iteration 3');
+    const img = view.locator('img.compare-diff-image');
+    await page.waitForFunction((e) => e.complete && e.naturalWidth > 0, await img.elementHandle(), { timeout: 10000 });
+    await view.locator('select.compare-op').selectOption('ratio');
+    await page.waitForFunction((e) => e.dataset.difference === 'ratio', await view.elementHandle(), { timeout: 10000 });
+    check((await view.locator('img.compare-diff-image').getAttribute('alt')).startsWith('A / B'), 'the ratio is not drawn');
+    await shot('03-difference');
   }],
 ];
 

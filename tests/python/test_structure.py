@@ -86,3 +86,33 @@ def test_compare_rows_equal_the_command_line(tmp_path):
     assert c.pop().empty and "B - A" in str(c)
     with pytest.raises(ValueError):
         parallax.compare(str(a) + ".prv", str(b) + ".prv", by="nothing")
+
+
+def test_difference_window_equals_the_command_line(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out, extra in ((a, []), (b, ["--slow-task", "1", "--slow-factor", "1.3"])):
+        subprocess.run([GEN, "--iterations", "12", "--tasks", "4", "--threads", "2", "--seed", "5", "--out", str(out)]
+                       + extra, check=True, capture_output=True)
+    cfg = os.path.join(DATA, "cfg", "bsc", "mpi", "analysis", "mpi_stats.cfg")
+    c = parallax.compare(str(a) + ".prv", str(b) + ".prv", by="rank")
+    w = c.window(cfg, iteration=3)
+    cli = json.loads(subprocess.run([BIN, "compare", str(a) + ".prv", str(b) + ".prv", "--no-pop", "--format", "json",
+                                     "--cfg", cfg, "--iteration", "3"], check=True, capture_output=True,
+                                    text=True).stdout)["windows"][0]
+    assert w.summary["objects"] == cli["objects"] and w.summary["from"] == cli["from"]
+    objects = w.objects()
+    assert list(objects.name) == [o["name"] for o in cli["objects"]]
+    # The intervals' time-weighted means are the objects' means; they tile A's range.
+    iv = w.intervals()
+    first = iv[iv.object == "THREAD 1.1.1"]
+    span = (first.end - first.begin).sum()
+    assert span == cli["to"] - cli["from"]
+    assert ((first.end - first.begin) * first.a).sum() / span == pytest.approx(objects.a_mean[0], rel=1e-9)
+    assert (iv["diff"] == iv.a - iv.b).all()
+    h = w.histograms()[0]
+    assert h.attrs["name"] == cli["histograms"][0]["name"] and len(h) == len(cli["histograms"][0]["rows"]) * len(
+        cli["histograms"][0]["columns"])
+    assert w.diff_image.data[:4] == b"\x89PNG" and w.ratio_image.format == "png"
+    assert "A - B" in str(w)
+    with pytest.raises(parallax.Error, match="iteration 13 is not in both runs"):
+        c.window(cfg, iteration=13)
