@@ -85,6 +85,14 @@ struct DifferenceObject {
   double differs_share = 0;  // of the range, where the values differ
 };
 
+// The window over one aligned unit (an iteration): the mean over the objects of each object's
+// time-weighted mean, in A and in B.
+struct DifferenceUnit {
+  std::string unit;                // "3"
+  uint64_t from = 0, to = 0;       // A's trace units
+  double a_mean = 0, b_mean = 0;
+};
+
 struct DifferenceHistogram {
   std::string name, statistic, plane;
   std::vector<std::string> columns, rows;  // the union of both runs' labels, A's order first
@@ -101,6 +109,8 @@ struct DifferenceWindow {
   uint64_t from = 0, to = 0;      // A's range
   uint64_t b_from = 0, b_to = 0;  // B's aligned range (B's trace units)
   std::vector<DifferenceObject> objects;
+  // Per iteration both runs have, inside the range (when aligned by iterations).
+  std::vector<DifferenceUnit> iterations;
   // The merged intervals of every object on A's axis, in object then time order: each with
   // A's and B's value (intervals of one instant left out).
   std::vector<uint32_t> object;

@@ -85,10 +85,19 @@ DifferenceRow MergeRows(semantic::Row& a, semantic::Row& b, const TimeMap& map, 
 }
 
 DifferenceMeans MeansOf(const DifferenceRow& row) {
+  if (row.begin.empty()) return {};
+  return MeansOf(row, row.begin.front(), row.end.back());
+}
+
+DifferenceMeans MeansOf(const DifferenceRow& row, model::Time from, model::Time to) {
   DifferenceMeans m;
   long double span = 0, sa = 0, sb = 0;
-  for (size_t i = 0; i < row.begin.size(); ++i) {
-    const long double d = static_cast<long double>(row.end[i] - row.begin[i]);
+  // The first interval ending after `from`.
+  const size_t first = size_t(std::upper_bound(row.end.begin(), row.end.end(), from) - row.end.begin());
+  for (size_t i = first; i < row.begin.size() && row.begin[i] < to; ++i) {
+    const model::Time b = std::max(row.begin[i], from), e = std::min(row.end[i], to);
+    if (e <= b) continue;
+    const long double d = static_cast<long double>(e - b);
     span += d;
     sa += d * row.a[i];
     sb += d * row.b[i];

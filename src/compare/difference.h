@@ -49,6 +49,8 @@ struct DifferenceMeans {
   double differs_s = 0;  // trace units where the values differ
 };
 DifferenceMeans MeansOf(const DifferenceRow& row);
+// The same over [from, to) only (the row's intervals clipped to it).
+DifferenceMeans MeansOf(const DifferenceRow& row, model::Time from, model::Time to);
 
 // A row of values computed from a DifferenceRow (a - b, or a / b with NaN where b is 0), to draw
 // it as a window's row.

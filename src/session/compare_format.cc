@@ -134,6 +134,20 @@ std::string FormatDifferenceText(const DifferenceWindow& d) {
   for (const DifferenceObject& x : d.objects)
     o += fmt::format("  {:<24} {:>14} {:>14} {:>14} {:>9}  {:.0f}%\n", x.name, Number(x.a_mean), Number(x.b_mean),
                      Number(x.diff_mean), Number(Ratio(x.a_mean, x.b_mean)), 100 * x.differs_share);
+  if (!d.iterations.empty()) {
+    // The iterations whose mean differs most.
+    std::vector<const DifferenceUnit*> units;
+    for (const DifferenceUnit& u : d.iterations) units.push_back(&u);
+    std::stable_sort(units.begin(), units.end(), [](const DifferenceUnit* x, const DifferenceUnit* y) {
+      return std::fabs(x->a_mean - x->b_mean) > std::fabs(y->a_mean - y->b_mean);
+    });
+    o += fmt::format("\n  {:<24} {:>14} {:>14} {:>14} {:>9}   (mean over the objects; the {} largest of {})\n",
+                     "iteration", "A mean", "B mean", "A - B", "A / B", std::min<size_t>(units.size(), 10), units.size());
+    for (size_t i = 0; i < std::min<size_t>(units.size(), 10); ++i)
+      o += fmt::format("  {:<24} {:>14} {:>14} {:>14} {:>9}\n", units[i]->unit, Number(units[i]->a_mean),
+                       Number(units[i]->b_mean), Number(units[i]->a_mean - units[i]->b_mean),
+                       Number(Ratio(units[i]->a_mean, units[i]->b_mean)));
+  }
   for (const DifferenceHistogram& h : d.histograms) {
     o += fmt::format("\nhistogram {}{} ({}): totals per column\n", h.name, h.plane.empty() ? "" : " / " + h.plane,
                      h.statistic);
@@ -183,6 +197,12 @@ nlohmann::ordered_json DifferenceJson(const DifferenceWindow& d) {
                                    {"diff_mean", opt(x.diff_mean)}, {"ratio", opt(Ratio(x.a_mean, x.b_mean))},
                                    {"differs_share", x.differs_share}});
   j["objects"] = std::move(objects);
+  ordered_json iterations = ordered_json::array();
+  for (const DifferenceUnit& u : d.iterations)
+    iterations.push_back(ordered_json{{"unit", u.unit}, {"from", u.from}, {"to", u.to}, {"a_mean", opt(u.a_mean)},
+                                      {"b_mean", opt(u.b_mean)}, {"diff_mean", opt(u.a_mean - u.b_mean)},
+                                      {"ratio", opt(Ratio(u.a_mean, u.b_mean))}});
+  j["iterations"] = std::move(iterations);
   ordered_json hists = ordered_json::array();
   for (const DifferenceHistogram& h : d.histograms) {
     auto grid = [&](const std::vector<std::vector<std::optional<double>>>& g) {

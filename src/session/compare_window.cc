@@ -195,6 +195,21 @@ Result<DifferenceWindow> CompareWindowUnguarded(const session::TraceImpl& ta, co
     rows[o] = compare::MergeRows(*ra, *rb, map, d.from, d.to, a_end, b_end);
     memory.Charge(rows[o].begin.size() * (2 * sizeof(uint64_t) + 2 * sizeof(double)));
   });
+  if (al.a != nullptr && !req.iteration) {
+    const size_t n = std::min(al.a->items.size(), al.b->items.size());
+    for (size_t k = 0; k < n; ++k) {
+      const model::Time from = std::max<model::Time>(al.a->items[k].begin, d.from);
+      const model::Time to = std::min<model::Time>(al.a->items[k].end, d.to);
+      if (to <= from) continue;
+      DifferenceUnit u{std::to_string(k + 1), from, to, 0, 0};
+      for (uint32_t o = 0; o < objects; ++o) {
+        const compare::DifferenceMeans m = compare::MeansOf(rows[o], from, to);
+        u.a_mean += m.a / objects;
+        u.b_mean += m.b / objects;
+      }
+      d.iterations.push_back(std::move(u));
+    }
+  }
   const double span = double(d.to - d.from);
   for (uint32_t o = 0; o < objects; ++o) {
     const compare::DifferenceMeans m = compare::MeansOf(rows[o]);

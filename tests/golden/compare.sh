@@ -53,13 +53,16 @@ check "csv: a header and one line per row" \
 C=$DATA/cfg/bsc
 "$BIN" compare "$WORK/a.prv" "$WORK/a.prv" --no-pop --format json --cfg "$C/mpi/analysis/mpi_stats.cfg" > "$WORK/wsame.json"
 check "identical runs: every object's A - B is 0 and every histogram cell equal" \
-  "[ \"\$(field '$WORK/wsame.json' '[len(w[\"objects\"]) for w in d[\"windows\"]], max(abs(o[\"diff_mean\"]) + o[\"differs_share\"] for o in d[\"windows\"][0][\"objects\"]), all(h[\"a\"] == h[\"b\"] for h in d[\"windows\"][0][\"histograms\"]), \"20 iterations\" in d[\"windows\"][0][\"alignment\"]')\" = '([8], 0.0, True, True)' ]"
+  "[ \"\$(field '$WORK/wsame.json' '[len(w[\"objects\"]) for w in d[\"windows\"]], max(abs(o[\"diff_mean\"]) + o[\"differs_share\"] for o in d[\"windows\"][0][\"objects\"]), all(h[\"a\"] == h[\"b\"] for h in d[\"windows\"][0][\"histograms\"]), \"20 iterations\" in d[\"windows\"][0][\"alignment\"], [u[\"diff_mean\"] for u in d[\"windows\"][0][\"iterations\"]] == [0.0] * 20')\" = '([8], 0.0, True, True, True)' ]"
 "$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --no-pop --format json --cfg "$C/General/views/useful_duration.cfg" \
   --iteration 5 --diff-image "$WORK/d.png" --ratio-image "$WORK/r.svg" > "$WORK/wslow.json"
 check "a task 20% slower: its two threads' useful bursts are the most below B's in iteration 5 (A / B < 0.85)" \
   "[ \"\$(field '$WORK/wslow.json' 'sorted((o[\"diff_mean\"], o[\"name\"]) for o in d[\"windows\"][0][\"objects\"])[0][1][:10], [o[\"ratio\"] < 0.85 for o in d[\"windows\"][0][\"objects\"] if o[\"name\"].startswith(\"THREAD 1.3\")]')\" = \"('THREAD 1.3', [True, True])\" ]"
 check "iteration 5 of A is compared with iteration 5 of B" \
   "[ \"\$(field '$WORK/wslow.json' 'd[\"windows\"][0][\"to\"] - d[\"windows\"][0][\"from\"] < d[\"windows\"][0][\"b_to\"] - d[\"windows\"][0][\"b_from\"]')\" = True ]"
+"$BIN" compare "$WORK/a.prv" "$WORK/slow.prv" --no-pop --format json --cfg "$C/General/views/useful_duration.cfg" > "$WORK/wall.json"
+check "per iteration of the whole run, the objects' mean: iteration 5's is --iteration 5's, in A and in B" \
+  "[ \"\$(python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))[\"windows\"][0]; k=json.load(open(sys.argv[2]))[\"windows\"][0]; u=w[\"iterations\"][4]; m=lambda s: sum(o[s] for o in k[\"objects\"]) / len(k[\"objects\"]); print(len(w[\"iterations\"]), u[\"unit\"], abs(u[\"a_mean\"] / m(\"a_mean\") - 1) < 1e-9, abs(u[\"b_mean\"] / m(\"b_mean\") - 1) < 1e-9)' '$WORK/wall.json' '$WORK/wslow.json')\" = '20 5 True True' ]"
 check "the images: A - B as PNG, A / B as SVG" \
   "head -c 8 '$WORK/d.png' | od -An -tx1 | grep -q '89 50 4e 47' && grep -q '<svg' '$WORK/r.svg'"
 "$GEN" --iterations 20 --tasks 8 --threads 2 --seed 7 --out "$WORK/eight" > /dev/null 2>&1
