@@ -42,5 +42,6 @@ Command AddShiftCommand(CLI::App& app);
 Command AddDiagnoseCommand(CLI::App& app);
 Command AddStructureCommand(CLI::App& app);
 Command AddCompareCommand(CLI::App& app);
+Command AddCheckCommand(CLI::App& app);
 
 }  // namespace parallax::cli
