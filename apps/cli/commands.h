@@ -43,5 +43,6 @@ Command AddDiagnoseCommand(CLI::App& app);
 Command AddStructureCommand(CLI::App& app);
 Command AddCompareCommand(CLI::App& app);
 Command AddCheckCommand(CLI::App& app);
+Command AddReportCommand(CLI::App& app);
 
 }  // namespace parallax::cli

@@ -74,6 +74,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddStructureCommand(app),
       parallax::cli::AddCompareCommand(app),
       parallax::cli::AddCheckCommand(app),
+      parallax::cli::AddReportCommand(app),
   };
   // paramedir spells its long options with one dash (-tu, -npr); CLI11 wants two.
   std::vector<std::string> args(argv, argv + argc);

@@ -38,6 +38,7 @@
 #include "include/parallax/diagnose.h"
 #include "include/parallax/structure.h"
 #include "include/parallax/compare.h"
+#include "include/parallax/output.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
@@ -138,27 +139,6 @@ class SaveCleanup {
   int dir_fd_;
   std::string temp_;
 };
-
-std::string Base64(std::string_view bytes) {
-  static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 | static_cast<uint8_t>(bytes[i + 1]) << 8 |
-                 static_cast<uint8_t>(bytes[i + 2]);
-    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
-  }
-  if (i < bytes.size()) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 bool ConstantTimeEqual(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -767,7 +747,7 @@ class ServerImpl final : public Server {
       // the 80 KB frames of a 100 MB trace (more than the render) to save the ~20 % that base64
       // adds to a PNG.
       res.set_content("{\"window\":" + json(chosen->window).dump(-1, ' ', true) + ",\"layout\":" + chosen->layout +
-                          ",\"png\":\"" + Base64(chosen->data) + "\"}",
+                          ",\"png\":\"" + EncodeBase64(chosen->data) + "\"}",
                       "application/json; charset=utf-8");
       return;
     }
@@ -1115,7 +1095,7 @@ class ServerImpl final : public Server {
       ir.width = width;
       auto image = RenderDifference(*a, d.value(), ir);
       if (!image.ok()) throw CoreError(image.status());
-      out[std::string(op) + "_png"] = Base64(image.value().data);
+      out[std::string(op) + "_png"] = EncodeBase64(image.value().data);
     }
     SendJson(res, out);
   }

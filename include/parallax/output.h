@@ -19,6 +19,9 @@ Status WriteOutputFile(const std::string& path, std::string_view content, bool o
 // it arrived: a command whose output was lost (a full disk, a closed pipe) must fail.
 Status FinishStandardOutput();
 
+// `bytes` in base64 (RFC 4648, with padding): images inside JSON answers and HTML reports.
+std::string EncodeBase64(std::string_view bytes);
+
 // From now on, a signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU)
 // first removes the temporary files of outputs being written, so an interrupted command leaves
 // nothing behind. For programs (the command line); a library user with signal handlers of its

@@ -35,6 +35,7 @@ struct TimelineRequest {
   bool fit_scale = false;              // compute the scale from the values drawn
   std::optional<bool> flags, comms;    // event flags, communication lines
   std::string background;              // black (default), white or #rrggbb
+  bool zero_as_background = false;     // values of 0 drawn as the background (a light page)
   bool pcf_gradient = false;           // gradient through the .pcf GRADIENT_COLOR stops
   uint32_t pixel_size = 0;             // 1, 2, 4 or 8; 0: the cfg's
   double time_limit = 0;               // seconds of computing allowed; 0 = no limit

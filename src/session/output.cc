@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "src/base/base64.h"
 #include "src/base/temp_files.h"
 #include "src/io/text_file.h"
 
@@ -17,6 +18,8 @@ Status WriteOutputFile(const std::string& path, std::string_view content, bool o
 }
 
 void RemoveTemporaryFilesOnSignals() { base::InstallTempFileCleanup(); }
+
+std::string EncodeBase64(std::string_view bytes) { return base::Base64(bytes); }
 
 Status FinishStandardOutput() {
   std::cout.flush();

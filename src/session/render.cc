@@ -132,6 +132,7 @@ Status ApplyColors(const session::TraceImpl& t, const TimelineRequest& req,
   auto bg = ParseColor(req.background);
   if (!bg.ok()) return bg.status();
   o.prefs.background = bg.value();
+  if (req.zero_as_background) o.prefs.color_zero = bg.value();
   if (render::Luminance(bg.value()) > 128) {
     o.prefs.foreground = {0, 0, 0};
     o.prefs.logical_comm = {200, 150, 0};
