@@ -226,7 +226,8 @@ class Builder {
     pop_ = std::move(pop.value());
     const PopReport& p = *pop_;
     std::vector<std::string> header{"factor"};
-    for (const PopTraceInfo& t : p.traces) header.push_back(fmt::format("{} ({} ranks)", Basename(t.path), t.processes));
+    auto ranks = [](uint32_t n) { return fmt::format("{} rank{}", n, n == 1 ? "" : "s"); };
+    for (const PopTraceInfo& t : p.traces) header.push_back(fmt::format("{} ({})", Basename(t.path), ranks(t.processes)));
     std::vector<std::vector<Cell>> rows;
     std::vector<report::ChartFactor> chart;
     std::map<std::string, std::vector<std::string>> unavailable;  // why -> the lines
@@ -252,7 +253,7 @@ class Builder {
     }
     doc_.Table(header, std::move(rows));
     std::vector<std::string> labels;
-    for (const PopTraceInfo& t : p.traces) labels.push_back(fmt::format("{} ranks", t.processes));
+    for (const PopTraceInfo& t : p.traces) labels.push_back(ranks(t.processes));
     const render::DrawList list = report::EfficiencyChart(chart, labels, int(req_.width));
     auto png = render::EncodePng(list);
     if (png.ok())
