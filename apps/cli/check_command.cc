@@ -45,7 +45,8 @@ Result<std::vector<CheckSource>> Sources(const std::vector<std::string>& asserts
   return out;
 }
 
-int Run(const CheckArgs& a) {
+int Run(const CheckArgs& a, const Distribution* dist) {
+  const bool quiet = dist != nullptr && dist->rank != 0;  // process 0 reports
   if (a.list) {
     for (const CheckMetric& m : CheckMetrics())
       std::printf("%-36s %-9s %s\n", m.name.c_str(), m.unit.c_str(), m.description.c_str());
@@ -73,18 +74,21 @@ int Run(const CheckArgs& a) {
     std::fprintf(stderr, "%s\n", valid.status().ToString().c_str());
     return 2;
   }
-  auto trace = LoadTraceOrReport(a.trace);
-  if (!trace) return 2;
+  const unsigned threads = dist != nullptr ? dist->threads : 0;
+  auto trace = LoadTraceOrReport(a.trace, false, threads, dist);
+  if (!AllOk(dist, trace != nullptr)) return 2;
   std::unique_ptr<Trace> baseline;
   if (!a.baseline.empty()) {
-    baseline = LoadTraceOrReport(a.baseline);
-    if (!baseline) return 2;
+    baseline = LoadTraceOrReport(a.baseline, false, threads, dist);
+    if (!AllOk(dist, baseline != nullptr)) return 2;
   }
-  auto r = RunChecks(*trace, baseline.get(), sources.value());
+  auto r = RunChecks(*trace, baseline.get(), sources.value(), dist);
   if (!r.ok()) {
+    if (quiet) std::fprintf(stderr, "[rank %u] ", dist->rank);
     std::fprintf(stderr, "%s\n", r.status().ToString().c_str());
     return 2;
   }
+  if (quiet) return 0;
   if (!a.junit.empty()) {
     if (Status s = WriteOutputFile(a.junit, FormatCheckJunit(r.value()), true); !s.ok()) {
       std::fprintf(stderr, "%s\n", s.ToString().c_str());
@@ -98,7 +102,7 @@ int Run(const CheckArgs& a) {
 
 }  // namespace
 
-Command AddCheckCommand(CLI::App& app) {
+Command AddCheckCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* sub = app.add_subcommand(
       "check", "performance assertions over a trace (POP factors, histograms, wait states, iterations), for CI: "
@@ -112,7 +116,7 @@ Command AddCheckCommand(CLI::App& app) {
   sub->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   sub->add_flag("--list", args->list, "list the metrics and functions, and exit");
   sub->add_flag("--force", args->force, "replace an existing JUnit file");
-  return {sub, [args] { return Run(*args); }};
+  return {sub, [args, dist] { return Run(*args, dist); }};
 }
 
 }  // namespace parallax::cli

@@ -42,7 +42,10 @@ Command AddShiftCommand(CLI::App& app);
 Command AddDiagnoseCommand(CLI::App& app);
 Command AddStructureCommand(CLI::App& app);
 Command AddCompareCommand(CLI::App& app);
-Command AddCheckCommand(CLI::App& app);
-Command AddReportCommand(CLI::App& app);
+// `dist`: as AddPopCommand's (the POP factors and histograms computed together; process 0
+// reports).
+Command AddCheckCommand(CLI::App& app, const Distribution* dist = nullptr);
+// `dist`: as AddPopCommand's (POP and the timelines computed together; process 0 writes).
+Command AddReportCommand(CLI::App& app, const Distribution* dist = nullptr);
 
 }  // namespace parallax::cli

@@ -33,8 +33,11 @@ int Fail(const Status& s) {
   return 1;
 }
 
-int Run(const ReportArgs& a) {
+int Run(const ReportArgs& a, const Distribution* dist) {
+  const bool quiet = dist != nullptr && dist->rank != 0;  // process 0 writes the report
   ReportRequest req;
+  req.distribution = dist;
+  if (dist != nullptr) req.load.threads = dist->threads;
   req.traces = a.traces;
   req.width = a.width;
   req.title = a.title;
@@ -44,6 +47,7 @@ int Run(const ReportArgs& a) {
   const fs::path folder = out.parent_path() / (out.stem().string() + "_files");
   req.files_folder = folder.filename().string();
   std::error_code ec;
+  // Every process checks the same files (one file system), so all stop together.
   if (!a.force && fs::exists(out, ec))
     return Fail(Status::Error(fmt::format("{} exists", a.output), {}, "use --force to replace it"));
   if (req.format == "md" && !a.force && fs::exists(folder, ec))
@@ -53,7 +57,11 @@ int Run(const ReportArgs& a) {
     if (fs::weakly_canonical(t, ec) == fs::weakly_canonical(out, ec))
       return Fail(Status::Error(fmt::format("the report {} would replace its trace", a.output)));
   auto r = BuildReport(req);
-  if (!r.ok()) return Fail(r.status());
+  if (!r.ok()) {
+    if (quiet) std::fprintf(stderr, "[rank %u] ", dist->rank);
+    return Fail(r.status());
+  }
+  if (quiet) return 0;
   // Markdown: the files first, the report last, so that a report never links to missing files;
   // after an error, what this run wrote is removed.
   std::vector<fs::path> written;
@@ -88,7 +96,7 @@ int Run(const ReportArgs& a) {
 
 }  // namespace
 
-Command AddReportCommand(CLI::App& app) {
+Command AddReportCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* sub = app.add_subcommand(
       "report", "a self-contained performance report of a run or a scaling series: POP, timelines, wait states, "
@@ -100,7 +108,7 @@ Command AddReportCommand(CLI::App& app) {
   sub->add_option("--width", args->width, "width of the timelines and the chart, pixels")->default_val(1000);
   sub->add_option("--title", args->title, "the report's title");
   sub->add_flag("--force", args->force, "replace an existing report (and its files)");
-  return {sub, [args] { return Run(*args); }};
+  return {sub, [args, dist] { return Run(*args, dist); }};
 }
 
 }  // namespace parallax::cli

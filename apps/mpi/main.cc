@@ -7,6 +7,8 @@
 // `parallax-mpi pop TRACE...` shares one trace's threads among the ranks (or deals several
 // traces out) and rank 0 prints `parallax pop`'s report; `parallax-mpi timeline` deals each
 // window's rows out and rank 0 draws and writes the images `parallax timeline` writes.
+// `parallax-mpi check` and `parallax-mpi report` compute their POP factors, histograms and
+// timelines that way; rank 0 computes the rest (diagnosis, structure) and prints or writes.
 // Built only when Open MPI is found; the `parallax` binary does not need MPI.
 
 #include <mpi.h>
@@ -73,7 +75,8 @@ std::vector<std::string> Allgather(const std::string& mine, int ranks) {
 
 int Run(int argc, char** argv, parallax::Distribution& dist) {
   CLI::App app{"Parallax over MPI ranks: mpirun -np N parallax-mpi paramedir TRACE CFG [OUT] ... | "
-               "analyze TRACE --cfg CFG | pop TRACE... | timeline TRACE --cfg CFG -o PNG"};
+               "analyze TRACE --cfg CFG | pop TRACE... | timeline TRACE --cfg CFG -o PNG | check TRACE --assert F | "
+               "report TRACE... -o R.html"};
   app.require_subcommand(1);
   bool no_cache = false;
   std::string cache_dir;
@@ -87,6 +90,8 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   parallax::cli::Command analyze = parallax::cli::AddAnalyzeCommand(app, &dist);
   parallax::cli::Command pop = parallax::cli::AddPopCommand(app, &dist);
   parallax::cli::Command timeline = parallax::cli::AddTimelineCommand(app, &dist);
+  parallax::cli::Command check = parallax::cli::AddCheckCommand(app, &dist);
+  parallax::cli::Command report = parallax::cli::AddReportCommand(app, &dist);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -95,7 +100,7 @@ int Run(int argc, char** argv, parallax::Distribution& dist) {
   if (threads > 0) dist.threads = threads;
   if (no_cache) setenv("PARALLAX_CACHE", "off", 1);
   if (!cache_dir.empty()) setenv("PARALLAX_CACHE_DIR", cache_dir.c_str(), 1);
-  for (const parallax::cli::Command* c : {&analyze, &pop, &timeline})
+  for (const parallax::cli::Command* c : {&analyze, &pop, &timeline, &check, &report})
     if (app.got_subcommand(c->sub)) return c->run();
   return paramedir.run();
 }

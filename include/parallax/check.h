@@ -59,7 +59,11 @@ struct CheckReport {
 // Checks `sources` on `trace` (and `baseline`, null when none; assertions using baseline()
 // then fail to parse with a hint). Fails only for bad assertions (before computing anything):
 // metrics that cannot be computed on this trace are errors of their assertion.
-Result<CheckReport> RunChecks(const Trace& trace, const Trace* baseline, const std::vector<CheckSource>& sources);
+// `distribution` set: one process of a distributed run (parallax-mpi check): the POP factors and
+// the histograms every assertion needs are computed first, by all processes together, in one
+// order; only process 0's report is complete.
+Result<CheckReport> RunChecks(const Trace& trace, const Trace* baseline, const std::vector<CheckSource>& sources,
+                              const Distribution* distribution = nullptr);
 
 std::string FormatCheckText(const CheckReport& r);
 std::string FormatCheckJson(const CheckReport& r);

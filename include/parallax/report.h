@@ -23,6 +23,10 @@ struct ReportRequest {
   uint32_t width = 1000;            // of the timeline images, pixels
   std::string title;                // default: from the traces' names
   LoadOptions load;
+  // Set: one process of a distributed run (parallax-mpi report): the processes load the traces
+  // and compute the POP factors and the timelines together; process 0 alone computes the rest
+  // and has the report (the others' Report is empty).
+  const Distribution* distribution = nullptr;
 };
 
 struct ReportFile {

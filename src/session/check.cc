@@ -15,6 +15,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <pugixml.hpp>
 
 #include "include/parallax/diagnose.h"
@@ -105,7 +106,7 @@ std::string Dir(const std::string& file) {
 // The metrics of one trace, each computed when first read.
 class TraceMetrics {
  public:
-  explicit TraceMetrics(const session::TraceImpl& t) : t_(t) {}
+  TraceMetrics(const session::TraceImpl& t, const Distribution* dist) : t_(t), dist_(dist) {}
 
   Result<double> Metric(const std::string& name) {
     const size_t dot = name.find('.');
@@ -117,29 +118,46 @@ class TraceMetrics {
     return Status::Error(fmt::format("unknown metric '{}'", name));
   }
 
-  Result<double> Histogram(const std::vector<std::string>& args, bool cell, const std::string& base_dir) {
-    // CFG#NAME names one of the cfg's histograms, unless the whole text is a file's name.
-    std::string cfg = args[0], name;
+  // A hist()/cell() cfg argument: CFG#NAME names one of the cfg's histograms, unless the whole
+  // text is a file's name; relative to the assertion file's folder.
+  static std::pair<std::string, std::string> CfgOf(const std::string& arg, const std::string& base_dir) {
+    std::string cfg = arg, name;
     auto resolve = [&](const std::string& p) {
       std::filesystem::path path(p);
       if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
-      return path;
+      return path.string();
     };
     std::error_code ec;
     if (const size_t hash = cfg.rfind('#'); hash != std::string::npos && !std::filesystem::exists(resolve(cfg), ec)) {
       name = cfg.substr(hash + 1);
       cfg.resize(hash);
     }
-    const std::filesystem::path path = resolve(cfg);
-    const std::string key = path.string();
+    return {resolve(cfg), name};
+  }
+
+  // Computes what the processes of a distributed run compute together, in the order given.
+  void Prepare(bool pop, const std::set<std::string>& cfgs) {
+    if (pop) (void)Pop("parallel_efficiency");
+    for (const std::string& cfg : cfgs) (void)Tables(cfg);
+  }
+
+  const Result<std::vector<AnalyzeTable>>& Tables(const std::string& key) {
     auto it = tables_.find(key);
     if (it == tables_.end()) {
       AnalyzeRequest req;
       req.cfg_path = key;
+      req.distribution = dist_;
       it = tables_.emplace(key, Analyze(t_, req)).first;
     }
-    if (!it->second.ok()) return it->second.status();
-    const std::vector<AnalyzeTable>& tables = it->second.value();
+    return it->second;
+  }
+
+  Result<double> Histogram(const std::vector<std::string>& args, bool cell, const std::string& base_dir) {
+    const auto [key, name] = CfgOf(args[0], base_dir);
+    const std::string cfg = args[0];
+    const Result<std::vector<AnalyzeTable>>& all = Tables(key);
+    if (!all.ok()) return all.status();
+    const std::vector<AnalyzeTable>& tables = all.value();
     const AnalyzeTable* table = nullptr;
     for (const AnalyzeTable& tb : tables)
       if (name.empty() || tb.name == name) table = &tb;  // the last one, as paramedir, or the named
@@ -187,7 +205,11 @@ class TraceMetrics {
   }
 
   Result<double> Pop(const std::string& key) {
-    if (!pop_) pop_ = ComputePop({t_.path()});
+    if (!pop_) {
+      PopOptions o;
+      o.distribution = dist_;
+      pop_ = ComputePop({t_.path()}, o);
+    }
     if (!pop_->ok()) return pop_->status();
     const PopReport& r = pop_->value();
     for (const auto* lines : {&r.factors, &r.raw})
@@ -256,6 +278,7 @@ class TraceMetrics {
   }
 
   const session::TraceImpl& t_;
+  const Distribution* dist_;
   std::optional<Result<PopReport>> pop_;
   std::optional<Result<parallax::Diagnosis>> diagnosis_;
   std::optional<Result<ProgramStructure>> structure_;
@@ -320,7 +343,18 @@ Result<size_t> ValidateChecks(const std::vector<CheckSource>& sources) {
   return all.value().size();
 }
 
-Result<CheckReport> RunChecks(const Trace& trace, const Trace* baseline, const std::vector<CheckSource>& sources) {
+// What an expression needs that processes compute together: POP, and the cfgs of its histograms
+// (per side: 0 the trace, 1 the baseline).
+void Needs(const check::Node& n, bool baseline, const std::string& dir, bool pop[2], std::set<std::string> cfgs[2]) {
+  const int side = baseline ? 1 : 0;
+  if (n.kind == check::Node::Kind::kMetric && n.name.rfind("pop.", 0) == 0) pop[side] = true;
+  if (n.kind == check::Node::Kind::kHist || n.kind == check::Node::Kind::kCell)
+    cfgs[side].insert(TraceMetrics::CfgOf(n.strings[0], dir).first);
+  for (const auto& k : n.kids) Needs(*k, baseline || n.kind == check::Node::Kind::kBaseline, dir, pop, cfgs);
+}
+
+Result<CheckReport> RunChecks(const Trace& trace, const Trace* baseline, const std::vector<CheckSource>& sources,
+                              const Distribution* distribution) {
   const auto* t = dynamic_cast<const session::TraceImpl*>(&trace);
   const auto* b = baseline ? dynamic_cast<const session::TraceImpl*>(baseline) : nullptr;
   if (t == nullptr || (baseline && b == nullptr))
@@ -333,9 +367,19 @@ Result<CheckReport> RunChecks(const Trace& trace, const Trace* baseline, const s
       if (a.uses_baseline)
         return Status::Error("baseline() without a baseline trace", Location{a.file.empty() ? "--assert" : a.file, a.line, 1},
                              "give the baseline run with --baseline TRACE");
-  TraceMetrics tm(*t);
+  TraceMetrics tm(*t, distribution);
   std::optional<TraceMetrics> bm;
-  if (b) bm.emplace(*b);
+  if (b) bm.emplace(*b, distribution);
+  if (distribution != nullptr) {
+    bool pop[2] = {false, false};
+    std::set<std::string> cfgs[2];
+    for (size_t i = 0; i < all.value().size(); ++i) {
+      Needs(*all.value()[i].lhs, false, dirs[i], pop, cfgs);
+      Needs(*all.value()[i].rhs, false, dirs[i], pop, cfgs);
+    }
+    tm.Prepare(pop[0], cfgs[0]);
+    if (bm) bm->Prepare(pop[1], cfgs[1]);
+  }
   Sources src(tm, bm ? &*bm : nullptr);
   CheckReport r;
   r.trace = t->path();

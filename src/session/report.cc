@@ -118,6 +118,8 @@ class Builder {
  public:
   Builder(const ReportRequest& req, std::vector<Run>& runs) : req_(req), runs_(runs) {}
 
+  bool lead() const { return req_.distribution == nullptr || req_.distribution->rank == 0; }
+
   Result<Report> Build() {
     focus_ = 0;
     for (size_t i = 0; i < runs_.size(); ++i)
@@ -144,6 +146,7 @@ class Builder {
       for (const std::string& n : notes_) doc_.Paragraph(n);
     }
     Report out;
+    if (!lead()) return out;
     out.notes = notes_;
     if (req_.format == "md") {
       std::vector<report::File> files;
@@ -213,6 +216,7 @@ class Builder {
     doc_.Heading(2, "Efficiency (POP)", "pop");
     PopOptions o;
     o.load = req_.load;
+    o.distribution = req_.distribution;
     auto pop = ComputePop([&] {
       std::vector<std::string> p;
       for (const Run& r : runs_) p.push_back(r.path);
@@ -281,7 +285,9 @@ class Builder {
     r.zero_as_background = true;
     r.flags = false;
     r.comms = false;
+    r.distribution = req_.distribution;
     auto images = RenderTimeline(*focus().trace, r);
+    if (!lead()) return;  // process 0 has the images
     if (!images.ok() || images.value().empty()) {
       notes_.push_back(fmt::format("{} timeline: {}", title, images.ok() ? "no image" : images.status().message()));
       return;
@@ -337,6 +343,7 @@ class Builder {
   }
 
   void Diagnosis() {
+    if (!lead()) return;
     doc_.Heading(2, "Wait states and their causes", "diagnosis");
     DiagnoseOptions o;
     o.instances = false;
@@ -399,6 +406,7 @@ class Builder {
   }
 
   void Structure() {
+    if (!lead()) return;
     doc_.Heading(2, "Structure", "structure");
     auto s = AnalyzeStructure(*focus().trace);
     if (!s.ok()) {
@@ -478,16 +486,20 @@ Result<Report> BuildReport(const ReportRequest& req) {
   if (req.width < 400 || req.width > 4000)
     return Status::Error(fmt::format("image width {} is not between 400 and 4000 pixels", req.width));
   std::vector<Run> runs;
+  LoadOptions load = req.load;
+  load.distribution = req.distribution;
   for (const std::string& path : req.traces) {
     Run r;
     r.path = path;
-    auto t = Trace::Open(path, req.load);
+    auto t = Trace::Open(path, load);
     if (!t.ok()) return t.status();
     r.trace = std::move(t.value());
     r.info = r.trace->Info();
-    auto hash = HashFile(path, &r.file_size);
-    if (!hash.ok()) return hash.status();
-    r.hash = hash.value();
+    if (req.distribution == nullptr || req.distribution->rank == 0) {
+      auto hash = HashFile(path, &r.file_size);
+      if (!hash.ok()) return hash.status();
+      r.hash = hash.value();
+    }
     runs.push_back(std::move(r));
   }
   return Builder(req, runs).Build();
