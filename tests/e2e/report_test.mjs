@@ -1,5 +1,5 @@
 // Browser test of `parallax report` (issue 35, docs/report.md): the report of each trace of
-// tests/data (and of the epoch scaling series) opens in Chromium with no console error and no
+// tests/data (Paraver, OTF2, Paje and trace-event JSON; and of the epoch scaling series) opens in Chromium with no console error and no
 // request but the file itself; every number it marks (data-source, data-run, data-path,
 // data-value) equals the value at that path of the JSON the named command prints for that run
 // (`parallax info --json`, `pop --format json` of the same traces, `diagnose`, `structure`);
@@ -24,11 +24,11 @@ for (const dir of fs.readdirSync(data).sort()) {
   const full = path.join(data, dir);
   if (!fs.statSync(full).isDirectory()) continue;
   for (const f of fs.readdirSync(full).sort())
-    if (/\.prv(\.gz)?$/.test(f)) traces.push([path.join(full, f)]);
+    if (/\.prv(\.gz)?$|\.trace$|\.json$/.test(f)) traces.push([path.join(full, f)]);
 }
 for (const d of ['ping-pong-otf2', 'ping-pong-otf2-papi']) traces.push([path.join(data, 'otf2', d, 'traces.otf2')]);
 traces.push(['epoch_1proc', 'epoch_2proc', 'epoch_4proc'].map((n) => path.join(data, 'epoch', `${n}.prv.gz`)));
-check(traces.length >= 12, `only ${traces.length} traces found under ${data}`);
+check(traces.length >= 30, `only ${traces.length} traces found under ${data}`);
 
 // The value at a JSON path: segments split by '/', "key=NAME" picks the list element whose key
 // is NAME.

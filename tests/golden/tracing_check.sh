@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CI example of docs/check.md (examples/ci/github-actions.yml): tests/tracing/mpi_loop.c
-# traced by libparallax-mpi.so, then `parallax check` with examples/ci/gate.txt passes and
-# writes a valid JUnit file; the same gate on a run of 12 time steps fails its iteration count.
+# traced by libparallax-mpi.so, its report written, then `parallax check` with
+# examples/ci/gate.txt passes and writes a valid JUnit file; the same gate on a run of 12 time steps fails its iteration count.
 # Skipped when MPI is not built.
 set -euo pipefail
 BIN=$1
@@ -17,6 +17,9 @@ run() {
     -x PXT_OUTPUT_DIR="$OUT/traces" "$BUILD/bin/pxt_test_mpi_loop" "$1" > "$OUT/stdout" 2> "$OUT/stderr"
 }
 run 20
+"$BIN" report "$OUT/traces/pxt_test_mpi_loop.prv" -o "$OUT/report.html" > /dev/null
+check "the report of the traced run: 4 ranks, 20 iterations" \
+  "grep -q 'data-path=\"tasks\" data-value=\"4\"' '$OUT/report.html' && grep -q 'data-path=\"iterations/count\" data-value=\"20\"' '$OUT/report.html'"
 set +e
 "$BIN" check "$OUT/traces/pxt_test_mpi_loop.prv" --assert "$ROOT/examples/ci/gate.txt" --junit "$OUT/check.xml" > "$OUT/check.txt"; rc=$?
 set -e
