@@ -33,9 +33,10 @@ est = {r: o for r, (o, d, u) in clock.items()}
 # metadata of each process file (`process ... START END`, first `sync TIME ...`).
 elapsed = {}
 for name in os.listdir(out + '/pxt_example_mpi.pxt.d'):
-    meta = open(out + '/pxt_example_mpi.pxt.d/' + name, 'rb').read().split(b'pxt-meta 1\n')[-1]
+    # Metadata comes in several chunks (names and clock samples as they happen, the end last).
+    meta = b'\n'.join(open(out + '/pxt_example_mpi.pxt.d/' + name, 'rb').read().split(b'pxt-meta 1\n')[1:])
     lines = [l.split() for l in meta.decode(errors='replace').split('\n')]
-    proc = next(l for l in lines if l[:1] == ['process'])
+    proc = [l for l in lines if l[:1] == ['process']][-1]
     sync = next(l for l in lines if l[:1] == ['sync'])
     elapsed[int(proc[1])] = int(sync[1]) - int(proc[5])
 for r, (inj, drift) in enumerate(zip(offsets, drifts)):

@@ -223,6 +223,7 @@ Options ReadOptions(int rank) {
   if (o.buffer_bytes < 4096) o.buffer_bytes = 4096;
   if (const char* v = env("PXT_EVENT_TYPES")) o.event_types = ParseTypes(v);
   o.merge = env.Bool("PXT_MERGE", true);
+  o.crash_handlers = env.Bool("PXT_CRASH_HANDLERS", true);
   o.verbose = env.Bool("PXT_VERBOSE", true);
   o.show_runtime_threads = env.Bool("PXT_SHOW_RUNTIME_THREADS", false);
   if (const char* v = env("PXT_COUNTERS")) o.counters = v;

@@ -18,6 +18,7 @@ struct Options {
   size_t buffer_bytes = 8u << 20;  // PXT_BUFFER_SIZE, per thread
   std::vector<std::pair<uint32_t, uint32_t>> event_types;  // PXT_EVENT_TYPES; empty = all
   bool merge = true;                                       // PXT_MERGE
+  bool crash_handlers = true;                              // PXT_CRASH_HANDLERS
   bool verbose = true;                                     // PXT_VERBOSE
   bool show_runtime_threads = false;                       // PXT_SHOW_RUNTIME_THREADS
   int sync_rounds = 40;         // PXT_SYNC_ROUNDS (MPI clock ping-pongs per rank)

@@ -35,6 +35,9 @@ static_assert(sizeof(ChunkHeader) == 32);
 inline constexpr uint32_t kMaxThreadsPerProcess = uint32_t{1} << 20;
 inline constexpr int kMaxCpus = 65535;
 
+// The "abnormal" metadata code of a run ended by MPI_Abort (signals are 1..64).
+inline constexpr int kAbnormalMpiAbort = 1000;
+
 // Record kinds and their fields after the time delta.
 enum class RecordKind : uint8_t {
   kEvent = 1,       // type, zigzag value

@@ -2,7 +2,10 @@
 
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -60,9 +63,18 @@ std::string OneLine(const char* label) {
   return s;
 }
 
+std::atomic<bool> g_forked_child{false};
+
+// The child of a fork() without exec shares the parent's file descriptor and buffers: it must
+// neither write to the parent's file nor claim its rank, so it records nothing.
+void AfterForkInChild() {
+  g_forked_child.store(true);
+  g_active.store(false);
+}
+
 void AtExit() {
   Runtime& rt = Runtime::Get();
-  if (!rt.active()) return;
+  if (!rt.active() || g_forked_child.load()) return;
   std::string path = rt.FinishProcess();
   if (!path.empty() && rt.identity().rank < 0 && rt.options().merge) MergeOwnSession();
 }
@@ -148,8 +160,21 @@ bool Runtime::Start() {
   const char* run = std::getenv("PXT_RUN_ID");
   run_id_ = run && *run ? run : identity_.session;
   setenv("PXT_RUN_ID", run_id_.c_str(), 0);
+  // Where a crash writes when nothing was flushed yet (the first name OpenFile tries).
+  std::snprintf(crash_path_, sizeof crash_path_, "%s/%s.%s.%ld.pxt", options_.ProcessDir().c_str(),
+                options_.program.c_str(), HostName().c_str(), static_cast<long>(getpid()));
+  // Who this process is, before any record: a run that dies still leaves it in its file.
+  std::string early = "pxt-meta 1\nformat 2\n" + ProcessLine(0) + "host " + HostName() + "\nsession " + identity_.session +
+                      "\nrun " + run_id_ + "\n";
+  if (g_clock_skew.active) early += "skew 1\n";
+  for (const auto& [type, label] : type_names_) early += "type " + std::to_string(type) + " " + label + "\n";
+  for (const auto& line : extra_meta_) early += line + "\n";
+  early += ModuleMap();
+  QueueMeta(early);
   g_active.store(true);
   std::atexit(AtExit);
+  pthread_atfork(nullptr, nullptr, AfterForkInChild);
+  InstallCrashHandlers();
   return true;
 }
 
@@ -170,6 +195,9 @@ ThreadBuffer* Runtime::RegisterCurrentThread() {
         extra_meta_.push_back(OneLine(("notice " + counter_notice_).c_str()));
       }
     }
+  }
+  b->next_registered = registry_.load();
+  while (!registry_.compare_exchange_weak(b->next_registered, b)) {
   }
   t_buffer = b;
   (void)&t_exit_hook;  // odr-use: registers the exit hook of this thread
@@ -201,56 +229,92 @@ bool Runtime::OpenFile() {
     path_ = base;  // appends only: GCC 12 warns (-Wrestrict) on `const char* + string`
     if (n > 1) path_.append(".").append(std::to_string(n));
     path_.append(".pxt");
-    fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    // Appending: every chunk is one write, which a crash flush from a signal handler cannot
+    // split.
+    fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
     if (fd_ >= 0 || errno != EEXIST) break;
   }
-  if (fd_ < 0)
+  if (fd_ < 0) {
     std::fprintf(stderr, "parallax-trace: cannot write %s: %s\n", path_.c_str(),
                  std::strerror(errno));
-  return fd_ >= 0;
+    return false;
+  }
+  if (!pending_meta_.empty()) {
+    std::string meta;
+    meta.swap(pending_meta_);
+    WriteChunkLocked(ChunkKind::kMeta, 0, 0, reinterpret_cast<const uint8_t*>(meta.data()), meta.size());
+  }
+  return true;
+}
+
+namespace {
+
+// write(2) of a header and its data as one call (async-signal-safe).
+void WriteAll(int fd, const ChunkHeader& h, const uint8_t* data, size_t length) {
+  iovec iov[2] = {{const_cast<ChunkHeader*>(&h), sizeof h}, {const_cast<uint8_t*>(data), length}};
+  int n = length ? 2 : 1;
+  iovec* v = iov;
+  while (n > 0) {
+    ssize_t w = writev(fd, v, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    auto left = static_cast<size_t>(w);
+    while (n > 0 && left >= v->iov_len) left -= v->iov_len, ++v, --n;
+    if (n > 0) v->iov_base = static_cast<char*>(v->iov_base) + left, v->iov_len -= left;
+  }
+}
+
+}  // namespace
+
+void Runtime::WriteChunkLocked(ChunkKind kind, uint32_t thread, uint64_t base, const uint8_t* data,
+                               size_t length) {
+  if (fd_ < 0 && !OpenFile()) return;
+  ChunkHeader h{kChunkMagic, static_cast<uint32_t>(kind), thread, 0, base, length};
+  WriteAll(fd_, h, data, length);
+}
+
+void Runtime::QueueMeta(const std::string& lines) {
+  std::lock_guard lock(file_mutex_);
+  if (fd_ < 0) {
+    pending_meta_ += pending_meta_.empty() && lines.rfind("pxt-meta", 0) != 0 ? "pxt-meta 1\n" + lines : lines;
+    return;
+  }
+  const std::string meta = lines.rfind("pxt-meta", 0) == 0 ? lines : "pxt-meta 1\n" + lines;
+  WriteChunkLocked(ChunkKind::kMeta, 0, 0, reinterpret_cast<const uint8_t*>(meta.data()), meta.size());
 }
 
 void Runtime::WriteChunk(ChunkKind kind, uint32_t thread, uint64_t base, const uint8_t* data,
                          size_t length) {
   std::lock_guard lock(file_mutex_);
-  if (fd_ < 0 && !OpenFile()) return;
-  ChunkHeader h{kChunkMagic, static_cast<uint32_t>(kind), thread, 0, base, length};
-  auto put = [&](const void* p, size_t n) {
-    const auto* c = static_cast<const char*>(p);
-    while (n > 0) {
-      ssize_t w = write(fd_, c, n);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) return;
-      c += w;
-      n -= static_cast<size_t>(w);
-    }
-  };
-  put(&h, sizeof h);
-  put(data, length);
+  WriteChunkLocked(kind, thread, base, data, length);
 }
 
 void Runtime::NameType(uint32_t type, const char* label) {
   TracerSection section;
   std::lock_guard lock(mutex_);
   type_names_[type] = OneLine(label);
+  QueueMeta("type " + std::to_string(type) + " " + type_names_[type] + "\n");
 }
 
 void Runtime::NameValue(uint32_t type, int64_t value, const char* label) {
   TracerSection section;
   std::lock_guard lock(mutex_);
   value_names_[{type, value}] = OneLine(label);
+  QueueMeta("value " + std::to_string(type) + " " + std::to_string(value) + " " + value_names_[{type, value}] + "\n");
 }
 
 void Runtime::NameState(uint32_t state, const char* label) {
   TracerSection section;
   std::lock_guard lock(mutex_);
   state_names_[state] = OneLine(label);
+  QueueMeta("state " + std::to_string(state) + " " + state_names_[state] + "\n");
 }
 
 int Runtime::RegisterLocation(const char* file, int line) {
   TracerSection section;
   std::lock_guard lock(mutex_);
   locations_.push_back(OneLine(file) + ":" + std::to_string(line));
+  QueueMeta("location " + std::to_string(locations_.size()) + " " + locations_.back() + "\n");
   return static_cast<int>(locations_.size());
 }
 
@@ -260,16 +324,20 @@ void Runtime::AddMetaLine(const std::string& line) {
   TracerSection section;
   std::lock_guard lock(mutex_);
   extra_meta_.push_back(OneLine(line.c_str()));
+  QueueMeta(extra_meta_.back() + "\n");
 }
 
 void Runtime::SetIdentity(const ProcessIdentity& id) {
   std::lock_guard lock(mutex_);
   identity_ = id;
+  if (started_) QueueMeta(ProcessLine(0) + "session " + identity_.session + "\n");
 }
 
 void Runtime::AddClockSample(uint64_t local_time, int64_t offset_ns, uint64_t rtt_ns) {
   std::lock_guard lock(mutex_);
   clock_samples_.push_back({local_time, offset_ns, rtt_ns});
+  QueueMeta("sync " + std::to_string(local_time) + " " + std::to_string(offset_ns) + " " + std::to_string(rtt_ns) +
+            "\n");
 }
 
 // One fact per line, `key fields...`; the merge reads it back (merge/pxt_reader.cc).
@@ -305,37 +373,26 @@ std::string Runtime::ModuleMap() {
   return s;
 }
 
+std::string Runtime::ProcessLine(uint64_t end_time) const {
+  return "process " + std::to_string(identity_.rank) + " " + std::to_string(identity_.size) + " " +
+         std::to_string(getpid()) + " " + std::to_string(sysconf(_SC_NPROCESSORS_CONF)) + " " +
+         std::to_string(start_time_) + " " + std::to_string(end_time) + "\n";
+}
+
+// The last metadata chunk: names, notes and clock samples went out as they came (QueueMeta);
+// this one adds the end, the thread count, the objects loaded since, and the mark of a
+// complete file.
 std::string Runtime::MetadataText(uint64_t end_time) const {
-  std::string s = "pxt-meta 1\n";
-  s += "process " + std::to_string(identity_.rank) + " " + std::to_string(identity_.size) + " " +
-       std::to_string(getpid()) + " " + std::to_string(sysconf(_SC_NPROCESSORS_CONF)) + " " +
-       std::to_string(start_time_) + " " + std::to_string(end_time) + "\n";
+  std::string s = "pxt-meta 1\n" + ProcessLine(end_time);
   s += "threads " + std::to_string(threads_.size()) + "\n";
-  s += "host " + HostName() + "\n";
-  s += "session " + identity_.session + "\n";
-  s += "run " + run_id_ + "\n";
-  if (g_clock_skew.active) s += "skew 1\n";  // its clock is not the host's: never shared
-  for (const auto& c : clock_samples_)
-    s += "sync " + std::to_string(c.time) + " " + std::to_string(c.offset) + " " +
-         std::to_string(c.rtt) + "\n";
-  for (const auto& [type, label] : type_names_)
-    s += "type " + std::to_string(type) + " " + label + "\n";
-  for (const auto& [key, label] : value_names_)
-    s += "value " + std::to_string(key.first) + " " + std::to_string(key.second) + " " + label +
-         "\n";
-  for (const auto& [state, label] : state_names_)
-    s += "state " + std::to_string(state) + " " + label + "\n";
-  for (size_t i = 0; i < locations_.size(); ++i)
-    s += "location " + std::to_string(i + 1) + " " + locations_[i] + "\n";
-  for (const auto& line : extra_meta_) s += line + "\n";
   s += ModuleMap();
   return s;
 }
 
-std::string Runtime::FinishProcess() {
+std::string Runtime::FinishProcess(int abnormal) {
   TracerSection section;
   std::lock_guard lock(mutex_);
-  if (!g_active.exchange(false)) return path_;
+  if (crash_flushed_.load() || !g_active.exchange(false)) return path_;
   // A process that recorded nothing (typically a shell or launcher that inherited LD_PRELOAD)
   // leaves no file and merges nothing: it must not replace the trace of the program it ran.
   if (threads_.empty() && fd_ < 0 && identity_.rank < 0) return "";
@@ -351,11 +408,121 @@ std::string Runtime::FinishProcess() {
     b->finished = true;
   }
   std::string meta = MetadataText(Now());
+  if (abnormal != 0) meta += "abnormal " + std::to_string(abnormal) + " " + std::to_string(end_time) + "\n";
+  meta += "finished 1\n";
   WriteChunk(ChunkKind::kMeta, 0, 0, reinterpret_cast<const uint8_t*>(meta.data()), meta.size());
   std::lock_guard file_lock(file_mutex_);
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
   return path_;
+}
+
+namespace {
+
+// Decimal digits of v at p (async-signal-safe).
+char* PutDecimal(char* p, uint64_t v) {
+  char digits[24];
+  int n = 0;
+  do digits[n++] = static_cast<char>('0' + v % 10), v /= 10;
+  while (v != 0);
+  while (n > 0) *p++ = digits[--n];
+  return p;
+}
+
+char* PutText(char* p, const char* s) {
+  while (*s) *p++ = *s++;
+  return p;
+}
+
+}  // namespace
+
+bool InForkedChild() { return g_forked_child.load(); }
+
+void Runtime::CrashFlush(int signal) {
+  if (g_forked_child.load() || !started_ || crash_flushed_.exchange(true)) return;
+  if (!g_active.exchange(false)) return;  // finished normally already
+  const uint64_t now = Now();
+  // The file: open, else the first name OpenFile would have tried, with the metadata kept for
+  // it (read without the lock: a signal may have stopped a thread holding it).
+  int fd = fd_;
+  if (fd < 0) {
+    fd = open(crash_path_, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) return;
+    fd_ = fd;
+    if (!pending_meta_.empty()) {
+      ChunkHeader h{kChunkMagic, static_cast<uint32_t>(ChunkKind::kMeta), 0, 0, 0, pending_meta_.size()};
+      WriteAll(fd, h, reinterpret_cast<const uint8_t*>(pending_meta_.data()), pending_meta_.size());
+    }
+  }
+  for (ThreadBuffer* b = registry_.load(); b != nullptr; b = b->next_registered) {
+    if (b->finished) continue;
+    const size_t n = b->committed();
+    if (n == 0) continue;
+    ChunkHeader h{kChunkMagic, static_cast<uint32_t>(ChunkKind::kData), b->index(), 0, b->base_time(), n};
+    WriteAll(fd, h, b->data(), n);
+  }
+  char text[96];
+  char* p = PutText(text, "pxt-meta 1\nabnormal ");
+  p = PutDecimal(p, static_cast<uint64_t>(signal));
+  *p++ = ' ';
+  p = PutDecimal(p, now);
+  *p++ = '\n';
+  ChunkHeader h{kChunkMagic, static_cast<uint32_t>(ChunkKind::kMeta), 0, 0, 0, static_cast<uint64_t>(p - text)};
+  WriteAll(fd, h, reinterpret_cast<const uint8_t*>(text), static_cast<size_t>(p - text));
+}
+
+namespace {
+
+constexpr int kStopSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGXCPU, SIGQUIT};
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+struct sigaction g_previous[65];  // what each signal did before the crash handler
+
+void CrashHandler(int sig, siginfo_t* info, void* context) {
+  const int saved = errno;
+  Runtime::Get().CrashFlush(sig);
+  const struct sigaction& old = g_previous[sig];
+  if ((old.sa_flags & SA_SIGINFO) && old.sa_sigaction != nullptr) {
+    old.sa_sigaction(sig, info, context);
+  } else if (old.sa_handler == SIG_IGN) {
+  } else if (old.sa_handler == SIG_DFL || old.sa_handler == nullptr) {
+    // The default action, now: the process ends as it would have without the tracer.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, sig);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nullptr);
+    raise(sig);
+  } else {
+    old.sa_handler(sig);
+  }
+  errno = saved;
+}
+
+void Install(int sig, bool over_default_only) {
+  struct sigaction current {};
+  if (sigaction(sig, nullptr, &current) != 0) return;
+  if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == CrashHandler) return;  // already first
+  // A program's own stop handler ends its run its way (and the normal end flushes); an
+  // ignored signal stays ignored.
+  if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN) return;
+  if (over_default_only && current.sa_handler != SIG_DFL) return;
+  g_previous[sig] = current;
+  struct sigaction ours {};
+  ours.sa_sigaction = CrashHandler;
+  ours.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&ours.sa_mask);
+  sigaction(sig, &ours, nullptr);
+}
+
+}  // namespace
+
+void Runtime::InstallCrashHandlers(bool after_mpi_init) {
+  if (!options_.crash_handlers) return;
+  for (int sig : kStopSignals) Install(sig, !after_mpi_init);
+  for (int sig : kFaultSignals) Install(sig, false);
 }
 
 void RecordEvent(ThreadBuffer* b, uint64_t t, uint32_t type, int64_t value) {

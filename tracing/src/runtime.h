@@ -102,7 +102,13 @@ class ThreadBuffer {
   void Flush(bool record_intrusion);
 
   uint32_t index() const { return index_; }
+  // The records committed so far and the time they are relative to (the crash flush).
+  const uint8_t* data() const { return data_.get(); }
+  size_t committed() const { return static_cast<size_t>(pos_ - data_.get()); }
+  uint64_t base_time() const { return base_time_; }
   bool finished = false;
+  // The next buffer of the lock-free list a signal handler walks (Runtime::CrashFlush).
+  ThreadBuffer* next_registered = nullptr;
   // The thread's hardware counters, read at every state change; null when not recorded.
   std::unique_ptr<ThreadCounters> counters;
 
@@ -165,12 +171,28 @@ class Runtime {
   void AddClockSample(uint64_t local_time, int64_t offset_ns, uint64_t rtt_ns);
 
   // Stops recording, flushes every buffer, writes the metadata and closes the process file.
-  // Returns the file's path ("" when tracing never started).
-  std::string FinishProcess();
+  // Returns the file's path ("" when tracing never started). `abnormal` (a signal number, or
+  // kAbnormalMpiAbort) marks a run that is ending without its normal end.
+  std::string FinishProcess(int abnormal = 0);
+
+  // Async-signal-safe: stops recording and writes every thread's committed records and an
+  // "abnormal SIGNAL TIME" metadata line, with write(2) only; once per process.
+  void CrashFlush(int signal);
+  // Installs the crash handlers: over the default action of SIGTERM, SIGINT, SIGHUP, SIGXCPU
+  // and SIGQUIT, and in front of whatever handles SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT.
+  // `after_mpi_init`: again after MPI_Init, in front of the handlers its library installed
+  // (they end the process) for every one of them.
+  void InstallCrashHandlers(bool after_mpi_init = false);
 
  private:
   Runtime() = default;
   bool OpenFile();
+  // Writes a chunk; file_mutex_ held.
+  void WriteChunkLocked(ChunkKind kind, uint32_t thread, uint64_t base, const uint8_t* data, size_t length);
+  // Metadata lines: written at once when the file is open, else kept for its first chunk, so
+  // that a process that dies still leaves its identity and names (mutex_ may be held).
+  void QueueMeta(const std::string& lines);
+  std::string ProcessLine(uint64_t end_time) const;
   std::string MetadataText(uint64_t end_time) const;
   static std::string ModuleMap();
 
@@ -184,6 +206,10 @@ class Runtime {
   std::string run_id_;
   int fd_ = -1;
   std::string path_;
+  std::string pending_meta_;        // file_mutex_: metadata waiting for the file
+  char crash_path_[4096] = {};      // where a crash flush writes when no file is open yet
+  std::atomic<bool> crash_flushed_{false};
+  std::atomic<ThreadBuffer*> registry_{nullptr};  // every buffer, for the crash flush
 
   std::mutex file_mutex_;  // serialises chunk writes
   std::mutex mutex_;       // guards everything below
@@ -231,6 +257,9 @@ struct MessageInfo {
 };
 void RecordSend(ThreadBuffer* b, const MessageInfo& m, uint64_t logical, uint64_t physical);
 void RecordRecv(ThreadBuffer* b, const MessageInfo& m, uint64_t logical, uint64_t physical);
+
+// True in the child of a fork() without exec: it records nothing and writes no file.
+bool InForkedChild();
 
 // Merges the per-process files of this process's session into options().MergedTrace();
 // prints the report to stderr when verbose. Returns false (with a message) on failure.

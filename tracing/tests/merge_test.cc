@@ -325,6 +325,41 @@ TEST_F(MergeTest, TimesAndClockSamplesAtTheEndsOfTheirRangesStayInRange) {
 
 // Every input of the fuzz target's corpus (tests/fuzz/corpus/pxt: seeds and the inputs of what
 // it found) reads and merges, or fails with a message, as the target drives them.
+// Process files of a run that died: one said how (a signal handler's "abnormal" line), one of
+// format 2 never finished (SIGKILL), one of format 1 (before the format said when a file is
+// complete) is taken as finished. The threads of the first two end with event 40000099 (the
+// signal, 0 for none said) at the later of their last record and the signal; the report says it.
+TEST_F(MergeTest, MarksTheEndOfProcessesThatDied) {
+  PxtBuilder term;
+  term.Record(RecordKind::kStateEnter, 1000, {100});
+  term.Record(RecordKind::kEvent, 2000, {1000, ZigZag(1)});
+  term.Write(dir_ + "/a.pxt", "format 2\nprocess 0 3 1 2 0 0\nhost n\nsession s\nabnormal 15 5000\n");
+  PxtBuilder killed;
+  killed.Record(RecordKind::kEvent, 1500, {1000, ZigZag(1)});
+  killed.Write(dir_ + "/b.pxt", "format 2\nprocess 1 3 2 2 0 0\nhost n\nsession s\n");
+  PxtBuilder old;
+  old.Record(RecordKind::kEvent, 1200, {1000, ZigZag(1)});
+  old.Write(dir_ + "/c.pxt", "process 2 3 3 2 0 3000\nhost n\nsession s\n");
+  MergeReport report;
+  std::string error;
+  ASSERT_TRUE(MergeTraceFiles({{dir_ + "/a.pxt", dir_ + "/b.pxt", dir_ + "/c.pxt"}, dir_ + "/m.prv", true}, &report,
+                              &error))
+      << error;
+  EXPECT_EQ(report.abnormal_processes, 2);
+  const std::string prv = Slurp(dir_ + "/m.prv");
+  // Rank 0 (task 1) at the signal (5000, after its last record at 2000, rebased by 1000);
+  // rank 1 (task 2) at its last record (1500 - 1000).
+  EXPECT_NE(prv.find("2:0:1:1:1:4000:40000099:15\n"), std::string::npos) << prv;
+  EXPECT_NE(prv.find("2:0:1:2:1:500:1000:1:40000099:0\n"), std::string::npos) << prv;
+  EXPECT_EQ(prv.find("1:3:1:40000099"), std::string::npos) << prv;
+  std::string lines;
+  for (const std::string& l : report.lines) lines += l + "\n";
+  EXPECT_NE(lines.find("ended abnormally: rank 0: SIGTERM"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("ended abnormally: rank 1: stopped without a word"), std::string::npos) << lines;
+  const std::string pcf = Slurp(dir_ + "/m.pcf");
+  EXPECT_NE(pcf.find("40000099    Trace ended abnormally"), std::string::npos) << pcf;
+}
+
 TEST(PxtFuzzCorpus, EveryInputReadsAndMergesOrFailsCleanly) {
   const std::filesystem::path corpus = PXT_FUZZ_CORPUS;
   if (!std::filesystem::is_directory(corpus)) GTEST_SKIP() << "no " << corpus;

@@ -44,6 +44,10 @@ extern "C" {
 
 /* Event types written by the library itself. */
 #define PXT_TYPE_FLUSHING 40000003u        /* 1 when a buffer flush begins, 0 when it ends */
+/* Written by the merge at the last record of each thread of a process that did not end
+   normally: the signal that ended it, 1000 for MPI_Abort, 0 when it stopped without a word
+   (SIGKILL, a lost node). */
+#define PXT_TYPE_ABNORMAL_END 40000099u
 #define PXT_TYPE_SOURCE_LOCATION 40001000u /* value = location id, labelled "file.c:42" */
 #define PXT_TYPE_PTHREAD 61000000u         /* pthread call (libparallax-pthread.so) */
 #define PXT_TYPE_MPI_P2P 50000001u         /* Extrae's MPI call values */

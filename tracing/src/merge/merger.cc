@@ -1,5 +1,7 @@
 #include "tracing/src/merge/merger.h"
 
+#include <csignal>
+
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -220,7 +222,15 @@ class ThreadWalker {
 
   void Walk(const std::vector<RawRecord>& records) {
     for (const RawRecord& r : records) Apply(r, clock_.Correct(r.time));
-    if (!records.empty()) Close(clock_.Correct(records.back().time));
+    if (records.empty()) return;
+    const int64_t last = clock_.Correct(records.back().time);
+    Close(last);
+    // A process that did not end normally: its threads' records stop here, said with an event
+    // (when the signal came, if it said, and not before the thread's last record).
+    if (f_.EndedAbnormally()) {
+      const int64_t when = f_.abnormal_time ? std::max(last, clock_.Correct(f_.abnormal_time)) : last;
+      AddEvent(when, PXT_TYPE_ABNORMAL_END, f_.abnormal);
+    }
   }
 
  private:
@@ -539,6 +549,14 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, Mer
   if (r->truncated_chunks)
     r->lines.push_back("warning: " + std::to_string(r->truncated_chunks) +
                        " truncated chunks (a process did not finish); records kept up to the cut");
+  for (const ProcessFile& f : files) {
+    if (!f.EndedAbnormally()) continue;
+    ++r->abnormal_processes;
+    const std::string who = f.rank >= 0 ? "rank " + std::to_string(f.rank) : "pid " + std::to_string(f.pid);
+    r->lines.push_back("ended abnormally: " + who + ": " + AbnormalEndLabel(f.abnormal) +
+                       " (its records up to its last flush are kept; event " +
+                       std::to_string(PXT_TYPE_ABNORMAL_END) + " marks the end)");
+  }
 }
 
 bool ReadInputs(const MergeOptions& o, std::vector<ProcessFile>* files, MergeReport*,
@@ -588,6 +606,36 @@ bool MergeTraceFiles(const MergeOptions& options, MergeReport* report, std::stri
   MergedTrace trace;
   if (!MergeProcesses(&files, options, report, &trace, error)) return false;
   return WriteParaverFiles(trace, options.output, error);
+}
+
+std::string AbnormalEndLabel(int code) {
+  switch (code) {
+    case 0:
+      return "stopped without a word (SIGKILL or a lost node)";
+    case kAbnormalMpiAbort:
+      return "MPI_Abort";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGXCPU:
+      return "SIGXCPU (CPU time limit)";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+  }
+  return "signal " + std::to_string(code);
 }
 
 bool OtherSessionOfRun(const std::string& dir, const std::string& run, const std::string& session) {

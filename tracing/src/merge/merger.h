@@ -31,11 +31,16 @@ struct MergeReport {
   uint64_t largest_violation = 0;     // ns the furthest of those receives was before its send
   uint64_t truncated_chunks = 0;
   uint64_t lost_notes = 0;  // facts about lost records written by the processes (see lines)
+  int abnormal_processes = 0;  // processes that ended without their normal end
   std::vector<std::string> unmatched_detail;  // one line per group of unmatched messages
   std::vector<std::string> lines;             // human-readable report, one fact per line
 };
 
 bool MergeTraceFiles(const MergeOptions& options, MergeReport* report, std::string* error);
+
+// "SIGSEGV", "MPI_Abort", "stopped without a word (SIGKILL or a lost node)": the values of
+// PXT_TYPE_ABNORMAL_END.
+std::string AbnormalEndLabel(int code);
 
 // The *.pxt files of `dir` that belong to one run: the session `session`, or when empty the
 // session of the most recently written file. `note` says what else was found and skipped.

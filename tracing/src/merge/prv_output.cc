@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "parallax/trace.h"
+#include "tracing/src/merge/merger.h"
 #include "tracing/src/merge/merge_model.h"
 #include "tracing/src/mpi_calls.h"
 
@@ -212,6 +213,11 @@ void PcfMpi(const MergedTrace& t, std::string* out) {
 }
 
 void PcfLibraryTypes(const MergedTrace& t, std::string* out) {
+  if (t.used_types.count(PXT_TYPE_ABNORMAL_END)) {
+    std::map<int64_t, std::string> values;
+    for (int code : {0, 1, 2, 3, 4, 6, 7, 8, 11, 15, 24, kAbnormalMpiAbort}) values[code] = AbnormalEndLabel(code);
+    PcfType(PXT_TYPE_ABNORMAL_END, "Trace ended abnormally", values, out);
+  }
   if (t.used_types.count(PXT_TYPE_FLUSHING))
     PcfType(PXT_TYPE_FLUSHING, "Flushing Traces", {{0, "End"}, {1, "Begin"}}, out);
   if (t.used_types.count(PXT_TYPE_PTHREAD))

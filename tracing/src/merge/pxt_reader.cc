@@ -120,6 +120,13 @@ void ParseMetaLine(std::string_view line, ProcessFile* f) {
     m.bias = static_cast<uint64_t>(std::strtoull(std::string(Word(&line)).c_str(), nullptr, 10));
     m.path = std::string(line);
     if (m.low < m.high && !m.path.empty()) f->modules.push_back(std::move(m));
+  } else if (key == "format") {
+    f->format = static_cast<int>(Num(&line));
+  } else if (key == "finished") {
+    f->finished = true;
+  } else if (key == "abnormal") {
+    f->abnormal = static_cast<int>(Num(&line));
+    f->abnormal_time = static_cast<uint64_t>(Num(&line));
   } else if (key == "comm") {
     auto& ranks = f->comms[static_cast<uint64_t>(Num(&line))];
     ranks.clear();

@@ -56,6 +56,12 @@ struct ProcessFile {
   std::vector<std::vector<RawRecord>> threads;
   uint64_t truncated_chunks = 0;  // chunks cut short (a crashed process): records kept up to there
   bool has_meta = false;
+  int format = 1;               // 2: the file says when it is complete ("finished")
+  bool finished = false;        // the process wrote its last metadata
+  int abnormal = 0;             // the signal (or 1000: MPI_Abort) that ended it; 0: none said
+  uint64_t abnormal_time = 0;   // when (its clock)
+  // The process did not end normally: it said why, or a file of format 2 was never finished.
+  bool EndedAbnormally() const { return abnormal != 0 || (format >= 2 && !finished); }
 };
 
 // Reads `path`. With `meta_only`, data chunks are skipped (listing sessions). Returns false

@@ -75,6 +75,8 @@ void InitProcess() {
   PMPI_Bcast(session, sizeof session, MPI_CHAR, 0, g_sync_comm);
   id.session = session;
   Runtime::Get().SetIdentity(id);
+  // The MPI library installs its own fault handlers in MPI_Init: the crash flush goes first.
+  if (Runtime::Get().active()) Runtime::Get().InstallCrashHandlers(true);
   if (Runtime::Get().active()) SyncClocks();
 }
 

@@ -29,6 +29,8 @@ void mpi_init_thread_(F* required, F* provided, F* ierr) {
 
 void mpi_finalize_(F* ierr) { *ierr = MPI_Finalize(); }
 
+void mpi_abort_(F* comm, F* errorcode, F* ierr) { *ierr = MPI_Abort(C(comm), *errorcode); }
+
 void mpi_comm_rank_(F* comm, F* rank, F* ierr) {
   int r = 0;
   *ierr = MPI_Comm_rank(C(comm), &r);
@@ -496,6 +498,8 @@ void mpi_init_thread_f08_(F* required, F* provided, F* ierr) {
 
 void mpi_finalize_f08_(F* ierr) { mpi_finalize_(Ierror(ierr)); }
 
+void mpi_abort_f08_(F* comm, F* errorcode, F* ierr) { mpi_abort_(comm, errorcode, Ierror(ierr)); }
+
 void mpi_comm_rank_f08_(F* comm, F* rank, F* ierr) { mpi_comm_rank_(comm, rank, Ierror(ierr)); }
 
 void mpi_comm_size_f08_(F* comm, F* size, F* ierr) { mpi_comm_size_(comm, size, Ierror(ierr)); }
@@ -788,6 +792,7 @@ void mpi_intercomm_merge_f08_(F* intercomm, F* high, F* newcomm, F* ierr) {
 PXT_FORTRAN_ALIASES(mpi_init, MPI_INIT)
 PXT_FORTRAN_ALIASES(mpi_init_thread, MPI_INIT_THREAD)
 PXT_FORTRAN_ALIASES(mpi_finalize, MPI_FINALIZE)
+PXT_FORTRAN_ALIASES(mpi_abort, MPI_ABORT)
 PXT_FORTRAN_ALIASES(mpi_comm_rank, MPI_COMM_RANK)
 PXT_FORTRAN_ALIASES(mpi_comm_size, MPI_COMM_SIZE)
 PXT_FORTRAN_ALIASES(mpi_comm_split, MPI_COMM_SPLIT)

@@ -42,6 +42,14 @@ int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
+// The job ends here without MPI_Finalize: the process's trace is finished now, marked as ended
+// by MPI_Abort (the other ranks, killed by the launcher, flush from their signal handlers).
+// (Extrae has no value for MPI_Abort: the call itself is not recorded.)
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  Runtime::Get().FinishProcess(kAbnormalMpiAbort);
+  return PMPI_Abort(comm, errorcode);
+}
+
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
   PXT_CALL("MPI_Comm_rank");
   CallScope s(kCall);

@@ -1,0 +1,43 @@
+/* An MPI job that dies, for tests/golden/tracing_crash.sh: `pxt_test_mpi_crash MODE N S` runs N
+ * steps of { computation, ring exchange with MPI_Sendrecv, an event (type 1000) with the step }
+ * on every rank; at step S, MODE "segv" makes rank 1 store through a null pointer and "abort"
+ * makes rank 2 call MPI_Abort; "clean" runs to the end. The launcher then ends the other ranks.
+ * The records before the end are the same in every mode. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parallax/trace.h"
+
+static volatile double sink;
+
+static void Compute(int units) {
+  double x = 1.0;
+  for (int i = 0; i < units * 1000; ++i) x = x * 1.0000001 + 1e-9;
+  sink = x;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* mode = argc > 1 ? argv[1] : "clean";
+  const int steps = argc > 2 ? atoi(argv[2]) : 100;
+  const int stop = argc > 3 ? atoi(argv[3]) : steps / 2;
+  PXT_NAME_EVENT_TYPE(1000, "Step");
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  double out = rank, in = 0;
+  for (int step = 1; step <= steps; ++step) {
+    if (step == stop && strcmp(mode, "segv") == 0 && rank == 1) *(volatile int*)0 = 1;
+    if (step == stop && strcmp(mode, "abort") == 0 && rank == 2) MPI_Abort(MPI_COMM_WORLD, 3);
+    PXT_EVENT(1000, step);
+    Compute(50);
+    MPI_Sendrecv(&out, 1, MPI_DOUBLE, next, step, &in, 1, MPI_DOUBLE, prev, step, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}
