@@ -99,6 +99,15 @@ check "one rank segfaults: 4 ranks, task 2 ends with SIGSEGV after 99 steps, the
 mpi mpi_abort abort 200 100
 check "one rank calls MPI_Abort: task 3 ends with 1000 (MPI_Abort), the others by the launcher, prefixes" \
   "loads '$OUT/mpi_abort/m.prv' && ranks '$OUT/mpi_abort.json' 3 1000 98 && grep -q 'ended abnormally: rank 2: MPI_Abort' '$OUT/mpi_abort/merge.txt'"
+# A traced helper started by rank 1 with system() inherits the launcher's rank variables: it
+# must not claim rank 1 (its own trace has one process, not an MPI rank).
+set +e
+mpirun --allow-run-as-root --oversubscribe --mca orte_tmpdir_base "$OUT" -np 4 -x LD_PRELOAD="$PRELOAD" \
+  -x PXT_OUTPUT_DIR="$OUT/system" -x PXT_VERBOSE=0 -x ASAN_OPTIONS \
+  "$BUILD/bin/pxt_test_mpi_crash" system 20 0 "$BUILD/bin/pxt_test_crash clean 3 > /dev/null" > "$OUT/system.out" 2>&1
+set -e
+check "a helper started with system() in an MPI job: the job's trace has its 4 ranks, the helper its own trace" \
+  "[ \"\$(\"\$BIN\" info --json '$OUT/system/pxt_test_mpi_crash.prv' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"tasks\"])')\" = 4 ] && [ -f '$OUT/system/pxt_test_crash.prv' ] && grep -aq '^process -1 ' '$OUT/system/pxt_test_crash.pxt.d/'*.pxt"
 # The job killed from outside (a walltime limit): mpirun gets SIGTERM and passes it on.
 mpirun --allow-run-as-root --oversubscribe --mca orte_tmpdir_base "$OUT" -np 4 -x LD_PRELOAD="$PRELOAD" \
   -x PXT_OUTPUT_DIR="$OUT/killed" -x PXT_BUFFER_SIZE=4096 -x PXT_VERBOSE=0 -x ASAN_OPTIONS \

@@ -2,6 +2,8 @@
  * steps of { computation, ring exchange with MPI_Sendrecv, an event (type 1000) with the step }
  * on every rank; at step S, MODE "segv" makes rank 1 store through a null pointer and "abort"
  * makes rank 2 call MPI_Abort; "clean" runs to the end. The launcher then ends the other ranks.
+ * MODE "system" runs to the end after rank 1 started, with system(), the program named by the
+ * fourth argument (a traced helper, which must not claim rank 1).
  * The records before the end are the same in every mode. */
 #include <mpi.h>
 #include <stdio.h>
@@ -28,6 +30,9 @@ int main(int argc, char** argv) {
   const int steps = argc > 2 ? atoi(argv[2]) : 100;
   const int stop = argc > 3 ? atoi(argv[3]) : steps / 2;
   PXT_NAME_EVENT_TYPE(1000, "Step");
+  if (strcmp(mode, "system") == 0 && rank == 1 && argc > 4) {
+    if (system(argv[4]) != 0) fprintf(stderr, "the helper failed\n");
+  }
   const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
   double out = rank, in = 0;
   for (int step = 1; step <= steps; ++step) {

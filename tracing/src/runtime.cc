@@ -129,6 +129,17 @@ bool Runtime::Start() {
   if (started_) return g_active.load();
   started_ = true;
   int launcher_rank = LauncherRank();
+  // The launcher's rank variables are inherited by whatever a rank starts (system(), popen):
+  // only the process that first claimed the rank (or its exec'd image, same pid) is that rank.
+  if (launcher_rank >= 0) {
+    const std::string me = std::to_string(getpid());
+    const char* owner = std::getenv("PXT_RANK_OWNER");
+    if (owner != nullptr && *owner != '\0' && me != owner) {
+      launcher_rank = -1;
+    } else {
+      setenv("PXT_RANK_OWNER", me.c_str(), 1);
+    }
+  }
   options_ = ReadOptions(launcher_rank);
   if (!options_.config_error.empty())
     std::fprintf(stderr, "parallax-trace: %s; tracing disabled\n", options_.config_error.c_str());
