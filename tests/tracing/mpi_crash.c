@@ -2,7 +2,8 @@
  * steps of { computation, ring exchange with MPI_Sendrecv, an event (type 1000) with the step }
  * on every rank; at step S, MODE "segv" makes rank 1 store through a null pointer and "abort"
  * makes rank 2 call MPI_Abort; "clean" runs to the end. The launcher then ends the other ranks.
- * MODE "system" runs to the end after rank 1 started, with system(), the program named by the
+ * MODE "pcontrol" stops recording with MPI_Pcontrol(0) at step S and resumes it with
+ * MPI_Pcontrol(1) ten steps later (Extrae's convention). MODE "system" runs to the end after rank 1 started, with system(), the program named by the
  * fourth argument (a traced helper, which must not claim rank 1).
  * The records before the end are the same in every mode. */
 #include <mpi.h>
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
   for (int step = 1; step <= steps; ++step) {
     if (step == stop && strcmp(mode, "segv") == 0 && rank == 1) *(volatile int*)0 = 1;
     if (step == stop && strcmp(mode, "abort") == 0 && rank == 2) MPI_Abort(MPI_COMM_WORLD, 3);
+    if (strcmp(mode, "pcontrol") == 0 && step == stop) MPI_Pcontrol(0);
+    if (strcmp(mode, "pcontrol") == 0 && step == stop + 10) MPI_Pcontrol(1);
     PXT_EVENT(1000, step);
     Compute(50);
     MPI_Sendrecv(&out, 1, MPI_DOUBLE, next, step, &in, 1, MPI_DOUBLE, prev, step, MPI_COMM_WORLD,

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <map>
 #include <string_view>
 
@@ -24,13 +25,23 @@ const char* Env(const char* name) {
 }
 
 // A variable from the environment, else from the configuration file.
+// Extrae's environment variables and the PXT_ ones they stand for (tracing/README.md).
+constexpr std::pair<const char*, const char*> kExtraeNames[] = {{"PXT_ENABLED", "EXTRAE_ON"},
+                                                                {"PXT_OUTPUT_DIR", "EXTRAE_FINAL_DIR"},
+                                                                {"PXT_OUTPUT_NAME", "EXTRAE_PROGRAM_NAME"},
+                                                                {"PXT_COUNTERS", "EXTRAE_COUNTERS"}};
+
 class Lookup {
  public:
   explicit Lookup(const Settings& s) : s_(s) {}
   const char* operator()(const char* name) const {
     if (const char* v = Env(name)) return v;
     auto it = s_.values.find(name);
-    return it != s_.values.end() && !it->second.empty() ? it->second.c_str() : nullptr;
+    if (it != s_.values.end() && !it->second.empty()) return it->second.c_str();
+    // Extrae's variables for the same settings, so that job scripts written for Extrae work.
+    for (const auto& [ours, extrae] : kExtraeNames)
+      if (std::strcmp(name, ours) == 0) return Env(extrae);
+    return nullptr;
   }
   bool Bool(const char* name, bool fallback) const {
     const char* v = (*this)(name);
@@ -223,6 +234,14 @@ Options ReadOptions(int rank) {
   if (o.buffer_bytes < 4096) o.buffer_bytes = 4096;
   if (const char* v = env("PXT_EVENT_TYPES")) o.event_types = ParseTypes(v);
   o.merge = env.Bool("PXT_MERGE", true);
+  // Extrae's settings without an equivalent here: said, not silently ignored.
+  for (const char* name : {"EXTRAE_CONFIG_FILE", "EXTRAE_BUFFER_SIZE", "EXTRAE_SAMPLING_PERIOD", "EXTRAE_DISABLE_MPI"})
+    if (Env(name) != nullptr)
+      o.extrae_notice += std::string(o.extrae_notice.empty() ? "" : "; ") + name;
+  if (!o.extrae_notice.empty())
+    o.extrae_notice += " set: Extrae's XML configuration and these settings are not read by the Parallax tracing "
+                       "library; EXTRAE_ON, EXTRAE_FINAL_DIR, EXTRAE_PROGRAM_NAME and EXTRAE_COUNTERS are, and the "
+                       "PXT_ variables set the rest (tracing/README.md)";
   o.crash_handlers = env.Bool("PXT_CRASH_HANDLERS", true);
   o.verbose = env.Bool("PXT_VERBOSE", true);
   o.show_runtime_threads = env.Bool("PXT_SHOW_RUNTIME_THREADS", false);

@@ -19,6 +19,7 @@ struct Options {
   std::vector<std::pair<uint32_t, uint32_t>> event_types;  // PXT_EVENT_TYPES; empty = all
   bool merge = true;                                       // PXT_MERGE
   bool crash_handlers = true;                              // PXT_CRASH_HANDLERS
+  std::string extrae_notice;  // Extrae settings that are set but not read (said at start)
   bool verbose = true;                                     // PXT_VERBOSE
   bool show_runtime_threads = false;                       // PXT_SHOW_RUNTIME_THREADS
   int sync_rounds = 40;         // PXT_SYNC_ROUNDS (MPI clock ping-pongs per rank)

@@ -24,6 +24,8 @@ thread_local ThreadBuffer* t_buffer = nullptr;
 
 namespace {
 
+constexpr uint32_t kTracingType = 40000012;  // Extrae's "Tracing": 0 disabled, 1 enabled
+
 // Room kept free at the end of a buffer: the record being written, a cpu change, and the four
 // records describing a flush.
 constexpr size_t kReserveBytes = 8 * kMaxRecordBytes;
@@ -74,7 +76,7 @@ void AfterForkInChild() {
 
 void AtExit() {
   Runtime& rt = Runtime::Get();
-  if (!rt.active() || g_forked_child.load()) return;
+  if (!rt.pending() || g_forked_child.load()) return;
   std::string path = rt.FinishProcess();
   if (!path.empty() && rt.identity().rank < 0 && rt.options().merge) MergeOwnSession();
 }
@@ -82,6 +84,12 @@ void AtExit() {
 }  // namespace
 
 // The counts since the thread's previous reading, as events at time t.
+static void RecordCounters(ThreadBuffer* b, uint64_t t);
+
+void RecordCountersNow(ThreadBuffer* b, uint64_t t) {
+  if (b->counters) RecordCounters(b, t);
+}
+
 static void RecordCounters(ThreadBuffer* b, uint64_t t) {
   int64_t deltas[16];
   if (!b->counters->Read(deltas)) return;
@@ -143,6 +151,7 @@ bool Runtime::Start() {
   options_ = ReadOptions(launcher_rank);
   if (!options_.config_error.empty())
     std::fprintf(stderr, "parallax-trace: %s; tracing disabled\n", options_.config_error.c_str());
+  if (!options_.extrae_notice.empty()) std::fprintf(stderr, "parallax-trace: %s\n", options_.extrae_notice.c_str());
   if (!options_.enabled) return false;
   if (!MakeDirs(options_.ProcessDir())) {
     std::fprintf(stderr, "parallax-trace: cannot create %s: %s; tracing disabled\n",
@@ -329,6 +338,30 @@ int Runtime::RegisterLocation(const char* file, int line) {
   return static_cast<int>(locations_.size());
 }
 
+void Runtime::Pause() {
+  TracerSection section;
+  {
+    std::lock_guard lock(mutex_);
+    if (!g_active.load()) return;
+    if (ThreadBuffer* b = t_buffer) RecordEvent(b, Now(), kTracingType, 0);
+    paused_.store(true);
+    g_active.store(false);
+  }
+  NameType(kTracingType, "Tracing");
+  NameValue(kTracingType, 0, "Disabled");
+  NameValue(kTracingType, 1, "Enabled");
+}
+
+void Runtime::Resume() {
+  TracerSection section;
+  {
+    std::lock_guard lock(mutex_);
+    if (!paused_.exchange(false)) return;
+    g_active.store(true);
+  }
+  if (ThreadBuffer* b = CurrentBuffer()) RecordEvent(b, Now(), kTracingType, 1);
+}
+
 void Runtime::AddNote(const std::string& text) { AddMetaLine("note " + text); }
 
 void Runtime::AddMetaLine(const std::string& line) {
@@ -403,7 +436,9 @@ std::string Runtime::MetadataText(uint64_t end_time) const {
 std::string Runtime::FinishProcess(int abnormal) {
   TracerSection section;
   std::lock_guard lock(mutex_);
-  if (crash_flushed_.load() || !g_active.exchange(false)) return path_;
+  if (crash_flushed_.load()) return path_;
+  const bool was_active = g_active.exchange(false);
+  if (!was_active && !paused_.exchange(false)) return path_;
   // A process that recorded nothing (typically a shell or launcher that inherited LD_PRELOAD)
   // leaves no file and merges nothing: it must not replace the trace of the program it ran.
   if (threads_.empty() && fd_ < 0 && identity_.rank < 0) return "";
@@ -451,7 +486,7 @@ bool InForkedChild() { return g_forked_child.load(); }
 
 void Runtime::CrashFlush(int signal) {
   if (g_forked_child.load() || !started_ || crash_flushed_.exchange(true)) return;
-  if (!g_active.exchange(false)) return;  // finished normally already
+  if (!g_active.exchange(false) && !paused_.load()) return;  // finished normally already
   const uint64_t now = Now();
   // The file: open, else the first name OpenFile would have tried, with the metadata kept for
   // it (read without the lock: a signal may have stopped a thread holding it).

@@ -140,6 +140,12 @@ class Runtime {
   // pxt_start(): reads the options, creates the output folder. Idempotent.
   bool Start();
   bool active() const { return g_active.load(std::memory_order_relaxed); }
+  // Started and not finished: recording, or paused by Pause().
+  bool pending() const { return active() || paused_.load(); }
+  // Extrae_shutdown / Extrae_restart, MPI_Pcontrol(0/1): stop and resume recording (event
+  // 40000012 "Tracing" 0 and 1 on the calling thread); the end of the run still flushes.
+  void Pause();
+  void Resume();
   const Options& options() const { return options_; }
   const Counters& counters() const { return counters_; }
 
@@ -209,6 +215,7 @@ class Runtime {
   std::string pending_meta_;        // file_mutex_: metadata waiting for the file
   char crash_path_[4096] = {};      // where a crash flush writes when no file is open yet
   std::atomic<bool> crash_flushed_{false};
+  std::atomic<bool> paused_{false};
   std::atomic<ThreadBuffer*> registry_{nullptr};  // every buffer, for the crash flush
 
   std::mutex file_mutex_;  // serialises chunk writes
@@ -244,6 +251,9 @@ void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state);
 void RecordStateLeave(ThreadBuffer* b, uint64_t t);
 // The code address that called the MPI (or other library) call starting at time t.
 void RecordCaller(ThreadBuffer* b, uint64_t t, uintptr_t address);
+// The thread's hardware counters since its previous reading, as events at time t (when it
+// reads any).
+void RecordCountersNow(ThreadBuffer* b, uint64_t t);
 // A code address as an event of `type` (the function) and `type + 100` (its line), resolved by
 // the merge like call sites (Extrae's OpenMP function types).
 void RecordCodeEvent(ThreadBuffer* b, uint64_t t, uint32_t type, uintptr_t address);

@@ -50,6 +50,16 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   return PMPI_Abort(comm, errorcode);
 }
 
+// Extrae's convention: level 0 stops recording, any other level resumes it.
+int MPI_Pcontrol(const int level, ...) {
+  if (level == 0) {
+    Runtime::Get().Pause();
+  } else {
+    Runtime::Get().Resume();
+  }
+  return PMPI_Pcontrol(level);
+}
+
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
   PXT_CALL("MPI_Comm_rank");
   CallScope s(kCall);
