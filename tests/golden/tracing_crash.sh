@@ -5,7 +5,8 @@
 # folder each leaves gives a trace that loads without errors, whose records are a prefix of a
 # clean run's (the step events 1, 2, ... k of every thread), every thread of a process that
 # died ends with event 40000099 saying how (the signal, 1000 for MPI_Abort, 0 for SIGKILL), and
-# the merge report says it; a child of fork() leaves no file and does not disturb its parent's.
+# the merge report says it; a child of fork() leaves no file and does not disturb its parent's;
+# the merge writes gzip for NAME.prv.gz.
 set -euo pipefail
 BIN=$1
 BUILD=$(cd "$(dirname "$BIN")/.." && pwd)
@@ -59,6 +60,11 @@ run_seq fork
 events "$OUT/fork/pxt_test_crash.prv" 1000,1001,40000099 > "$OUT/fork.json"
 check "fork() without exec: one process file, the parent's 300 steps, nothing of the child's" \
   "[ \$(ls '$OUT/fork/pxt_test_crash.pxt.d' | wc -l) = 1 ] && prefix '$OUT/fork.json' 1000 300 && [ -z \"\$(ends '$OUT/fork.json')\" ]"
+
+# `merge -o NAME.prv.gz`: gzip, with NAME.pcf and NAME.row beside it, the same records.
+"$BIN" merge "$OUT/term/pxt_test_crash.pxt.d" -o "$OUT/term/z.prv.gz" > /dev/null 2>&1
+check "merge -o NAME.prv.gz writes gzip and NAME.pcf, NAME.row; the same records as the .prv" \
+  "head -c 2 '$OUT/term/z.prv.gz' | od -An -tx1 | grep -q '1f 8b' && [ -f '$OUT/term/z.pcf' ] && [ -f '$OUT/term/z.row' ] && cmp -s <(zcat '$OUT/term/z.prv.gz' | tail -n +2) <(tail -n +2 '$OUT/term/m.prv')"
 
 # MPI jobs (skipped without MPI).
 if [ ! -f "$BUILD/lib/libparallax-mpi.so" ] || ! command -v mpirun > /dev/null || [ ! -x "$BUILD/bin/pxt_test_mpi_crash" ]; then

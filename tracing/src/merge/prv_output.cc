@@ -1,8 +1,17 @@
 // Writes a MergedTrace as NAME.prv (records sorted by time), NAME.pcf (Extrae's states and
 // MPI labels, the library's own types, the program's names) and NAME.row (object names).
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
 #include <ctime>
 #include <initializer_list>
 #include <iterator>
@@ -20,13 +29,66 @@ namespace parallax::tracing {
 
 namespace {
 
-using File = std::unique_ptr<FILE, int (*)(FILE*)>;
+// An output file written under a temporary name in its folder and renamed when complete, every
+// write and the close checked (a full disk is an error, never half a trace under the final
+// name); gzip-compressed when the name ends in ".gz".
+class Out {
+ public:
+  Out(const std::string& path, std::string* error) : path_(path), error_(error) {
+    temp_ = path + ".tmpXXXXXX";
+    const int fd = mkstemp(temp_.data());
+    if (fd < 0) {
+      *error_ = path + ": cannot write: " + std::strerror(errno);
+      return;
+    }
+    fchmod(fd, 0644);
+    gz_ = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    if (gz_) {
+      z_ = gzdopen(fd, "wb6");
+      if (z_ == nullptr) close(fd);
+    } else {
+      f_ = fdopen(fd, "w");
+      if (f_ == nullptr) close(fd);
+    }
+    if (z_ == nullptr && f_ == nullptr) Fail("cannot write");
+  }
+  ~Out() {
+    if (!done_) {  // an error: nothing is left behind
+      if (f_) std::fclose(f_);
+      if (z_) gzclose(z_);
+      if (!temp_.empty()) unlink(temp_.c_str());
+    }
+  }
+  explicit operator bool() const { return ok_; }
+  void Put(std::string_view text) {
+    if (!ok_ || text.empty()) return;
+    const bool wrote = gz_ ? gzwrite(z_, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size())
+                           : std::fwrite(text.data(), 1, text.size(), f_) == text.size();
+    if (!wrote) Fail("write error");
+  }
+  bool Finish() {
+    if (!ok_) return false;
+    const int closed = gz_ ? gzclose(z_) : std::fclose(f_);
+    f_ = nullptr;
+    z_ = nullptr;
+    if (closed != 0) return Fail("write error (disk full?)");
+    if (std::rename(temp_.c_str(), path_.c_str()) != 0) return Fail(std::string("cannot rename: ") + std::strerror(errno));
+    done_ = true;
+    return true;
+  }
 
-File OpenOut(const std::string& path, std::string* error) {
-  File f(std::fopen(path.c_str(), "w"), std::fclose);
-  if (!f) *error = path + ": cannot write";
-  return f;
-}
+ private:
+  bool Fail(const std::string& why) {
+    if (ok_) *error_ = path_ + ": " + why;
+    ok_ = false;
+    return false;
+  }
+  std::string path_, temp_;
+  std::string* error_;
+  bool gz_ = false, ok_ = true, done_ = false;
+  FILE* f_ = nullptr;
+  gzFile z_ = nullptr;
+};
 
 std::string Header(const MergedTrace& t) {
   char date[64];
@@ -104,20 +166,21 @@ void CollectLines(const MergedTrace& t, std::vector<Line>* lines) {
 }
 
 bool WritePrv(const MergedTrace& t, const std::string& path, std::string* error) {
-  File f = OpenOut(path, error);
+  Out f(path, error);
   if (!f) return false;
   std::vector<Line> lines;
   CollectLines(t, &lines);
   std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
     return std::tie(a.time, a.thread, a.kind) < std::tie(b.time, b.thread, b.kind);
   });
-  std::string h = Header(t);
-  std::fputs(h.c_str(), f.get());
+  f.Put(Header(t));
+  std::string block;
   for (const Line& l : lines) {
-    std::fputs(l.text.c_str(), f.get());
-    std::fputc('\n', f.get());
+    block.append(l.text).push_back('\n');
+    if (block.size() >= (1u << 20)) f.Put(block), block.clear();
   }
-  return std::ferror(f.get()) == 0 || (*error = path + ": write error", false);
+  f.Put(block);
+  return f.Finish();
 }
 
 constexpr const char* kStateNames[] = {"Idle",
@@ -262,10 +325,9 @@ bool WritePcf(const MergedTrace& t, const std::string& path, std::string* error)
   PcfMpi(t, &s);
   PcfLibraryTypes(t, &s);
   PcfUserTypes(t, &s);
-  File f = OpenOut(path, error);
-  if (!f) return false;
-  std::fputs(s.c_str(), f.get());
-  return std::ferror(f.get()) == 0 || (*error = path + ": write error", false);
+  Out f(path, error);
+  f.Put(s);
+  return f.Finish();
 }
 
 bool WriteRow(const MergedTrace& t, const std::string& path, std::string* error) {
@@ -282,16 +344,21 @@ bool WriteRow(const MergedTrace& t, const std::string& path, std::string* error)
   s += "\nLEVEL THREAD SIZE " + std::to_string(t.threads.size()) + "\n";
   for (const OutThread& th : t.threads)
     s += "THREAD 1." + std::to_string(th.task) + "." + std::to_string(th.thread) + "\n";
-  File f = OpenOut(path, error);
-  if (!f) return false;
-  std::fputs(s.c_str(), f.get());
-  return std::ferror(f.get()) == 0 || (*error = path + ": write error", false);
+  Out f(path, error);
+  f.Put(s);
+  return f.Finish();
 }
 
+// NAME.prv or NAME.prv.gz -> NAME.pcf, NAME.row.
 std::string Sibling(const std::string& prv, const char* ext) {
   std::string base = prv;
-  if (base.size() >= 4 && base.compare(base.size() - 4, 4, ".prv") == 0)
-    base.resize(base.size() - 4);
+  for (const char* suffix : {".prv.gz", ".prv"}) {
+    const size_t n = std::strlen(suffix);
+    if (base.size() >= n && base.compare(base.size() - n, n, suffix) == 0) {
+      base.resize(base.size() - n);
+      break;
+    }
+  }
   return base + ext;
 }
 
