@@ -10,7 +10,7 @@ PACKAGES=(
   libopen-trace-format2-dev otf2-tools
   zlib1g-dev libpng-dev libfmt-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libpugixml-dev libxxhash-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 time
+  python3 time libxml2-utils
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   libopenmpi-dev openmpi-bin gfortran libpapi-dev libdw-dev
   chromium fonts-dejavu-core
