@@ -14,6 +14,7 @@ Errors raise parallax.Error; its `file`, `line`, `column` and `hint` say where a
 
 from __future__ import annotations
 
+import builtins as _builtins
 import os as _os
 import warnings as _warnings
 
@@ -142,7 +143,8 @@ class Image:
         return self.data.decode() if self.format == "svg" else None
 
     def save(self, path):
-        with open(path, "xb") as f:  # never replaces an existing file
+        # The built-in open: this module's own `open` opens traces.
+        with _builtins.open(_os.fspath(path), "xb") as f:  # never replaces an existing file
             f.write(self.data)
 
     def __repr__(self):

@@ -137,6 +137,15 @@ def test_timeline_png_displays_in_jupyter(epoch2):
     assert int.from_bytes(png[16:20], "big") == 400
 
 
+def test_image_save_writes_the_file_and_never_replaces_one(tmp_path, epoch2):
+    img = epoch2.timeline(os.path.join(CFG, "bsc/mpi/views/MPI_call.cfg"), width=400)
+    out = tmp_path / "mpi.png"
+    img.save(out)  # a path object, as pathlib users write it
+    assert out.read_bytes() == img.data
+    with pytest.raises(FileExistsError):
+        img.save(str(out))
+
+
 def test_errors_carry_file_line_and_hint(tmp_path, epoch2):
     bad = tmp_path / "bad.cfg"
     bad.write_text("#ParaverCFG\nConfigFile.Version: 3.4\nwindow_name bad\nwindow_type single\n"
