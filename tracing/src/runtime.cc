@@ -491,6 +491,9 @@ void Runtime::CrashFlush(int signal) {
   // The file: open, else the first name OpenFile would have tried, with the metadata kept for
   // it (read without the lock: a signal may have stopped a thread holding it).
   int fd = fd_;
+  // A process that recorded nothing (a shell that inherited LD_PRELOAD) leaves no file, as at a
+  // normal end.
+  if (fd < 0 && registry_.load() == nullptr && identity_.rank < 0) return;
   if (fd < 0) {
     fd = open(crash_path_, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
     if (fd < 0) return;
