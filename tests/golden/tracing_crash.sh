@@ -61,6 +61,13 @@ events "$OUT/fork/pxt_test_crash.prv" 1000,1001,40000099 > "$OUT/fork.json"
 check "fork() without exec: one process file, the parent's 300 steps, nothing of the child's" \
   "[ \$(ls '$OUT/fork/pxt_test_crash.pxt.d' | wc -l) = 1 ] && prefix '$OUT/fork.json' 1000 300 && [ -z \"\$(ends '$OUT/fork.json')\" ]"
 
+# A traced shell that records nothing, killed: no file, as at a normal end.
+SEQ_ASAN=$(ldd "$BUILD/bin/pxt_test_crash" | awk '/libasan/ {print $3}')
+mkdir -p "$OUT/shell"
+PXT_OUTPUT_DIR="$OUT/shell" ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 \
+  LD_PRELOAD="${SEQ_ASAN:+$SEQ_ASAN:}$BUILD/lib/libparallax-pthread.so" bash -c 'kill -TERM $$' > /dev/null 2>&1 || true
+check "a traced shell that recorded nothing and is killed leaves no file" "[ -z \"\$(find '$OUT/shell' -name '*.pxt')\" ]"
+
 # `merge -o NAME.prv.gz`: gzip, with NAME.pcf and NAME.row beside it, the same records.
 "$BIN" merge "$OUT/term/pxt_test_crash.pxt.d" -o "$OUT/term/z.prv.gz" > /dev/null 2>&1
 check "merge -o NAME.prv.gz writes gzip and NAME.pcf, NAME.row; the same records as the .prv" \
