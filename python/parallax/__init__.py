@@ -207,16 +207,42 @@ class Trace:
         """Everything `parallax info` reports, as a dict."""
         return _parallax.info(self._t)
 
+    def _limit(self, value, name):
+        """A time limit as the command line takes it: trace units (an int), a time with its
+        unit ("1.5s", "200us", "3ms", "10ns"), or a percentage of the trace's end ("40%")."""
+        if value is None or isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        text = str(value).strip()
+        if text.isdigit():
+            return int(text)
+        if not hasattr(self, "_end"):
+            i = self.info()
+            self._end, self._unit = i["trace_end"], i["time_unit"]
+        import re
+        m = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(%|s|ms|us|ns)", text)
+        if not m:
+            raise ValueError(f"{name}={value!r}: not a time; give trace units (an int), a time with its "
+                             f"unit (1.5s, 200us, 3ms, 10ns) or a percentage of the trace (40%)")
+        number, unit = float(m.group(1)), m.group(2)
+        if unit == "%":
+            return int(round(self._end * number / 100))
+        ns = number * {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1.0}[unit]
+        return int(round(ns / {"ns": 1.0, "us": 1e3, "ms": 1e6}[self._unit]))
+
     def window(self, cfg=None, window=None, function=None, parameters=None, from_=None, to=None,
                cfg_text=None, level=None):
         """A window's intervals for every object: a cfg's last window (or the one named
         `window`), or one thread function (`function`, default "State As Is", `parameters` its
-        first parameter). `from_`/`to` in trace units; default: the window's range. `level`
+        first parameter). `from_`/`to` in trace units, or as the command line takes them ("1.5s",
+        "200us", "40%" of the trace); default: the window's range. `level`
         ("thread", "task", "appl", "workload", "cpu", "node", "system") evaluates it at another
         level than its own (not for derived windows)."""
         return Window(_parallax.window(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
                                        window=window or "", function=function or "",
-                                       parameters=list(parameters or []), from_=from_, to=to,
+                                       parameters=list(parameters or []), from_=self._limit(from_, "from_"),
+                                       to=self._limit(to, "to"),
                                        level=level or ""))
 
     def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False, from_=None, to=None):
@@ -224,7 +250,8 @@ class Trace:
         `from_`/`to` (trace units) analyse only that portion of the trace, in place of the cfg's
         Analyzer2D.AnalysisLimits."""
         tables = _parallax.analyze(self._t, cfg=_path(cfg), cfg_text=cfg_text or "", all=all,
-                                   hide_empty=hide_empty, from_=from_, to=to)
+                                   hide_empty=hide_empty, from_=self._limit(from_, "from_"),
+                                   to=self._limit(to, "to"))
         return [Histogram(t) for t in tables]
 
     def timeline(self, cfg=None, width=1000, height=0, window=None, function=None,
@@ -233,7 +260,8 @@ class Trace:
         cfg has several windows and none is named."""
         images = _parallax.timeline(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
                                     window=window or "", function=function or "", width=width,
-                                    height=height, format=format, from_=from_, to=to)
+                                    height=height, format=format, from_=self._limit(from_, "from_"),
+                                    to=self._limit(to, "to"))
         images = [Image(i) for i in images]
         return images[-1] if (window or len(images) == 1) else images
 
@@ -266,13 +294,14 @@ class Trace:
 
     def pop(self, from_=None, to=None):
         """The POP metrics of this trace alone, or of its portion [from_, to) (trace units)."""
-        return pop([self.path], from_=from_, to=to)
+        return pop([self.path], from_=self._limit(from_, "from_"), to=self._limit(to, "to"))
 
     def diagnose(self, from_=None, to=None, strict_sizes=False):
         """Wait states and the critical path of the trace's MPI calls (docs/diagnose.md), over
         the whole trace or its portion [from_, to) (trace units). `strict_sizes`: collectives
         whose sizes are not recorded carry no data."""
-        return Diagnosis(_parallax.diagnose(self._t, from_=from_, to=to, strict_sizes=strict_sizes))
+        return Diagnosis(_parallax.diagnose(self._t, from_=self._limit(from_, "from_"), to=self._limit(to, "to"),
+                                            strict_sizes=strict_sizes))
 
     def structure(self, marker=None, eps=0.0, min_points=0, min_duration=-1, duration_only=False):
         """The main iterative loop, the phases of an iteration and clusters of the computation

@@ -137,6 +137,18 @@ def test_timeline_png_displays_in_jupyter(epoch2):
     assert int.from_bytes(png[16:20], "big") == 400
 
 
+def test_time_limits_as_the_command_line_takes_them(epoch2):
+    end = epoch2.info()["trace_end"]  # ns
+    a = epoch2.window(function="State As Is", from_="10%", to="20%")
+    b = epoch2.window(function="State As Is", from_=round(end * 0.1), to=round(end * 0.2))
+    assert (a.begin == b.begin).all() and len(a.begin) == len(b.begin)
+    c = epoch2.window(function="State As Is", from_="1.5s", to="2000ms")
+    d = epoch2.window(function="State As Is", from_=1500000000, to=2000000000)
+    assert list(c.begin) == list(d.begin)
+    with pytest.raises(ValueError, match="not a time"):
+        epoch2.window(function="State As Is", from_="soon")
+
+
 def test_image_save_writes_the_file_and_never_replaces_one(tmp_path, epoch2):
     img = epoch2.timeline(os.path.join(CFG, "bsc/mpi/views/MPI_call.cfg"), width=400)
     out = tmp_path / "mpi.png"
