@@ -4,9 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
+
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "include/parallax/compare.h"
