@@ -380,6 +380,27 @@ TEST(CfgReaderTest, NoFilteredEventInTheTraceIsAFlagNotAnError) {
   EXPECT_FALSE(MustParse(with_all, ctx).no_filtered_event_in_trace);
 }
 
+TEST(CfgReaderTest, ATypeTheTraceLacksIsNotANoticeWhileAnotherOfTheWindowIsThere) {
+  Models m(2, 1);
+  std::vector<uint32_t> in_trace = {50000001, 50000002, 50000003};
+  CfgContext ctx = m.Context();
+  ctx.trace_event_types = &in_trace;
+  // An MPI call window (50000001-50000005 as a list): MPI I/O and one-sided are not in the run.
+  CfgFile f = MustParse(Window("window_selected_functions { 1, { {evt_type, =} } }\n"
+                               "window_filter_module evt_type 5 50000001 50000002 50000003 50000004 50000005\n"),
+                        ctx);
+  for (const auto& n : f.notices) EXPECT_EQ(n.text.find("event types"), std::string::npos) << n.text;
+  EXPECT_FALSE(f.no_filtered_event_in_trace);
+  // None of a window's types: one line naming them.
+  CfgFile g = MustParse(Window("window_selected_functions { 1, { {evt_type, =} } }\n"
+                               "window_filter_module evt_type 2 50000004 50000005\n"),
+                        ctx);
+  ASSERT_FALSE(g.notices.empty());
+  EXPECT_NE(g.notices.front().text.find("none of its event types is in the trace (50000004 50000005)"),
+            std::string::npos)
+      << g.notices.front().text;
+}
+
 // --- Object selection (§3.5) ----------------------------------------------------------------
 
 TEST(CfgReaderTest, ObjectLinesSelectRowsAtEveryLevel) {
