@@ -57,6 +57,14 @@ print(" ".join("%s:%s" % (t, ",".join(map(str, v))) for t, v in sorted(seen.item
   want="$(python3 -c 'v = ",".join(map(str, list(range(1, 10)) + list(range(20, 41)))); print("1:%s 2:%s" % (v, v))')"
   check "MPI_Pcontrol(0) at step 10, (1) at step 20: steps 1-9 and 20-40 recorded on each rank" \
     "[ \"\$(steps '$OUT/mpi/pxt_test_mpi_crash.prv')\" = '$want' ] && grep -q ':40000012:0' '$OUT/mpi/pxt_test_mpi_crash.prv'"
+  # Still paused at MPI_Finalize (the resume would come after the last step): the job's trace is
+  # merged all the same.
+  mpirun --allow-run-as-root --oversubscribe --mca orte_tmpdir_base "$OUT" -np 2 \
+    -x LD_PRELOAD="${ASAN_LIB:+$ASAN_LIB:}$BUILD/lib/libparallax-mpi.so" -x PXT_OUTPUT_DIR="$OUT/paused" -x PXT_VERBOSE=0 \
+    -x ASAN_OPTIONS "$BUILD/bin/pxt_test_mpi_crash" pcontrol 15 10 > /dev/null 2>&1
+  want="$(python3 -c 'v = ",".join(map(str, range(1, 10))); print("1:%s 2:%s" % (v, v))')"
+  check "a job still paused by MPI_Pcontrol(0) at MPI_Finalize is merged: steps 1-9" \
+    "[ \"\$(steps '$OUT/paused/pxt_test_mpi_crash.prv' 2>/dev/null)\" = '$want' ]"
 else
   echo "skipped: the MPI_Pcontrol part (no MPI)"
 fi

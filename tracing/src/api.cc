@@ -44,7 +44,7 @@ int pxt_start(void) { return Runtime::Get().Start() ? 0 : -1; }
 
 void pxt_stop(void) {
   Runtime& rt = Runtime::Get();
-  if (!rt.active()) return;
+  if (!rt.pending()) return;  // never started, or finished (a paused run still finishes)
   std::string path = rt.FinishProcess();
   if (!path.empty() && rt.identity().rank < 0 && rt.options().merge)
     parallax::tracing::MergeOwnSession();

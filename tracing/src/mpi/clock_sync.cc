@@ -83,7 +83,7 @@ void InitProcess() {
 void FinishProcess() {
   TracerSection section;
   Runtime& rt = Runtime::Get();
-  bool traced = rt.active();
+  bool traced = rt.pending();  // recording, or paused by MPI_Pcontrol(0)
   if (traced) SyncClocks();
   if (traced) WriteMpiNotes();
   rt.FinishProcess();
