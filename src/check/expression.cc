@@ -6,6 +6,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 namespace parallax::check {
 
@@ -122,56 +124,41 @@ class LineParser {
     return n;
   }
 
-  Result<std::unique_ptr<Node>> Expr() {
-    if (++depth_ > kMaxDepth) return Error(pos_, "the expression is nested too deeply");
-    auto left = Term();
+  // One precedence level: operands read by `operand`, joined left to right by `ops`.
+  Result<std::unique_ptr<Node>> Level(Result<std::unique_ptr<Node>> (LineParser::*operand)(),
+                                      std::initializer_list<std::pair<char, Node::Kind>> ops) {
+    auto left = (this->*operand)();
     if (!left.ok()) return left;
     std::unique_ptr<Node> n = std::move(left.value());
     for (;;) {
       Space();
       const size_t at = pos_;
-      Node::Kind k;
-      if (Take('+')) {
-        k = Node::Kind::kAdd;
-      } else if (Take('-')) {
-        k = Node::Kind::kSub;
-      } else {
-        break;
-      }
-      auto right = Term();
+      const std::pair<char, Node::Kind>* taken = nullptr;
+      for (const auto& o : ops)
+        if (Take(o.first)) {
+          taken = &o;
+          break;
+        }
+      if (taken == nullptr) break;
+      auto right = (this->*operand)();
       if (!right.ok()) return right;
-      auto op = Make(k, at);
+      auto op = Make(taken->second, at);
       op->kids.push_back(std::move(n));
       op->kids.push_back(std::move(right.value()));
       n = std::move(op);
     }
-    --depth_;
+    return n;
+  }
+
+  Result<std::unique_ptr<Node>> Expr() {
+    if (++depth_ > kMaxDepth) return Error(pos_, "the expression is nested too deeply");
+    auto n = Level(&LineParser::Term, {{'+', Node::Kind::kAdd}, {'-', Node::Kind::kSub}});
+    if (n.ok()) --depth_;
     return n;
   }
 
   Result<std::unique_ptr<Node>> Term() {
-    auto left = Factor();
-    if (!left.ok()) return left;
-    std::unique_ptr<Node> n = std::move(left.value());
-    for (;;) {
-      Space();
-      const size_t at = pos_;
-      Node::Kind k;
-      if (Take('*')) {
-        k = Node::Kind::kMul;
-      } else if (Take('/')) {
-        k = Node::Kind::kDiv;
-      } else {
-        break;
-      }
-      auto right = Factor();
-      if (!right.ok()) return right;
-      auto op = Make(k, at);
-      op->kids.push_back(std::move(n));
-      op->kids.push_back(std::move(right.value()));
-      n = std::move(op);
-    }
-    return n;
+    return Level(&LineParser::Factor, {{'*', Node::Kind::kMul}, {'/', Node::Kind::kDiv}});
   }
 
   Result<std::unique_ptr<Node>> Factor() {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "src/base/base64.h"
+#include "src/render/encoders.h"
 
 namespace parallax::report {
 
@@ -56,29 +57,7 @@ void Document::Details(std::string summary, std::string code) {
   blocks.push_back(std::move(b));
 }
 
-std::string EscapeHtml(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string EscapeHtml(std::string_view s) { return render::XmlEscape(s); }
 
 namespace {
 
