@@ -128,7 +128,7 @@ mpirun --allow-run-as-root --oversubscribe --mca orte_tmpdir_base "$OUT" -np 4 -
   -x PXT_OUTPUT_DIR="$OUT/killed" -x PXT_BUFFER_SIZE=4096 -x PXT_VERBOSE=0 -x ASAN_OPTIONS \
   "$BUILD/bin/pxt_test_mpi_crash" clean 1000000 0 > "$OUT/killed.out" 2>&1 &
 job=$!
-for _ in $(seq 1 100); do  # until every rank has flushed something
+for _ in $(seq 1 600); do  # until every rank has flushed something (a minute at most)
   [ "$(find "$OUT/killed" -name '*.pxt' -size +8k 2>/dev/null | wc -l)" -ge 4 ] && break
   sleep 0.1
 done

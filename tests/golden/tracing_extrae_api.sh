@@ -26,6 +26,10 @@ check "Extrae_nevent: both events on one line" "grep -q ':2000:7:2001:8\$' '$P.p
 check "Extrae_eventandcounters: the counters with the event" "grep -q ':42000050:[0-9]*:42000059:[0-9]*:2002:5\$' '$P.prv'"
 check "Extrae_shutdown/restart: 40000012 0 then 1, nothing between, recording after" \
   "[ \"\$(grep -o ':40000012:[01]' '$P.prv' | tr '\n' ' ')\" = ':40000012:0 :40000012:1 ' ] && ! grep -q ':1000:99' '$P.prv' && grep -q ':2003:1\$' '$P.prv' && grep -A3 '40000012 *Tracing' '$P.pcf' | grep -q '^0 *Disabled'"
+mkdir "$OUT/said"
+(cd "$OUT/said" && PXT_COUNTERS=none "$BUILD/bin/pxt_test_extrae_api" > /dev/null 2> stderr)
+check "calls accepted but not recorded are said once each" \
+  "[ \$(grep -c 'Extrae_next_hwc_set (one counter set) is accepted but not recorded' '$OUT/said/stderr') = 1 ] && [ \$(grep -c 'Extrae_set_options (PXT_ variables' '$OUT/said/stderr') = 1 ]"
 mkdir "$OUT/final"
 EXTRAE_FINAL_DIR=$OUT/final EXTRAE_PROGRAM_NAME=renamed PXT_VERBOSE=0 "$BUILD/bin/pxt_test_extrae_api" > /dev/null
 check "EXTRAE_FINAL_DIR and EXTRAE_PROGRAM_NAME name the trace" "[ -f '$OUT/final/renamed.prv' ] && [ -f '$OUT/final/renamed.pcf' ]"

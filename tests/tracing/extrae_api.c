@@ -42,6 +42,9 @@ int main(void) {
   Extrae_event(1000, 99); /* not recorded: tracing is shut down */
   Extrae_restart();
   Extrae_event(2003, 1);
+  Extrae_next_hwc_set(); /* accepted, said once each */
+  Extrae_next_hwc_set();
+  Extrae_set_options(EXTRAE_ENABLE_ALL_OPTIONS);
   unsigned major = 0, minor = 0, revision = 0;
   Extrae_get_version(&major, &minor, &revision);
   printf("Extrae API %u.%u.%u, initialized %d\n", major, minor, revision, (int)Extrae_is_initialized());

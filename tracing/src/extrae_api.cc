@@ -33,9 +33,9 @@ void Event(extrae_type_t type, extrae_value_t value, bool counters, uint64_t t =
   parallax::tracing::RecordEvent(b, t, type, static_cast<int64_t>(value));
 }
 
-// Says once per process what an Extrae call does not record here.
-void NotRecorded(const char* what) {
-  static std::atomic<bool> said{false};
+// Says once per process and kind (each caller has its own `said`) what an Extrae call does
+// not record here.
+void NotRecorded(std::atomic<bool>& said, const char* what) {
   if (!said.exchange(true) && Runtime::Get().options().verbose)
     std::fprintf(stderr, "parallax-trace: %s is accepted but not recorded (see tracing/README.md, Extrae's API)\n",
                  what);
@@ -110,13 +110,25 @@ void Extrae_counters(void) {
   if (ThreadBuffer* b = CurrentBuffer()) parallax::tracing::RecordCountersNow(b, Now());
 }
 
-void Extrae_previous_hwc_set(void) { NotRecorded("Extrae_previous_hwc_set (one counter set)"); }
+void Extrae_previous_hwc_set(void) {
+  static std::atomic<bool> said;
+  NotRecorded(said, "Extrae_previous_hwc_set (one counter set)");
+}
 
-void Extrae_next_hwc_set(void) { NotRecorded("Extrae_next_hwc_set (one counter set)"); }
+void Extrae_next_hwc_set(void) {
+  static std::atomic<bool> said;
+  NotRecorded(said, "Extrae_next_hwc_set (one counter set)");
+}
 
-void Extrae_set_tracing_tasks(unsigned, unsigned) { NotRecorded("Extrae_set_tracing_tasks (every task is traced)"); }
+void Extrae_set_tracing_tasks(unsigned, unsigned) {
+  static std::atomic<bool> said;
+  NotRecorded(said, "Extrae_set_tracing_tasks (every task is traced)");
+}
 
-void Extrae_set_options(int) { NotRecorded("Extrae_set_options (PXT_ variables set what is recorded)"); }
+void Extrae_set_options(int) {
+  static std::atomic<bool> said;
+  NotRecorded(said, "Extrae_set_options (PXT_ variables set what is recorded)");
+}
 
 void Extrae_init_UserCommunication(struct extrae_UserCommunication* c) {
   if (c != nullptr) *c = extrae_UserCommunication{EXTRAE_USER_SEND, 0, 0, 0, 0};
@@ -128,11 +140,17 @@ void Extrae_init_CombinedEvents(struct extrae_CombinedEvents* e) {
 
 void Extrae_emit_CombinedEvents(struct extrae_CombinedEvents* e) {
   if (e == nullptr) return;
-  if (e->UserFunction != EXTRAE_USER_FUNCTION_NONE && e->UserFunction != 0) NotRecorded("a combined user function");
+  if (e->UserFunction != EXTRAE_USER_FUNCTION_NONE && e->UserFunction != 0) {
+    static std::atomic<bool> said;
+    NotRecorded(said, "a combined user function");
+  }
   const uint64_t t = Now();
   for (unsigned i = 0; i < e->nEvents && e->Types && e->Values; ++i)
     Event(e->Types[i], e->Values[i], e->HardwareCounters && i == 0, t);
-  if (e->nCommunications) NotRecorded("Extrae's user communications");
+  if (e->nCommunications) {
+    static std::atomic<bool> said;
+    NotRecorded(said, "Extrae's user communications");
+  }
 }
 
 void Extrae_get_version(unsigned* major, unsigned* minor, unsigned* revision) {
