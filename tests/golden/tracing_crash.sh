@@ -138,4 +138,8 @@ wait $job || true
 events "$OUT/killed/m.prv" 1000,40000099 > "$OUT/killed.json" 2>/dev/null || echo '{}' > "$OUT/killed.json"
 check "the job sent SIGTERM: 4 ranks, each a prefix, each ended by SIGTERM or SIGKILL" \
   "loads '$OUT/killed/m.prv' && prefix '$OUT/killed.json' 1000 1 && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=[x for k, x in d.items() if k.endswith(\":40000099\")]; sys.exit(0 if len(e) == 4 and all(x in ([15], [0]) for x in e) else 1)' '$OUT/killed.json'"
+if [ $fail = 1 ]; then  # what the merge saw, for the record
+  grep -E 'ended|unmatched:|warning|error' "$OUT/killed/merge.txt" | head -20
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print({k: (len(v), v[:3], v[-3:]) for k, v in d.items()})' "$OUT/killed.json"
+fi
 exit $fail

@@ -113,7 +113,13 @@ void ThreadBuffer::Flush(bool record_intrusion) {
   TracerSection section;
   uint64_t t0 = Now();
   size_t used = static_cast<size_t>(pos_ - data_.get());
-  if (used) runtime_->WriteChunk(ChunkKind::kData, index_, base_time_, data_.get(), used);
+  // The records leave the buffer before they are written, and are not written once a crash
+  // flush ran: a signal handler (Runtime::CrashFlush, on this thread or another) never writes
+  // them a second time. At worst a dying process loses this last buffer, never repeats it.
+  pos_ = data_.get();
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (used && !runtime_->crash_flushed())
+    runtime_->WriteChunk(ChunkKind::kData, index_, base_time_, data_.get(), used);
   Reset(t0);
   if (!record_intrusion || !used) return;
   uint64_t t1 = Now();

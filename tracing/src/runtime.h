@@ -184,6 +184,7 @@ class Runtime {
   // Async-signal-safe: stops recording and writes every thread's committed records and an
   // "abnormal SIGNAL TIME" metadata line, with write(2) only; once per process.
   void CrashFlush(int signal);
+  bool crash_flushed() const { return crash_flushed_.load(); }
   // Installs the crash handlers: over the default action of SIGTERM, SIGINT, SIGHUP, SIGXCPU
   // and SIGQUIT, and in front of whatever handles SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT.
   // `after_mpi_init`: again after MPI_Init, in front of the handlers its library installed
