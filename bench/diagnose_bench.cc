@@ -22,6 +22,8 @@
 #include "src/diagnose/delay_costs.h"
 #include "src/diagnose/wait_states.h"
 #include "src/session/trace_impl.h"
+#include "src/structure/iterations.h"
+#include "src/structure/phases.h"
 
 using parallax::bench::Best;
 using parallax::bench::Timed;
@@ -46,15 +48,22 @@ int main(int argc, char** argv) {
   const auto& t = *trace.value();
   namespace c = parallax::calls;
   namespace d = parallax::diagnose;
-  Best table_time, waits_time, path_time, costs_time;
-  uint64_t events = 0, calls = 0, messages = 0, instances = 0, segments = 0;
+  Best table_time, waits_time, path_time, phases_time, costs_time;
+  uint64_t events = 0, calls = 0, messages = 0, instances = 0, segments = 0, phase_count = 0;
   for (int i = 0; i < repeat; ++i) {
     c::CallTable table =
         Timed(table_time, [&] { return c::BuildCallTable(t.header(), t.store(), t.pcf(), {1}); });
     d::WaitStates waits =
         Timed(waits_time, [&] { return d::FindWaitStates(table, t.store().comms()); });
     d::CriticalPath path = Timed(path_time, [&] { return d::FindCriticalPath(table, waits); });
-    Timed(costs_time, [&] { return d::FindDelayCosts(table, t.store().comms(), waits); });
+    // The phases the root causes are named by: iterations, phases, each call's phase.
+    const auto phase_of_call = Timed(phases_time, [&] {
+      const auto its = parallax::structure::FindIterations(t.header(), t.store(), t.pcf(), table);
+      const auto ph = parallax::structure::FindPhases(table, its, {}, {}, t.pcf());
+      phase_count = ph.phases.size();
+      return parallax::structure::PhaseOfCalls(table, its, ph);
+    });
+    Timed(costs_time, [&] { return d::FindDelayCosts(table, waits, &phase_of_call); });
     events = table.counts.mpi_events;
     calls = 0;
     for (const c::Rank& r : table.ranks) calls += r.calls.size();
@@ -62,8 +71,8 @@ int main(int argc, char** argv) {
     instances = waits.instances.size();
     segments = path.segments.size();
   }
-  const double cpu = table_time.cpu + waits_time.cpu + path_time.cpu + costs_time.cpu;
-  const double wall = table_time.wall + waits_time.wall + path_time.wall + costs_time.wall;
+  const double cpu = table_time.cpu + waits_time.cpu + path_time.cpu + phases_time.cpu + costs_time.cpu;
+  const double wall = table_time.wall + waits_time.wall + path_time.wall + phases_time.wall + costs_time.wall;
   fmt::print("trace {}{}: {} MPI call events, {} calls, {} messages\n", argv[1],
              load.compact ? " (compact records)" : "", events, calls, messages);
   fmt::print("call table    cpu {:.3f} s  wall {:.3f} s\n", table_time.cpu, table_time.wall);
@@ -71,6 +80,8 @@ int main(int argc, char** argv) {
              waits_time.wall, instances);
   fmt::print("critical path cpu {:.3f} s  wall {:.3f} s  ({} segments)\n", path_time.cpu,
              path_time.wall, segments);
+  fmt::print("loop phases   cpu {:.3f} s  wall {:.3f} s  ({} phases)\n", phases_time.cpu, phases_time.wall,
+             phase_count);
   fmt::print("delay costs   cpu {:.3f} s  wall {:.3f} s\n", costs_time.cpu, costs_time.wall);
   fmt::print("total         cpu {:.3f} s  wall {:.3f} s: {:.1f} M MPI events/s of cpu ({:.1f} of wall)\n",
              cpu, wall, static_cast<double>(events) / cpu / 1e6,

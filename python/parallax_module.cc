@@ -512,7 +512,7 @@ py::dict DiagnoseTrace(const PyTrace& t, std::optional<uint64_t> from, std::opti
   }
   Diagnosis d = Take(std::move(r));
   py::list pattern, rank, call, begin, wait, duration, culprit_rank, culprit_call, culprit_time,
-      wrong_order, cause, cause_delay;
+      wrong_order, cause, cause_delay, cause_phase;
   for (const WaitStateInstance& i : d.instances) {
     pattern.append(i.pattern);
     rank.append(d.ranks[i.rank]);
@@ -526,13 +526,14 @@ py::dict DiagnoseTrace(const PyTrace& t, std::optional<uint64_t> from, std::opti
     wrong_order.append(i.wrong_order);
     cause.append(i.cause);
     cause_delay.append(i.cause_delay_s);
+    cause_phase.append(i.cause_phase.empty() ? py::object(py::none()) : py::object(py::str(i.cause_phase)));
   }
   py::dict instances(py::arg("pattern") = pattern, py::arg("rank") = rank, py::arg("call") = call,
                      py::arg("begin_s") = begin, py::arg("wait_s") = wait,
                      py::arg("call_s") = duration, py::arg("culprit_rank") = culprit_rank,
                      py::arg("culprit_call") = culprit_call, py::arg("culprit_s") = culprit_time,
                      py::arg("wrong_order") = wrong_order, py::arg("cause") = cause,
-                     py::arg("cause_delay_s") = cause_delay);
+                     py::arg("cause_delay_s") = cause_delay, py::arg("cause_phase") = cause_phase);
   py::list seg_rank, seg_begin, seg_end;
   for (const CriticalPathSegmentInfo& s : d.critical_path.segments) {
     seg_rank.append(d.ranks[s.rank]);

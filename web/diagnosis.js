@@ -79,7 +79,7 @@ export class DiagnosisView {
       + byRank.map(([l, s]) => `${l} ${(100 * s / Math.max(d.path_length_s, 1e-300)).toFixed(1)} %`).join(', ');
     const roots = el('div', null, 'diagnosis-roots');
     roots.textContent = d.root_causes.length
-      ? `root causes: ${d.root_causes.map((c) => `${c.activity} on ${c.rank} (${seconds(c.long_term_s)})`).join(', ')}`
+      ? `root causes: ${d.root_causes.map((c) => `${c.activity}${c.phase ? ` in ${c.phase}` : ''} on ${c.rank} (${seconds(c.long_term_s)})`).join(', ')}`
       : 'root causes: none in view';
     const notes = d.notes.map((n) => el('div', `note: ${n}`, 'diagnosis-note'));
     if (d.limited) notes.push(el('div', `the ${d.waits.rank.length} longest waits of the range are drawn`, 'diagnosis-note'));

@@ -931,6 +931,7 @@ class ServerImpl final : public Server {
     for (size_t k = 0; k < d->root_causes.size() && k < 5; ++k)
       roots.push_back(json{{"rank", d->ranks[d->root_causes[k].rank]},
                            {"activity", d->root_causes[k].activity},
+                           {"phase", d->root_causes[k].phase},
                            {"long_term_s", d->root_causes[k].long_term_s}});
     SendJson(res, {{"begin_s", d->begin_s}, {"end_s", d->end_s}, {"ranks", ranks}, {"patterns", patterns},
                    {"waits", waits}, {"limited", d->instances_limited},

@@ -44,12 +44,16 @@ struct WaitStateInstance {
   // time more than this rank since they last synchronised, and by how much.
   std::string cause;
   double cause_delay_s = 0;
+  // ... the phase of the main loop where the culprit's computation exceeded the waiter's most
+  // ("" without phases or when the excess is outside them), as Diagnosis::phases names it.
+  std::string cause_phase;
 };
 
 // Waiting charged to one activity of one rank (docs/diagnose.md, "Root causes").
 struct RootCause {
   uint32_t rank = 0;
   std::string activity;     // "computation" or "MPI"
+  std::string phase;        // computation: the phase of the main loop ("" outside every phase)
   double short_term_s = 0;  // the waiting it caused directly
   double long_term_s = 0;   // ... and through the waits that propagated it
 };
@@ -79,8 +83,33 @@ struct CriticalPathSegmentInfo {
 struct ActivityOnPath {
   std::string name;         // "computation" or an MPI call's name
   double path_s = 0;        // time of the activity on the critical path
-  double mean_s = 0;        // mean time per rank in the activity over the same span
+  double mean_s = 0;        // mean time per rank in the activity over the same span, waiting excluded
   double imbalance_s = 0;   // max(0, path - mean): what balancing it would at most save
+};
+// The performance impact of one activity (docs/diagnose.md, "Performance impact"), in
+// rank-seconds: what it consumes itself and the share of all waiting its imbalance on the
+// critical path is charged with.
+struct ActivityImpact {
+  std::string name;
+  bool on_path = false;     // a critical-path activity
+  uint32_t ranks = 0;       // ranks with time in it over the span (its partition)
+  double busy_s = 0;        // its time summed over ranks, waiting excluded (activity impact)
+  double intra_s = 0;       // imbalance indicator within its partition: max(0, path - busy / ranks)
+  double inter_s = 0;       // the rest of ActivityOnPath::imbalance_s: ranks that do not run it
+  double imbalance_impact_s = 0;  // waiting charged to it, in proportion to its imbalance
+  double intra_impact_s = 0, inter_impact_s = 0;  // that charge split like intra_s : inter_s
+  double impact_s = 0;      // busy_s + imbalance_impact_s
+};
+struct PerformanceImpact {
+  double total_s = 0;       // ranks x the path's span: every rank-second of the span
+  double waiting_s = 0;     // in wait states over the span, summed over ranks
+  double critical_path_activities_s = 0;      // impact of the activities on the path
+  double activity_impact_s = 0;               // ... their own time
+  double imbalance_impact_s = 0;              // ... the waiting charged to their imbalance
+  double intra_partition_s = 0, inter_partition_s = 0;  // ... split
+  double non_critical_path_activities_s = 0;  // the time of activities never on the path
+  double unattributed_s = 0;  // waiting when no activity on the path is imbalanced
+  std::vector<ActivityImpact> activities;  // largest impact first
 };
 
 struct CriticalPathInfo {
@@ -91,6 +120,7 @@ struct CriticalPathInfo {
   std::vector<std::pair<std::string, uint64_t>> jumps;  // per pattern key
   uint64_t clamped_jumps = 0;
   std::vector<CriticalPathSegmentInfo> segments;
+  PerformanceImpact impact;
 };
 
 struct Diagnosis {
@@ -104,6 +134,10 @@ struct Diagnosis {
   bool instances_limited = false;            // only the longest DiagnoseOptions::max_instances
   CriticalPathInfo critical_path;
   std::vector<RootCause> root_causes;  // largest long-term cost first
+  // The phases of the main loop the root causes are named by (docs/structure.md): a phase is
+  // the computation between two MPI calls of an iteration, named
+  // "phase <position> (<call before it> .. <call after it>)".
+  std::vector<std::string> phases;
   // OpenMP (traces with Extrae's OpenMP events): the threads of the tasks that have them
   // ("1.1.2"), and two patterns whose by_rank_s are per such thread: wait_at_omp_barrier (a
   // thread waits in a barrier for the last of its team) and omp_idle_threads (the workers of a

@@ -373,12 +373,16 @@ class Diagnosis:
     - `patterns()`: one row per pattern (key, name, group, time_s, count, operations,
       completion_s, wrong_order_s);
     - `instances()`: one row per wait state (pattern, rank, call, begin_s, wait_s, call_s,
-      culprit_rank, culprit_call, culprit_s, wrong_order);
+      culprit_rank, culprit_call, culprit_s, wrong_order, cause, cause_delay_s, cause_phase);
     - `critical_path()`: its segments (rank, begin_s, end_s), in time order;
     - `activities()`: time on the critical path per activity (path_s, imbalance_s);
     - `by_rank()`: per rank, the time in MPI and in each pattern, and on the critical path;
-    - `root_causes()`: the waiting charged to each rank's activities (rank, activity,
-      short_term_s, long_term_s), largest long-term first;
+    - `root_causes()`: the waiting charged to each rank's activities (rank, activity, phase
+      of the main loop or None, short_term_s, long_term_s), largest long-term first;
+    - `impact()`: the critical path's performance impact per activity (on_path, ranks, busy_s,
+      intra_s, inter_s, imbalance_impact_s, intra_impact_s, inter_impact_s, impact_s), in
+      rank-seconds, largest impact first; the totals are in
+      `summary["critical_path"]["performance_impact"]`;
     - `openmp()`: per thread of the tasks with OpenMP events, the time waiting in barriers and
       idle while the master ran outside parallel regions.
     `str(d)` is the text report."""
@@ -432,7 +436,15 @@ class Diagnosis:
 
     def root_causes(self):
         return _pandas().DataFrame(self.summary["root_causes"],
-                                   columns=["rank", "activity", "short_term_s", "long_term_s"])
+                                   columns=["rank", "activity", "phase", "short_term_s", "long_term_s"])
+
+    def impact(self):
+        per = self.summary["critical_path"]["performance_impact"]["by_activity"]
+        cols = ["on_path", "ranks", "busy_s", "intra_s", "inter_s", "imbalance_impact_s",
+                "intra_impact_s", "inter_impact_s", "impact_s"]
+        df = _pandas().DataFrame([[v[c] for c in cols] for v in per.values()], index=list(per), columns=cols)
+        df.index.name = "activity"
+        return df
 
     def by_rank(self):
         s = self.summary

@@ -116,8 +116,8 @@ CriticalPath FindCriticalPath(const calls::CallTable& table, const WaitStates& w
   return path;
 }
 
-PathProfile ProfilePath(const calls::CallTable& table, const CriticalPath& path, Time from,
-                        Time to) {
+PathProfile ProfilePath(const calls::CallTable& table, const CriticalPath& path, const WaitStates& waits,
+                        Time from, Time to) {
   PathProfile p;
   p.by_rank.assign(table.ranks.size(), 0);
   p.from = std::max(from, path.begin);
@@ -134,9 +134,20 @@ PathProfile ProfilePath(const calls::CallTable& table, const CriticalPath& path,
     const Time in_mpi = AddCallTime(table.ranks[s.rank].calls, b, e, p.by_activity);
     p.by_activity[kComputation] += e - b - in_mpi;
   }
+  std::map<ActivityKey, Time> mine;
   for (const calls::Rank& r : table.ranks) {
-    const Time in_mpi = AddCallTime(r.calls, p.from, p.to, p.all_ranks);
-    p.all_ranks[kComputation] += p.to - p.from - in_mpi;
+    mine.clear();
+    const Time in_mpi = AddCallTime(r.calls, p.from, p.to, mine);
+    if (p.to - p.from > in_mpi) mine[kComputation] = p.to - p.from - in_mpi;
+    for (const auto& [key, v] : mine) {
+      p.all_ranks[key] += v;
+      ++p.ranks_in[key];
+    }
+  }
+  for (const WaitInstance& w : waits.instances) {
+    const Call& c = table.ranks[w.rank].calls[w.call];
+    const Time lo = std::max(c.entry, p.from), hi = std::min(c.entry + w.wait, p.to);
+    if (hi > lo) p.waiting[{c.type, c.value}] += hi - lo;
   }
   return p;
 }

@@ -34,16 +34,19 @@ using ActivityKey = std::pair<uint32_t, int64_t>;
 inline constexpr ActivityKey kComputation{0, 0};
 
 // Time on the path within [from, to], per rank and per activity, and every rank's time in each
-// activity over the path's span within [from, to] (for the imbalance: path time - mean).
+// activity over the path's span within [from, to] (for the imbalance: path time - mean; for the
+// performance impact: the waiting in each activity and how many ranks run it).
 struct PathProfile {
   Time from = 0, to = 0;  // the span measured: the path's, within the range asked
   Time length = 0;
   std::vector<Time> by_rank;
   std::map<ActivityKey, Time> by_activity;
-  std::map<ActivityKey, Time> all_ranks;  // summed over ranks
+  std::map<ActivityKey, Time> all_ranks;  // summed over ranks, waiting included
+  std::map<ActivityKey, Time> waiting;    // the wait states' part of all_ranks
+  std::map<ActivityKey, uint32_t> ranks_in;  // ranks with time in the activity over the span
 };
 
-PathProfile ProfilePath(const calls::CallTable& table, const CriticalPath& path, Time from,
-                        Time to);
+PathProfile ProfilePath(const calls::CallTable& table, const CriticalPath& path, const WaitStates& waits,
+                        Time from, Time to);
 
 }  // namespace parallax::diagnose

@@ -126,11 +126,38 @@ Start StartOf(const calls::Rank& r) {
   return {kBeforeFirst, r.first_record};
 }
 
+// Longer intervals are not split by phase (their computation is charged outside every phase):
+// the walk is bounded.
+constexpr uint32_t kMaxPhaseWalk = 4096;
+
+// Adds `sign` x a rank's computation in [from, to) — the stretches after its call `after`
+// (kBeforeFirst: from its start) and after each later call before call `before` — to `by`
+// (phase -> time) by the phase of each stretch; false when the interval holds too many calls.
+bool ComputationByPhase(const std::vector<Call>& calls, const std::vector<uint16_t>& phase_of, uint32_t after,
+                        uint32_t before, Time from, Time to, std::vector<std::pair<uint16_t, double>>* by, int sign) {
+  const uint32_t first = after == kBeforeFirst ? 0 : after;
+  if (before > first && before - first > kMaxPhaseWalk) return false;
+  auto add = [&](uint16_t phase, Time b, Time e) {
+    b = std::max(b, from);
+    e = std::min(e, to);
+    if (e <= b) return;
+    for (auto& [p, v] : *by)
+      if (p == phase) {
+        v += sign * static_cast<double>(e - b);
+        return;
+      }
+    by->emplace_back(phase, sign * static_cast<double>(e - b));
+  };
+  if (after == kBeforeFirst) add(0, from, calls.empty() ? to : calls[0].entry);
+  for (uint32_t j = first; j < before && j < calls.size(); ++j)
+    add(j < phase_of.size() ? phase_of[j] : 0, calls[j].exit, j + 1 < calls.size() ? calls[j + 1].entry : to);
+  return true;
+}
+
 }  // namespace
 
-DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable& comms,
-                          const WaitStates& waits) {
-  (void)comms;
+DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits,
+                          const std::vector<std::vector<uint16_t>>* phase_of_call) {
   DelayCosts out;
   const auto& inst = waits.instances;
   out.cause.resize(inst.size());
@@ -162,6 +189,9 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable&
   std::vector<double> pushed(inst.size(), 0);  // waiting propagated into each instance
   std::vector<bool> done(inst.size(), false);
   std::vector<std::pair<size_t, double>> into;
+  std::vector<std::vector<PhaseShare>> shares;  // per instance, when split by phase
+  if (phase_of_call != nullptr) shares.resize(inst.size());
+  std::vector<std::pair<uint16_t, double>> by_phase;
 
   for (const auto& [end, i] : order) {
     done[i] = true;
@@ -208,6 +238,21 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable&
     cause.computation_long = carried * d_comp / total;
     cause.mpi_long = carried * d_mpi / total;
     cause.propagated = own * d_wait / total;
+    if (phase_of_call != nullptr && d_comp > 0) {
+      // The computation excess phase by phase: the culprit's time in each minus the waiter's.
+      by_phase.clear();
+      if (ComputationByPhase(rc.calls, (*phase_of_call)[c], sc, before_c, ac, tc, &by_phase, 1) &&
+          ComputationByPhase(table.ranks[w.rank].calls, (*phase_of_call)[w.rank], sw, w.call, aw, tw, &by_phase, -1)) {
+        double excess_sum = 0, largest = 0;
+        for (const auto& [p, v] : by_phase)
+          if (v > 0) excess_sum += v;
+        for (const auto& [p, v] : by_phase)
+          if (v > 0) {
+            shares[i].push_back({p, static_cast<float>(v / excess_sum)});
+            if (v > largest) largest = v, cause.phase = p;
+          }
+      }
+    }
     if (d_wait <= 0) continue;
     // The culprit's own waiting in its interval passes the rest on to those wait states: its
     // instances in calls after sc and before before_c.
@@ -227,6 +272,14 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable&
         ++out.lost;
       else
         pushed[j] += passed * part / weight;
+    }
+  }
+  if (phase_of_call != nullptr) {
+    out.phase_offsets.reserve(inst.size() + 1);
+    out.phase_offsets.push_back(0);
+    for (const auto& v : shares) {
+      out.phase_shares.insert(out.phase_shares.end(), v.begin(), v.end());
+      out.phase_offsets.push_back(static_cast<uint32_t>(out.phase_shares.size()));
     }
   }
   return out;

@@ -11,6 +11,10 @@
 // synchronisation point of a waiter and its culprit is the later of their last message (either
 // way) and their last collective operation together before this one; without one, both ranks'
 // starts.
+//
+// With the phases of the program's iterations (src/structure/phases.h), the computation excess
+// is compared phase by phase, and the computation costs are split over the phases in which the
+// culprit computed longer than the waiter.
 
 #include <cstdint>
 #include <utility>
@@ -34,15 +38,28 @@ struct InstanceCause {
   double computation_short = 0, mpi_short = 0;
   double computation_long = 0, mpi_long = 0;
   double propagated = 0;  // the part of its own waiting passed on to the culprit's wait states
+  uint16_t phase = 0;     // the phase of the largest computation excess (1-based; 0: none)
+};
+
+// A share of an instance's computation costs charged to one phase (0: outside every phase).
+struct PhaseShare {
+  uint16_t phase = 0;
+  float fraction = 0;
 };
 
 struct DelayCosts {
   std::vector<InstanceCause> cause;  // per wait instance (WaitStates::instances' order)
   double unexplained = 0;  // waiting whose culprit shows no excess (the intervals' starts differ)
   uint64_t lost = 0;       // propagations to a wait state already charged (inconsistent clocks)
+  // With phases: instance i's computation costs split over phases, the shares
+  // [phase_offsets[i], phase_offsets[i + 1]) of phase_shares (none: all outside every phase).
+  std::vector<uint32_t> phase_offsets;
+  std::vector<PhaseShare> phase_shares;
 };
 
-DelayCosts FindDelayCosts(const calls::CallTable& table, const store::CommTable& comms,
-                          const WaitStates& waits);
+// `phase_of_call`: per rank and MPI call, the phase of the computation after it (1-based, 0
+// none), as structure::PhaseOfCalls gives it; null: no split by phase.
+DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits,
+                          const std::vector<std::vector<uint16_t>>* phase_of_call = nullptr);
 
 }  // namespace parallax::diagnose

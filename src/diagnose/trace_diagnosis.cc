@@ -4,13 +4,31 @@
 
 namespace parallax::diagnose {
 
+namespace {
+
+// The phases of the run's main loop, found by the structure analysis (iterations by MPI calls
+// and markers; no burst clustering: a phase is named by its calls).
+// Fills `phases` and returns the phase of each call's following computation.
+std::vector<std::vector<uint16_t>> FindLoopPhases(const model::TraceHeader& header, const store::TraceStore& store,
+                                                  const model::PcfCatalog* pcf, const calls::CallTable& table,
+                                                  structure::Phases* phases) {
+  if (table.ranks.size() < 2) return {};
+  const structure::Iterations its = structure::FindIterations(header, store, pcf, table);
+  *phases = structure::FindPhases(table, its, structure::BurstTable{}, structure::Clustering{}, pcf);
+  if (phases->phases.empty()) return {};
+  return structure::PhaseOfCalls(table, its, *phases);
+}
+
+}  // namespace
+
 TraceDiagnosis::TraceDiagnosis(const model::TraceHeader& header, const store::TraceStore& store,
                                const model::PcfCatalog* pcf, const WaitStateOptions& options)
     : table_(calls::BuildCallTable(header, store, pcf, {0})),
       waits_(FindWaitStates(table_, store.comms(), options)),
       path_(FindCriticalPath(table_, waits_)),
-      costs_(FindDelayCosts(table_, store.comms(), waits_)),
       omp_(FindOmpWaits(header, store)) {
+  const auto phase_of_call = FindLoopPhases(header, store, pcf, table_, &phases_);
+  costs_ = FindDelayCosts(table_, waits_, phase_of_call.empty() ? nullptr : &phase_of_call);
   segments_of_rank_.resize(table_.ranks.size());
   for (const PathSegment& s : path_.segments) segments_of_rank_[s.rank].push_back(s);
 }

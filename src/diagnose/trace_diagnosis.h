@@ -13,6 +13,8 @@
 #include "src/diagnose/delay_costs.h"
 #include "src/diagnose/omp_waits.h"
 #include "src/diagnose/wait_states.h"
+#include "src/structure/iterations.h"
+#include "src/structure/phases.h"
 
 namespace parallax::diagnose {
 
@@ -25,6 +27,8 @@ class TraceDiagnosis {
   const WaitStates& waits() const { return waits_; }
   const CriticalPath& path() const { return path_; }
   const DelayCosts& costs() const { return costs_; }
+  // The phases of the main loop the root causes are named by (none without one).
+  const structure::Phases& phases() const { return phases_; }
   const OmpWaits& omp() const { return omp_; }
 
   // The waiting of the MPI call that `thread` runs at time t (entry <= t < exit), and its
@@ -38,6 +42,7 @@ class TraceDiagnosis {
   calls::CallTable table_;
   WaitStates waits_;
   CriticalPath path_;
+  structure::Phases phases_;
   DelayCosts costs_;
   OmpWaits omp_;
   std::vector<std::vector<PathSegment>> segments_of_rank_;  // in time order

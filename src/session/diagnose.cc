@@ -13,6 +13,7 @@
 #include "src/diagnose/delay_costs.h"
 #include "src/diagnose/wait_states.h"
 #include "src/session/trace_impl.h"
+#include "src/structure/phases.h"
 
 namespace parallax {
 
@@ -71,8 +72,15 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
   auto name_of = [&](uint32_t rank, uint32_t call) {
     return calls::CallName(pcf, table.ranks[rank].calls[call]);
   };
-  // Root causes: each instance's costs, scaled by the part of its waiting in the range.
-  std::map<std::pair<uint32_t, int>, std::pair<double, double>> root;  // (rank, 0 comp / 1 MPI)
+  // Root causes: each instance's costs, scaled by the part of its waiting in the range, the
+  // computation's split over the phases of the main loop.
+  for (const structure::Phase& ph : computed.phases().phases)
+    d.phases.push_back(fmt::format("phase {} ({} .. {})", ph.position, ph.after_call,
+                                   ph.before_call.empty() ? "next iteration" : ph.before_call));
+  auto phase_name = [&](uint16_t p) { return p == 0 || p > d.phases.size() ? std::string() : d.phases[p - 1]; };
+  // (rank, 0 MPI / 1 + phase computation) -> (short, long)
+  std::map<std::pair<uint32_t, int>, std::pair<double, double>> root;
+  const bool by_phase = !costs.phase_offsets.empty();
   double unexplained = 0;
   for (size_t k = 0; k < waits.instances.size(); ++k) {
     const diagnose::WaitInstance& w = waits.instances[k];
@@ -82,10 +90,20 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
     const diagnose::InstanceCause& why = costs.cause[k];
     const double share = static_cast<double>(in_range) / static_cast<double>(w.wait);
     if (w.culprit_rank != calls::kNoRank) {
-      auto& comp = root[{w.culprit_rank, 0}];
-      auto& mpi = root[{w.culprit_rank, 1}];
-      comp.first += why.computation_short * share;
-      comp.second += why.computation_long * share;
+      // The shares of the phases, normalised (they are floats); without any, outside them.
+      const uint32_t s0 = by_phase ? costs.phase_offsets[k] : 0, s1 = by_phase ? costs.phase_offsets[k + 1] : 0;
+      double shares = 0;
+      for (uint32_t s = s0; s < s1; ++s) shares += costs.phase_shares[s].fraction;
+      auto charge = [&](int phase, double part) {
+        auto& comp = root[{w.culprit_rank, 1 + phase}];
+        comp.first += why.computation_short * share * part;
+        comp.second += why.computation_long * share * part;
+      };
+      if (shares > 0)
+        for (uint32_t s = s0; s < s1; ++s) charge(costs.phase_shares[s].phase, costs.phase_shares[s].fraction / shares);
+      else
+        charge(0, 1);
+      auto& mpi = root[{w.culprit_rank, 0}];
       mpi.first += why.mpi_short * share;
       mpi.second += why.mpi_long * share;
       const double explained = why.computation_short + why.mpi_short + why.propagated;
@@ -110,6 +128,7 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
     i.wrong_order = w.wrong_order;
     i.cause = why.activity == diagnose::kComputation ? "computation" : "MPI";
     i.cause_delay_s = sec(why.delay);
+    if (why.activity == diagnose::kComputation) i.cause_phase = phase_name(why.phase);
     s.time_s += i.wait_s;
     s.by_rank_s[w.rank] += i.wait_s;
     ++s.count;
@@ -142,8 +161,9 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
 
   for (const auto& [key, v] : root) {
     if (v.first <= 0 && v.second <= 0) continue;
-    d.root_causes.push_back({key.first, key.second == 0 ? "computation" : "MPI", v.first * unit,
-                             v.second * unit});
+    d.root_causes.push_back({key.first, key.second == 0 ? "MPI" : "computation",
+                             key.second == 0 ? std::string() : phase_name(static_cast<uint16_t>(key.second - 1)),
+                             v.first * unit, v.second * unit});
   }
   std::stable_sort(d.root_causes.begin(), d.root_causes.end(),
                    [](const RootCause& a, const RootCause& b) { return a.long_term_s > b.long_term_s; });
@@ -214,30 +234,79 @@ Diagnosis Build(const session::TraceImpl& t, const diagnose::TraceDiagnosis& com
 
   // The critical path within the range.
   CriticalPathInfo& cp = d.critical_path;
-  diagnose::PathProfile prof = diagnose::ProfilePath(table, path, from, to);
+  diagnose::PathProfile prof = diagnose::ProfilePath(table, path, waits, from, to);
   cp.begin_s = sec(prof.from);
   cp.end_s = sec(prof.to);
   cp.length_s = sec(prof.length);
   cp.ends_at_finalize = path.ends_at_finalize;
   for (model::Time v : prof.by_rank) cp.by_rank_s.push_back(sec(v));
+  auto activity_name = [&](const diagnose::ActivityKey& key) {
+    if (key == diagnose::kComputation) return std::string("computation");
+    calls::Call c;
+    c.type = key.first;
+    c.value = key.second;
+    return calls::CallName(pcf, c);
+  };
+  auto busy_of = [&](const diagnose::ActivityKey& key) {
+    auto all = prof.all_ranks.find(key);
+    auto wait = prof.waiting.find(key);
+    const model::Time a = all == prof.all_ranks.end() ? 0 : all->second;
+    const model::Time w = wait == prof.waiting.end() ? 0 : wait->second;
+    return a > w ? sec(a - w) : 0.0;
+  };
+  PerformanceImpact& impact = cp.impact;
   for (const auto& [key, v] : prof.by_activity) {
     ActivityOnPath a;
-    if (key == diagnose::kComputation) {
-      a.name = "computation";
-    } else {
-      calls::Call c;
-      c.type = key.first;
-      c.value = key.second;
-      a.name = calls::CallName(pcf, c);
-    }
+    a.name = activity_name(key);
     a.path_s = sec(v);
-    auto all = prof.all_ranks.find(key);
-    a.mean_s = all == prof.all_ranks.end() || nranks == 0
-                   ? 0
-                   : sec(all->second) / static_cast<double>(nranks);
+    a.mean_s = nranks == 0 ? 0 : busy_of(key) / static_cast<double>(nranks);
     a.imbalance_s = std::max(0.0, a.path_s - a.mean_s);
-    cp.activities.push_back(std::move(a));
+    cp.activities.push_back(a);
   }
+  // Performance impact: every rank-second of the span is an activity's own time or waiting; the
+  // waiting is charged to the activities on the path in proportion to their imbalance.
+  const double ranks_d = static_cast<double>(nranks);
+  impact.total_s = ranks_d * sec(prof.to - prof.from);
+  double indicators = 0;
+  for (const auto& [key, v] : prof.all_ranks) {
+    ActivityImpact a;
+    a.name = activity_name(key);
+    a.busy_s = busy_of(key);
+    auto n = prof.ranks_in.find(key);
+    a.ranks = n == prof.ranks_in.end() ? 0 : n->second;
+    auto on = prof.by_activity.find(key);
+    a.on_path = on != prof.by_activity.end() && on->second > 0;
+    if (a.on_path) {
+      const double path_s = sec(on->second);
+      const double imbalance = std::max(0.0, path_s - a.busy_s / ranks_d);
+      a.intra_s = a.ranks > 0 ? std::min(imbalance, std::max(0.0, path_s - a.busy_s / a.ranks)) : 0;
+      a.inter_s = imbalance - a.intra_s;
+      indicators += imbalance;
+    }
+    impact.waiting_s += sec(prof.waiting.count(key) ? prof.waiting.at(key) : 0);
+    impact.activities.push_back(std::move(a));
+  }
+  for (ActivityImpact& a : impact.activities) {
+    const double imbalance = a.intra_s + a.inter_s;
+    if (indicators > 0 && imbalance > 0) {
+      a.imbalance_impact_s = impact.waiting_s * imbalance / indicators;
+      a.intra_impact_s = a.imbalance_impact_s * a.intra_s / imbalance;
+      a.inter_impact_s = a.imbalance_impact_s - a.intra_impact_s;
+    }
+    a.impact_s = a.busy_s + a.imbalance_impact_s;
+    if (a.on_path) {
+      impact.critical_path_activities_s += a.impact_s;
+      impact.activity_impact_s += a.busy_s;
+      impact.imbalance_impact_s += a.imbalance_impact_s;
+      impact.intra_partition_s += a.intra_impact_s;
+      impact.inter_partition_s += a.inter_impact_s;
+    } else {
+      impact.non_critical_path_activities_s += a.impact_s;
+    }
+  }
+  if (indicators <= 0) impact.unattributed_s = impact.waiting_s;
+  std::stable_sort(impact.activities.begin(), impact.activities.end(),
+                   [](const ActivityImpact& a, const ActivityImpact& b) { return a.impact_s > b.impact_s; });
   std::stable_sort(cp.activities.begin(), cp.activities.end(),
                    [](const ActivityOnPath& a, const ActivityOnPath& b) { return a.path_s > b.path_s; });
   for (int p = 0; p < diagnose::kPatternCount; ++p)

@@ -68,19 +68,20 @@ std::string FormatDiagnosisText(const Diagnosis& d) {
         out += fmt::format(" for rank {}{}{} at {:.6f} s", RankName(d, i.culprit_rank),
                            i.culprit_call.empty() ? "" : " in ", i.culprit_call, i.culprit_s);
       if (i.culprit_rank >= 0 && i.cause_delay_s > 0)
-        out += fmt::format(", {:.6f} s more {} there since they last synchronised",
-                           i.cause_delay_s, i.cause == "MPI" ? "time in MPI" : "computation");
+        out += fmt::format(", {:.6f} s more {}{}{} there since they last synchronised",
+                           i.cause_delay_s, i.cause == "MPI" ? "time in MPI" : "computation",
+                           i.cause_phase.empty() ? "" : " in ", i.cause_phase);
       out += i.wrong_order ? " (wrong order)\n" : "\n";
     }
   }
 
   if (!d.root_causes.empty()) {
     out += "\nroot causes: the waiting each rank's excess time caused\n"
-           "  rank     activity      short-term (s)  long-term (s)\n";
+           "  rank     activity      short-term (s)  long-term (s)  phase\n";
     for (size_t k = 0; k < d.root_causes.size() && k < 10; ++k) {
       const RootCause& c = d.root_causes[k];
-      out += fmt::format("  {:<8} {:<12} {:>15.6f} {:>14.6f}\n", d.ranks[c.rank], c.activity,
-                         c.short_term_s, c.long_term_s);
+      out += fmt::format("  {:<8} {:<12} {:>15.6f} {:>14.6f}  {}\n", d.ranks[c.rank], c.activity,
+                         c.short_term_s, c.long_term_s, c.phase.empty() ? "-" : c.phase);
     }
     if (d.unexplained_s > 0)
       out += fmt::format("  waiting without a measurable excess of its culprit: {:.6f} s\n", d.unexplained_s);
@@ -105,6 +106,34 @@ std::string FormatDiagnosisText(const Diagnosis& d) {
   for (const ActivityOnPath& a : cp.activities)
     out += fmt::format("  {:<22} {:>12.6f} {:>18.6f} {:>14.6f}\n", a.name, a.path_s, a.mean_s,
                        a.imbalance_s);
+  const PerformanceImpact& pi = cp.impact;
+  if (pi.total_s > 0) {
+    out += fmt::format(
+        "\nPerformance impact ({:.6f} rank-s: {} ranks x the path's span; waiting {:.6f} rank-s)\n",
+        pi.total_s, d.ranks.size(), pi.waiting_s);
+    out += fmt::format("  critical-path activities     {:>14.6f} {:>6.1f} %\n", pi.critical_path_activities_s,
+                       Percent(pi.critical_path_activities_s, pi.total_s));
+    out += fmt::format("    their own time             {:>14.6f} {:>6.1f} %\n", pi.activity_impact_s,
+                       Percent(pi.activity_impact_s, pi.total_s));
+    out += fmt::format("    imbalance                  {:>14.6f} {:>6.1f} %\n", pi.imbalance_impact_s,
+                       Percent(pi.imbalance_impact_s, pi.total_s));
+    out += fmt::format("      intra-partition          {:>14.6f} {:>6.1f} %\n", pi.intra_partition_s,
+                       Percent(pi.intra_partition_s, pi.total_s));
+    out += fmt::format("      inter-partition          {:>14.6f} {:>6.1f} %\n", pi.inter_partition_s,
+                       Percent(pi.inter_partition_s, pi.total_s));
+    out += fmt::format("  non-critical-path activities {:>14.6f} {:>6.1f} %\n", pi.non_critical_path_activities_s,
+                       Percent(pi.non_critical_path_activities_s, pi.total_s));
+    if (pi.unattributed_s > 0)
+      out += fmt::format("  waiting not attributed       {:>14.6f} {:>6.1f} % (no activity on the path is imbalanced)\n",
+                         pi.unattributed_s, Percent(pi.unattributed_s, pi.total_s));
+    out += "  activity               on path  ranks   own (rank-s)  imbalance (rank-s)       intra       inter\n";
+    for (size_t k = 0; k < pi.activities.size() && k < 12; ++k) {
+      const ActivityImpact& a = pi.activities[k];
+      out += fmt::format("  {:<22} {:>7} {:>6} {:>14.6f} {:>19.6f} {:>11.6f} {:>11.6f}\n", a.name,
+                         a.on_path ? "yes" : "no", a.ranks, a.busy_s, a.imbalance_impact_s, a.intra_impact_s,
+                         a.inter_impact_s);
+    }
+  }
 
   out += fmt::format("\nanalysed: {} MPI events, {} messages, {} collective operations\n",
                      d.mpi_events, d.messages, d.collectives_analysed);
@@ -160,6 +189,7 @@ std::string FormatDiagnosisJson(const Diagnosis& d) {
     o["wrong_order"] = i.wrong_order;
     o["cause"] = i.cause;
     o["cause_delay_s"] = i.cause_delay_s;
+    o["cause_phase"] = i.cause_phase.empty() ? ordered_json(nullptr) : ordered_json(i.cause_phase);
     return o;
   };
   ordered_json j;
@@ -210,12 +240,34 @@ std::string FormatDiagnosisJson(const Diagnosis& d) {
   for (const CriticalPathSegmentInfo& s : cp.segments)
     segs.push_back({{"rank", d.ranks[s.rank]}, {"begin_s", s.begin_s}, {"end_s", s.end_s}});
   c["segments"] = std::move(segs);
+  const PerformanceImpact& pi = cp.impact;
+  ordered_json imp;
+  imp["total_s"] = pi.total_s;
+  imp["waiting_s"] = pi.waiting_s;
+  imp["critical_path_activities_s"] = pi.critical_path_activities_s;
+  imp["activity_impact_s"] = pi.activity_impact_s;
+  imp["imbalance_impact_s"] = pi.imbalance_impact_s;
+  imp["intra_partition_s"] = pi.intra_partition_s;
+  imp["inter_partition_s"] = pi.inter_partition_s;
+  imp["non_critical_path_activities_s"] = pi.non_critical_path_activities_s;
+  imp["unattributed_s"] = pi.unattributed_s;
+  ordered_json per = ordered_json::object();
+  for (const ActivityImpact& a : pi.activities)
+    per[a.name] = {{"on_path", a.on_path},           {"ranks", a.ranks},
+                   {"busy_s", a.busy_s},             {"intra_s", a.intra_s},
+                   {"inter_s", a.inter_s},           {"imbalance_impact_s", a.imbalance_impact_s},
+                   {"intra_impact_s", a.intra_impact_s}, {"inter_impact_s", a.inter_impact_s},
+                   {"impact_s", a.impact_s}};
+  imp["by_activity"] = std::move(per);
+  c["performance_impact"] = std::move(imp);
   j["critical_path"] = std::move(c);
   ordered_json roots = ordered_json::array();
   for (const RootCause& r : d.root_causes)
     roots.push_back({{"rank", d.ranks[r.rank]}, {"activity", r.activity},
+                     {"phase", r.phase.empty() ? ordered_json(nullptr) : ordered_json(r.phase)},
                      {"short_term_s", r.short_term_s}, {"long_term_s", r.long_term_s}});
   j["root_causes"] = std::move(roots);
+  j["phases"] = d.phases;
   j["unexplained_s"] = d.unexplained_s;
   ordered_json counts;
   counts["mpi_events"] = d.mpi_events;

@@ -380,7 +380,8 @@ class Builder {
       std::vector<std::vector<Cell>> rc;
       for (size_t i = 0; i < x.root_causes.size() && i < 5; ++i) {
         const RootCause& c = x.root_causes[i];
-        rc.push_back({Text(c.rank < x.ranks.size() ? x.ranks[c.rank] : std::to_string(c.rank)), Text(c.activity),
+        rc.push_back({Text(c.rank < x.ranks.size() ? x.ranks[c.rank] : std::to_string(c.rank)),
+                      Text(c.phase.empty() ? c.activity : c.activity + " in " + c.phase),
                       Number(Seconds(c.short_term_s), "diagnose", run, fmt::format("root_causes/{}/short_term_s", i),
                              c.short_term_s),
                       Number(Seconds(c.long_term_s), "diagnose", run, fmt::format("root_causes/{}/long_term_s", i),
@@ -401,6 +402,30 @@ class Builder {
                                                  "critical_path/by_activity_s/" + a.name, a.path_s)});
       }
       doc_.Table({"on the path", "time"}, std::move(rows2));
+      const PerformanceImpact& pi = cp.impact;
+      if (pi.waiting_s > 0) {
+        doc_.Paragraph("Performance impact: the waiting of all ranks, charged to the activities that are longer "
+                       "on the critical path than on an average rank (within the ranks that run them: "
+                       "intra-partition; because some ranks do not run them: inter-partition).");
+        auto cell = [&](const char* key, double v) {
+          return Number(Seconds(v), "diagnose", run, std::string("critical_path/performance_impact/") + key, v);
+        };
+        std::vector<std::vector<Cell>> rows3;
+        rows3.push_back({Text("all ranks' time over the path's span"), cell("total_s", pi.total_s)});
+        rows3.push_back({Text("waiting, charged to imbalance"), cell("imbalance_impact_s", pi.imbalance_impact_s)});
+        rows3.push_back({Text("intra-partition", 1), cell("intra_partition_s", pi.intra_partition_s)});
+        rows3.push_back({Text("inter-partition", 1), cell("inter_partition_s", pi.inter_partition_s)});
+        for (size_t i = 0, shown = 0; i < pi.activities.size() && shown < 4; ++i) {
+          const ActivityImpact& a = pi.activities[i];
+          if (a.imbalance_impact_s <= 0) continue;
+          ++shown;
+          rows3.push_back({Text("charged to " + a.name, 1),
+                           Number(Seconds(a.imbalance_impact_s), "diagnose", run,
+                                  "critical_path/performance_impact/by_activity/" + a.name + "/imbalance_impact_s",
+                                  a.imbalance_impact_s)});
+        }
+        doc_.Table({"performance impact", "rank-seconds"}, std::move(rows3));
+      }
     }
     doc_.Paragraph("Reproduce: `parallax diagnose " + Quote(focus().path) + " --format json`.");
   }

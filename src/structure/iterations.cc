@@ -144,7 +144,12 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   std::vector<std::vector<std::pair<Time, uint32_t>>> exits(units);
   base::ParallelFor(units, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
                     [&](size_t u) { markers[u] = ReadMarkers(store, out.unit_threads[u], !mpi, options, &exits[u]); });
-  std::map<SymbolKey, uint32_t> ids;
+  struct KeyHash {
+    size_t operator()(const SymbolKey& k) const {
+      return Mix(Mix(Mix(k.kind, k.type), static_cast<uint64_t>(k.value)), static_cast<uint64_t>(k.communicator));
+    }
+  };
+  std::unordered_map<SymbolKey, uint32_t, KeyHash> ids;
   std::vector<SymbolKey> keys;
   auto id_of = [&](const SymbolKey& k) {
     auto [it, added] = ids.try_emplace(k, static_cast<uint32_t>(keys.size()));
@@ -154,13 +159,21 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   std::vector<Sequence> seq(units);
   for (size_t u = 0; u < units; ++u) {
     std::vector<std::pair<Time, SymbolKey>> all = std::move(markers[u]);
+    // Markers in the store's time order, then calls by entry: a merge of the two sequences,
+    // markers first among equal times (a stable sort of the two would give the same).
+    auto by_time = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (!std::is_sorted(all.begin(), all.end(), by_time)) std::stable_sort(all.begin(), all.end(), by_time);
     if (mpi && !options.marker) {
+      const size_t markers_end = all.size();
+      all.reserve(all.size() + table.ranks[u].calls.size());
       for (const calls::Call& c : table.ranks[u].calls) {
         const bool collective = calls::IsCollective(c.op);
         all.push_back({c.entry, SymbolKey{0, c.type, c.value, collective ? c.communicator : 0}});
       }
+      const auto mid = all.begin() + static_cast<std::ptrdiff_t>(markers_end);
+      if (!std::is_sorted(mid, all.end(), by_time)) std::stable_sort(mid, all.end(), by_time);
+      std::inplace_merge(all.begin(), mid, all.end(), by_time);
     }
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [t, k] : all) {
       seq[u].symbol.push_back(id_of(k));
       seq[u].time.push_back(t);

@@ -5,20 +5,22 @@
 
 namespace parallax::structure {
 
-Phases FindPhases(const calls::CallTable& table, const Iterations& its, const BurstTable& bursts,
-                  const Clustering& clustering, const model::PcfCatalog* pcf) {
-  Phases out;
-  if (!its.found || table.ranks.empty() || its.count() == 0) return out;
+namespace {
+
+using CallSpans = std::vector<std::vector<std::pair<uint32_t, uint32_t>>>;
+
+// The calls of each (iteration, unit): [first, last) indices into the rank's calls; and the
+// commonest count of calls per iteration (0: none).
+uint32_t SpanIterations(const calls::CallTable& table, const Iterations& its, CallSpans* span) {
   const size_t units = its.unit_threads.size();
-  // The calls of each (iteration, unit): [first, last) indices into the rank's calls.
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> span(its.count(), std::vector<std::pair<uint32_t, uint32_t>>(units));
+  span->assign(its.count(), std::vector<std::pair<uint32_t, uint32_t>>(units));
   std::map<uint32_t, uint64_t> counts;
   for (size_t i = 0; i < its.count(); ++i)
-    for (size_t u = 0; u < units; ++u) {
+    for (size_t u = 0; u < units && u < table.ranks.size(); ++u) {
       const auto& calls = table.ranks[u].calls;
       const uint32_t a = calls::FirstCallFrom(calls, its.Begin(i, u));
       const uint32_t b = calls::FirstCallFrom(calls, its.End(i, u));
-      span[i][u] = {a, b};
+      (*span)[i][u] = {a, b};
       ++counts[b - a];
     }
   uint32_t k = 0;
@@ -28,6 +30,38 @@ Phases FindPhases(const calls::CallTable& table, const Iterations& its, const Bu
       most = n;
       k = c;
     }
+  return k;
+}
+
+}  // namespace
+
+std::vector<std::vector<uint16_t>> PhaseOfCalls(const calls::CallTable& table, const Iterations& its,
+                                                const Phases& phases) {
+  std::vector<std::vector<uint16_t>> out(table.ranks.size());
+  for (size_t r = 0; r < table.ranks.size(); ++r) out[r].assign(table.ranks[r].calls.size(), 0);
+  if (!its.found || phases.phases.empty() || phases.calls_per_iteration == 0) return out;
+  CallSpans span;
+  const uint32_t k = SpanIterations(table, its, &span);
+  if (k != phases.calls_per_iteration) return out;
+  std::vector<uint16_t> of_position(k, 0);
+  for (size_t i = 0; i < phases.phases.size() && i < UINT16_MAX; ++i)
+    if (phases.phases[i].position < k) of_position[phases.phases[i].position] = static_cast<uint16_t>(i + 1);
+  for (size_t i = 0; i < span.size(); ++i)
+    for (size_t u = 0; u < span[i].size() && u < out.size(); ++u) {
+      const auto [a, b] = span[i][u];
+      if (b - a != k) continue;
+      for (uint32_t p = 0; p < k; ++p) out[u][a + p] = of_position[p];
+    }
+  return out;
+}
+
+Phases FindPhases(const calls::CallTable& table, const Iterations& its, const BurstTable& bursts,
+                  const Clustering& clustering, const model::PcfCatalog* pcf) {
+  Phases out;
+  if (!its.found || table.ranks.empty() || its.count() == 0) return out;
+  const size_t units = its.unit_threads.size();
+  CallSpans span;
+  const uint32_t k = SpanIterations(table, its, &span);
   if (k == 0) return out;
   out.calls_per_iteration = k;
   // Bursts per thread, for the clusters.

@@ -36,4 +36,10 @@ struct Phases {
 Phases FindPhases(const calls::CallTable& table, const Iterations& its, const BurstTable& bursts,
                   const Clustering& clustering, const model::PcfCatalog* pcf);
 
+// The phase each stretch of computation belongs to: per rank, per MPI call, 1 + the index into
+// phases.phases of the phase running from the call's exit to the next call's entry; 0 when it
+// is none (outside the steady loop, in an iteration of another shape, or a position below 2%).
+std::vector<std::vector<uint16_t>> PhaseOfCalls(const calls::CallTable& table, const Iterations& its,
+                                                const Phases& phases);
+
 }  // namespace parallax::structure

@@ -14,6 +14,8 @@
 #include "src/diagnose/omp_waits.h"
 #include "src/diagnose/wait_states.h"
 #include "src/io/prv/prv_reader.h"
+#include "src/structure/iterations.h"
+#include "src/structure/phases.h"
 
 namespace {
 
@@ -48,14 +50,27 @@ void Analyse(const io::PrvTrace& t, bool strict) {
       Check(path.segments[i].begin <= path.segments[i].end);
       if (i > 0) Check(path.segments[i].begin == path.segments[i - 1].end);
     }
-    diagnose::PathProfile p = diagnose::ProfilePath(table, path, 0, UINT64_MAX);
+    diagnose::PathProfile p = diagnose::ProfilePath(table, path, waits, 0, UINT64_MAX);
     model::Time by_rank = 0, by_activity = 0;
     for (model::Time v : p.by_rank) by_rank += v;
     for (const auto& [k, v] : p.by_activity) by_activity += v;
     Check(by_rank == p.length && by_activity == p.length);
   }
-  diagnose::DelayCosts costs = diagnose::FindDelayCosts(table, t.store.comms(), waits);
+  // Root causes split by the phases of the main loop, when the input has one.
+  const structure::Iterations its = structure::FindIterations(t.header, t.store, nullptr, table);
+  const structure::Phases phases = structure::FindPhases(table, its, {}, {}, nullptr);
+  const auto phase_of_call = structure::PhaseOfCalls(table, its, phases);
+  diagnose::DelayCosts costs = diagnose::FindDelayCosts(table, waits, &phase_of_call);
   Check(costs.cause.size() == waits.instances.size());
+  Check(costs.phase_offsets.size() == waits.instances.size() + 1);
+  for (size_t i = 0; i < waits.instances.size(); ++i) {
+    double sum = 0;
+    for (uint32_t k = costs.phase_offsets[i]; k < costs.phase_offsets[i + 1]; ++k) {
+      Check(costs.phase_shares[k].phase <= phases.phases.size());
+      sum += costs.phase_shares[k].fraction;
+    }
+    Check(sum <= 1.001);
+  }
   for (size_t i = 0; i < costs.cause.size(); ++i) {
     const diagnose::InstanceCause& c = costs.cause[i];
     const double own = static_cast<double>(waits.instances[i].wait);

@@ -42,7 +42,7 @@ def test_instances_add_up_to_the_patterns(diagnosis):
     late = inst[inst.pattern == "late_sender"]
     assert (late.culprit_rank != late["rank"]).all()
     roots = diagnosis.root_causes()
-    assert list(roots.columns) == ["rank", "activity", "short_term_s", "long_term_s"]
+    assert list(roots.columns) == ["rank", "activity", "phase", "short_term_s", "long_term_s"]
     assert roots.long_term_s.is_monotonic_decreasing
     assert roots.long_term_s.sum() <= inst.wait_s.sum() + 1e-9
     pats = diagnosis.patterns()
@@ -55,6 +55,13 @@ def test_critical_path_tiles_its_length(diagnosis):
     assert (cp.end_s - cp.begin_s).sum() == pytest.approx(length, abs=1e-9)
     assert (cp.begin_s.iloc[1:].values == cp.end_s.iloc[:-1].values).all()
     assert diagnosis.activities().path_s.sum() == pytest.approx(length, abs=1e-9)
+    # The performance impact accounts for every rank-second of the path's span.
+    impact = diagnosis.impact()
+    totals = diagnosis.summary["critical_path"]["performance_impact"]
+    assert impact.impact_s.sum() + totals["unattributed_s"] == pytest.approx(totals["total_s"], abs=1e-9)
+    assert totals["total_s"] == pytest.approx(len(diagnosis.ranks) * length, abs=1e-9)
+    assert impact.impact_s.is_monotonic_decreasing
+    assert (impact.intra_impact_s + impact.inter_impact_s - impact.imbalance_impact_s).abs().max() < 1e-12
     by_rank = diagnosis.by_rank()
     assert list(by_rank.index) == diagnosis.ranks
     assert by_rank.critical_path_s.sum() == pytest.approx(length, abs=1e-9)

@@ -240,6 +240,57 @@ TEST(Diagnose, ChainJumpsTwice) {
   EXPECT_NEAR(by_activity, cp.length_s, 1e-15);
 }
 
+// The performance impact of the chain (with MPI_Finalize), worked by hand. The path spans
+// [0, 700] (1.1's MPI_Init to 1.3's MPI_Finalize entry): 3 x 700 = 2100 rank-ns. Waiting: Late
+// Sender 200 (1.2) and 350 (1.3), Wait at Finalize 100 (1.1, 600-700) and 90 (1.2): 740. Own
+// time over the span: computation 589 + 379 + 329 = 1297 on 3 ranks, MPI_Recv 20 + 20 on 2,
+// MPI_Send 10 + 10 on 2, MPI_Init 3, MPI_Finalize 0 (all waiting). On the path: computation 299
+// + 180 + 180 = 659, MPI_Recv 40, MPI_Init 1. Imbalance: computation 659 - 1297 / 3 = 680 / 3,
+// all within its partition; MPI_Recv 40 - 40 / 3 = 80 / 3, of which 40 - 40 / 2 = 20 within its
+// partition of 2 ranks and 20 / 3 because 1.1 never receives. The 740 of waiting is charged
+// 680 : 80: computation 740 * 680 / 760, MPI_Recv 740 * 80 / 760 (3/4 intra, 1/4 inter).
+// MPI_Send is never on the path: its 20 is the non-critical-path activities' impact.
+TEST(Diagnose, PerformanceImpactSplit) {
+  TraceText t(3);
+  t.Init(0).Init(1).Init(2);
+  t.Call(0, kP2P, 1, 300, 310).Call(1, kP2P, 2, 100, 320).Message(0, 1, 300, 310, 100, 320);
+  t.Call(1, kP2P, 1, 500, 510).Call(2, kP2P, 2, 150, 520).Message(1, 2, 500, 510, 150, 520);
+  t.Finalize(0, 600, 710).Finalize(1, 610, 710).Finalize(2, 700, 710);
+  Diagnosis d = DiagnoseText(t);
+  const PerformanceImpact& pi = d.critical_path.impact;
+  EXPECT_NEAR(pi.total_s, 2100 * kNs, 1e-15);
+  EXPECT_NEAR(pi.waiting_s, 740 * kNs, 1e-15);
+  std::map<std::string, ActivityImpact> by;
+  for (const ActivityImpact& a : pi.activities) by[a.name] = a;
+  ASSERT_EQ(by.count("computation"), 1u);
+  ASSERT_EQ(by.count("MPI_Recv"), 1u);
+  ASSERT_EQ(by.count("MPI_Send"), 1u);
+  const ActivityImpact& comp = by["computation"];
+  EXPECT_TRUE(comp.on_path);
+  EXPECT_EQ(comp.ranks, 3u);
+  EXPECT_NEAR(comp.busy_s, 1297 * kNs, 1e-15);
+  EXPECT_NEAR(comp.intra_s, 680.0 / 3 * kNs, 1e-15);
+  EXPECT_NEAR(comp.inter_s, 0, 1e-15);
+  EXPECT_NEAR(comp.imbalance_impact_s, 740.0 * 680 / 760 * kNs, 1e-15);
+  const ActivityImpact& recv = by["MPI_Recv"];
+  EXPECT_EQ(recv.ranks, 2u);
+  EXPECT_NEAR(recv.busy_s, 40 * kNs, 1e-15);
+  EXPECT_NEAR(recv.intra_s, 20 * kNs, 1e-15);
+  EXPECT_NEAR(recv.inter_s, 20.0 / 3 * kNs, 1e-15);
+  EXPECT_NEAR(recv.intra_impact_s, 740.0 * 60 / 760 * kNs, 1e-15);
+  EXPECT_NEAR(recv.inter_impact_s, 740.0 * 20 / 760 * kNs, 1e-15);
+  EXPECT_FALSE(by["MPI_Send"].on_path);
+  EXPECT_NEAR(pi.non_critical_path_activities_s, 20 * kNs, 1e-15);
+  EXPECT_NEAR(pi.critical_path_activities_s, 2080 * kNs, 1e-15);
+  EXPECT_NEAR(pi.imbalance_impact_s, 740 * kNs, 1e-15);
+  EXPECT_NEAR(pi.intra_partition_s, 740.0 * 740 / 760 * kNs, 1e-15);
+  EXPECT_NEAR(pi.inter_partition_s, 740.0 * 20 / 760 * kNs, 1e-15);
+  EXPECT_EQ(pi.unattributed_s, 0);
+  // The profile's imbalance: MPI_Recv's mean per rank excludes its waiting.
+  for (const ActivityOnPath& a : d.critical_path.activities)
+    if (a.name == "MPI_Recv") EXPECT_NEAR(a.imbalance_s, 80.0 / 3 * kNs, 1e-15);
+}
+
 // Root causes on the chain without MPI_Finalize. 1.2 waited 200 for 1.1: since their start
 // (MPI_Init's exit, 1) 1.1 computed 299 against 1.2's 99: 200 of computation on 1.1. 1.3 waited
 // 350 for 1.2: over [1, 500] 1.2 computed 279 and spent 220 in MPI_Recv, 200 of it waiting;
@@ -268,6 +319,44 @@ TEST(Diagnose, ChainRootCauses) {
   EXPECT_EQ(ls.worst[0].rank, 2u);
   EXPECT_EQ(ls.worst[0].cause, "computation");
   EXPECT_NEAR(ls.worst[0].cause_delay_s, 130 * kNs, 1e-15);
+}
+
+// Root causes named by phase. Eight iterations of 500 ns, each opened by a barrier on both
+// ranks (exit at T + 10): 1.1 computes 300 (phase 0, after the barrier) and sends; 1.2 computes
+// 100 and waits 200 in MPI_Recv; both then compute up to the next barrier (phase 1). Each Late
+// Sender's interval starts at the barrier: 1.1 computed 300 against 1.2's 100, all in phase 0,
+// so its 200 ns are charged to 1.1's computation in phase 0, 8 x 200 in all.
+TEST(Diagnose, RootCausesAreNamedByPhase) {
+  TraceText t(2);
+  t.Init(0).Init(1);
+  constexpr int kIterations = 8;
+  for (uint64_t i = 0; i <= kIterations; ++i) {
+    const uint64_t at = 10 + 500 * i;
+    t.Call(0, kColl, 8, at, at + 10).Call(1, kColl, 8, at, at + 10);
+    if (i == kIterations) break;
+    t.Call(0, kP2P, 1, at + 310, at + 320).Call(1, kP2P, 2, at + 110, at + 330);
+    t.Message(0, 1, at + 310, at + 320, at + 110, at + 330);
+  }
+  const uint64_t end = 10 + 500 * kIterations + 20;
+  t.Finalize(0, end, end + 10).Finalize(1, end, end + 10);
+  Diagnosis d = DiagnoseText(t);
+  ASSERT_EQ(d.phases.size(), 2u);
+  EXPECT_EQ(d.phases[0], "phase 0 (MPI_Barrier .. MPI_Send)");
+  EXPECT_EQ(d.phases[1], "phase 1 (MPI_Send .. next iteration)");
+  EXPECT_NEAR(P(d, "late_sender").time_s, kIterations * 200 * kNs, 1e-15);
+  ASSERT_EQ(d.root_causes.size(), 1u);
+  EXPECT_EQ(d.root_causes[0].rank, 0u);
+  EXPECT_EQ(d.root_causes[0].activity, "computation");
+  EXPECT_EQ(d.root_causes[0].phase, d.phases[0]);
+  EXPECT_NEAR(d.root_causes[0].short_term_s, kIterations * 200 * kNs, 1e-12);
+  for (const WaitStateInstance& i : P(d, "late_sender").worst) {
+    EXPECT_EQ(i.cause_phase, d.phases[0]);
+    EXPECT_NEAR(i.cause_delay_s, 200 * kNs, 1e-15);
+  }
+  auto j = nlohmann::json::parse(FormatDiagnosisJson(d));
+  EXPECT_EQ(j["root_causes"][0]["phase"], d.phases[0]);
+  EXPECT_EQ(j["phases"].size(), 2u);
+  EXPECT_NE(FormatDiagnosisText(d).find("computation in phase 0 (MPI_Barrier .. MPI_Send) there"), std::string::npos);
 }
 
 TEST(Diagnose, WaitallChargesTheLatestSenderOnce) {
@@ -421,6 +510,14 @@ TEST(Diagnose, EpochTracesSumsHold) {
       EXPECT_TRUE(j["patterns"][key].contains("by_rank")) << key;
     EXPECT_TRUE(j["critical_path"]["by_rank_s"].contains("1.1"));
     EXPECT_TRUE(j["critical_path"]["by_activity_s"].contains("computation"));
+    // The performance impact accounts for every rank-second of the path's span.
+    const PerformanceImpact& pi = cp.impact;
+    EXPECT_NEAR(pi.total_s, static_cast<double>(d.ranks.size()) * cp.length_s, 1e-9);
+    EXPECT_NEAR(pi.critical_path_activities_s + pi.non_critical_path_activities_s + pi.unattributed_s,
+                pi.total_s, 1e-9);
+    EXPECT_NEAR(pi.activity_impact_s + pi.imbalance_impact_s, pi.critical_path_activities_s, 1e-9);
+    EXPECT_NEAR(pi.intra_partition_s + pi.inter_partition_s, pi.imbalance_impact_s, 1e-9);
+    EXPECT_TRUE(j["critical_path"]["performance_impact"].contains("by_activity"));
   }
 }
 
