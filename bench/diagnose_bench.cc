@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   uint64_t events = 0, calls = 0, messages = 0, instances = 0, segments = 0, phase_count = 0;
   for (int i = 0; i < repeat; ++i) {
     c::CallTable table =
-        Timed(table_time, [&] { return c::BuildCallTable(t.header(), t.store(), t.pcf(), {1}); });
+        Timed(table_time, [&] { return c::BuildCallTable(t.header(), t.store(), t.pcf(), {1, parallax::structure::MarkerTypes()}); });
     d::WaitStates waits =
         Timed(waits_time, [&] { return d::FindWaitStates(table, t.store().comms()); });
     d::CriticalPath path = Timed(path_time, [&] { return d::FindCriticalPath(table, waits); });

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   Best table_time, iter_time, burst_time, cluster_time, phase_time;
   size_t bursts = 0, clusters = 0, iterations = 0, phases = 0;
   for (int i = 0; i < repeat; ++i) {
-    c::CallTable table = Timed(table_time, [&] { return c::BuildCallTable(t.header(), t.store(), t.pcf(), {threads}); });
+    c::CallTable table = Timed(table_time, [&] { return c::BuildCallTable(t.header(), t.store(), t.pcf(), {threads, parallax::structure::MarkerTypes()}); });
     s::IterationOptions io;
     io.worker_threads = threads;
     s::Iterations its = Timed(iter_time, [&] { return s::FindIterations(t.header(), t.store(), t.pcf(), table, io); });

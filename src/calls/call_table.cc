@@ -11,6 +11,7 @@
 
 #include "src/base/parallel.h"
 #include "src/store/block_reader.h"
+#include "src/store/type_filter.h"
 
 namespace parallax::calls {
 
@@ -50,15 +51,19 @@ class OpCache {
 
 struct ThreadRead {
   std::vector<Call> calls;
+  std::vector<OtherEvent> other;
   CallCounts counts;
 };
 
 void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, uint32_t t,
-                ThreadRead& out) {
+                const std::vector<std::pair<uint32_t, uint32_t>>& also_read, ThreadRead& out) {
   std::optional<OpCache> ops;  // made at the thread's first MPI event: most threads have none
   store::EventReader events(store, model::ThreadIndex(t));
-  events.OnlyBlocksWith({{kMpiFirstType, kMpiLastType},
-                         {kCollectiveSendSizeType, kCollectiveCommunicatorType}});
+  std::vector<std::pair<uint32_t, uint32_t>> wanted = {{kMpiFirstType, kMpiLastType},
+                                                       {kCollectiveSendSizeType, kCollectiveCommunicatorType}};
+  wanted.insert(wanted.end(), also_read.begin(), also_read.end());
+  events.OnlyBlocksWith(std::move(wanted));
+  store::TypeFilter other(also_read);
   bool open = false;
   Call call;
   struct {
@@ -101,7 +106,10 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
         open = true;
         continue;
       }
-      if (type < kCollectiveSendSizeType || type > kCollectiveCommunicatorType) continue;
+      if (type < kCollectiveSendSizeType || type > kCollectiveCommunicatorType) {
+        if (!other.empty() && other(type)) out.other.push_back({ev.time[i], type, ev.value[i]});
+        continue;
+      }
       // Attributes belong to the call opened at the same time (Extrae writes them after it).
       Call* to = nullptr;
       if (open && ev.time[i] == call.entry) {
@@ -204,7 +212,8 @@ CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceSto
   std::vector<ThreadRead> read(threads);
   base::ParallelFor(
       threads, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
-      [&](size_t i) { ReadThread(store, pcf, static_cast<uint32_t>(i), read[i]); });
+      [&](size_t i) { ReadThread(store, pcf, static_cast<uint32_t>(i), options.also_read, read[i]); });
+  table.also_read = options.also_read;
 
   const model::ProcessModel& p = header.processes;
   table.rank_of_thread.assign(threads, kNoRank);
@@ -229,6 +238,7 @@ CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceSto
     r.appl = info.appl.value;
     r.calls = std::move(read[t].calls);
     r.calls.shrink_to_fit();
+    r.other = std::move(read[t].other);
     r.first_record = store::FirstRecordTime(store, model::ThreadIndex(t));
     r.last_record = store::LastRecordTime(store, model::ThreadIndex(t));
   }

@@ -47,6 +47,13 @@ struct Call {
   bool truncated = false;    // never closed: ends at the thread's last record
 };
 
+// An event of another type the call table's pass kept (CallTableOptions::also_read).
+struct OtherEvent {
+  Time time = 0;
+  uint32_t type = 0;
+  int64_t value = 0;
+};
+
 struct Rank {
   uint32_t thread = 0;  // global thread index whose calls these are
   uint32_t task = 0;    // global task index
@@ -54,6 +61,7 @@ struct Rank {
   std::vector<Call> calls;  // in entry order
   Time first_record = 0;    // the thread's first and last record times
   Time last_record = 0;
+  std::vector<OtherEvent> other;  // its events of CallTableOptions::also_read types, in order
 };
 
 // A communication record bound to calls: ranks index CallTable::ranks, calls index the rank's
@@ -87,12 +95,17 @@ struct CallTable {
     std::vector<uint32_t> ranks;  // indices into `ranks`
   };
   std::vector<Communicator> communicators;
+  // The event types (inclusive ranges) whose events Rank::other holds.
+  std::vector<std::pair<uint32_t, uint32_t>> also_read;
 
   const Call& call(uint32_t rank, uint32_t index) const { return ranks[rank].calls[index]; }
 };
 
 struct CallTableOptions {
   unsigned worker_threads = 1;  // 0: all cores
+  // Also keep each rank's events of these types (inclusive ranges, none of them MPI types) in
+  // Rank::other, read in the same pass (the structure's markers: one pass instead of two).
+  std::vector<std::pair<uint32_t, uint32_t>> also_read;
 };
 
 // Reads the calls of every thread of `store` (pcf names them; may be null). Throws

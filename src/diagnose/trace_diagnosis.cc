@@ -23,12 +23,15 @@ std::vector<std::vector<uint16_t>> FindLoopPhases(const model::TraceHeader& head
 
 TraceDiagnosis::TraceDiagnosis(const model::TraceHeader& header, const store::TraceStore& store,
                                const model::PcfCatalog* pcf, const WaitStateOptions& options)
-    : table_(calls::BuildCallTable(header, store, pcf, {0})),
+    : table_(calls::BuildCallTable(header, store, pcf, {0, structure::MarkerTypes()})),
       waits_(FindWaitStates(table_, store.comms(), options)),
       path_(FindCriticalPath(table_, waits_)),
       omp_(FindOmpWaits(header, store)) {
   const auto phase_of_call = FindLoopPhases(header, store, pcf, table_, &phases_);
   costs_ = FindDelayCosts(table_, waits_, phase_of_call.empty() ? nullptr : &phase_of_call);
+  // The markers were read for the iterations only: the table lives as long as the trace.
+  for (calls::Rank& r : table_.ranks) std::vector<calls::OtherEvent>().swap(r.other);
+  table_.also_read.clear();
   segments_of_rank_.resize(table_.ranks.size());
   for (const PathSegment& s : path_.segments) segments_of_rank_[s.rank].push_back(s);
 }

@@ -1,4 +1,5 @@
 #include "src/session/trace_impl.h"
+#include "src/structure/iterations.h"
 #include "src/session/functions_impl.h"
 
 #include <fmt/format.h>
@@ -454,7 +455,8 @@ const diagnose::LazyDiagnosis& TraceImpl::diagnosis() const {
 
 const calls::CallTable& TraceImpl::CallTable(calls::CallTable* own) const {
   if (const diagnose::TraceDiagnosis* ready = diagnosis().IfReady()) return ready->table();
-  *own = calls::BuildCallTable(header(), store(), pcf(), {0});
+  // With the markers the structure analysis reads (one pass over the events for both).
+  *own = calls::BuildCallTable(header(), store(), pcf(), {0, structure::MarkerTypes()});
   return *own;
 }
 

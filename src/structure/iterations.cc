@@ -9,6 +9,7 @@
 
 #include "src/base/parallel.h"
 #include "src/store/block_reader.h"
+#include "src/store/type_filter.h"
 #include "src/structure/stats.h"
 
 namespace parallax::structure {
@@ -41,36 +42,63 @@ struct Sequence {
 
 // The marker events of one thread, as (time, key) in time order.
 // Exits (value 0) of the marker types go to `exits` as (time, type).
+// The event types read as markers.
+std::vector<std::pair<uint32_t, uint32_t>> MarkerRanges(bool with_parallel, const IterationOptions& options) {
+  if (options.marker) return {{options.marker->type, options.marker->type}};
+  std::vector<std::pair<uint32_t, uint32_t>> ranges = MarkerTypes();
+  if (with_parallel) ranges.push_back({kOmpParallelType, kOmpParallelType});
+  return ranges;
+}
+
+// Whether every range of `need` lies within one of `have`.
+bool Covers(const std::vector<std::pair<uint32_t, uint32_t>>& have,
+            const std::vector<std::pair<uint32_t, uint32_t>>& need) {
+  for (const auto& [lo, hi] : need) {
+    bool in = false;
+    for (const auto& [a, b] : have) in |= a <= lo && hi <= b;
+    if (!in) return false;
+  }
+  return true;
+}
+
+// Adds one event to a unit's markers (its value) or their ends (0), when its type is wanted.
+void AddMarker(Time time, uint32_t type, int64_t value, store::TypeFilter& wanted,
+               const IterationOptions& options, std::vector<std::pair<Time, SymbolKey>>* out,
+               std::vector<std::pair<Time, uint32_t>>* exits) {
+  if (!wanted(type)) return;
+  if (value == 0) {
+    exits->push_back({time, type});
+    return;
+  }
+  if (options.marker && options.marker->value && *options.marker->value != value) return;
+  SymbolKey key{1, type, value, 0};
+  // User events and a marker given without a value: the type alone (values often count).
+  if (type < kUserEventsBelow || (options.marker && !options.marker->value)) key.value = 0;
+  out->push_back({time, key});
+}
+
 std::vector<std::pair<Time, SymbolKey>> ReadMarkers(const store::TraceStore& store, uint32_t thread,
                                                     bool with_parallel, const IterationOptions& options,
                                                     std::vector<std::pair<Time, uint32_t>>* exits) {
   std::vector<std::pair<Time, SymbolKey>> out;
   store::EventReader events(store, model::ThreadIndex(thread));
-  std::vector<std::pair<uint32_t, uint32_t>> ranges = {{1, kUserEventsBelow - 1},
-                                                       {kUserFunctionType, kUserFunctionType},
-                                                       {kUserFunctionType2, kUserFunctionType2}};
-  if (with_parallel) ranges.push_back({kOmpParallelType, kOmpParallelType});
-  if (options.marker) ranges = {{options.marker->type, options.marker->type}};
+  const auto ranges = MarkerRanges(with_parallel, options);
   events.OnlyBlocksWith(ranges);
+  store::TypeFilter wanted(ranges);
   while (events.Next()) {
     const store::EventColumns& ev = events.columns();
-    for (size_t i = events.begin(); i < events.end(); ++i) {
-      const uint32_t type = ev.type[i];
-      const int64_t value = ev.value[i];
-      bool wanted = false;
-      for (const auto& [lo, hi] : ranges) wanted |= type >= lo && type <= hi;
-      if (!wanted) continue;
-      if (value == 0) {
-        exits->push_back({ev.time[i], type});
-        continue;
-      }
-      if (options.marker && options.marker->value && *options.marker->value != value) continue;
-      SymbolKey key{1, type, value, 0};
-      // User events and a marker given without a value: the type alone (values often count).
-      if (type < kUserEventsBelow || (options.marker && !options.marker->value)) key.value = 0;
-      out.push_back({ev.time[i], key});
-    }
+    for (size_t i = events.begin(); i < events.end(); ++i)
+      AddMarker(ev.time[i], ev.type[i], ev.value[i], wanted, options, &out, exits);
   }
+  return out;
+}
+
+// The same from the events the call table's pass kept, when they cover the marker types.
+std::vector<std::pair<Time, SymbolKey>> KeptMarkers(const calls::Rank& rank, const IterationOptions& options,
+                                                    std::vector<std::pair<Time, uint32_t>>* exits) {
+  std::vector<std::pair<Time, SymbolKey>> out;
+  store::TypeFilter wanted(MarkerRanges(false, options));
+  for (const calls::OtherEvent& e : rank.other) AddMarker(e.time, e.type, e.value, wanted, options, &out, exits);
   return out;
 }
 
@@ -122,6 +150,10 @@ Time Iterations::SpanEnd(size_t i) const {
   return t;
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> MarkerTypes() {
+  return {{1, kUserEventsBelow - 1}, {kUserFunctionType, kUserFunctionType}, {kUserFunctionType2, kUserFunctionType2}};
+}
+
 Iterations FindIterations(const model::TraceHeader& header, const store::TraceStore& store,
                           const model::PcfCatalog* pcf, const calls::CallTable& table,
                           const IterationOptions& options) {
@@ -142,8 +174,12 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   // The symbol sequences.
   std::vector<std::vector<std::pair<Time, SymbolKey>>> markers(units);
   std::vector<std::vector<std::pair<Time, uint32_t>>> exits(units);
+  const bool kept = mpi && Covers(table.also_read, MarkerRanges(false, options));
   base::ParallelFor(units, options.worker_threads == 0 ? base::DefaultThreads() : options.worker_threads,
-                    [&](size_t u) { markers[u] = ReadMarkers(store, out.unit_threads[u], !mpi, options, &exits[u]); });
+                    [&](size_t u) {
+                      markers[u] = kept ? KeptMarkers(table.ranks[u], options, &exits[u])
+                                        : ReadMarkers(store, out.unit_threads[u], !mpi, options, &exits[u]);
+                    });
   struct KeyHash {
     size_t operator()(const SymbolKey& k) const {
       return Mix(Mix(Mix(k.kind, k.type), static_cast<uint64_t>(k.value)), static_cast<uint64_t>(k.communicator));

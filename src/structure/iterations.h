@@ -69,6 +69,11 @@ struct Iterations {
   Time SpanEnd(size_t i) const;    // max over units
 };
 
+// The event types read as markers in an MPI trace (inclusive ranges): a call table built with
+// them in CallTableOptions::also_read lets FindIterations take the markers from it instead of
+// reading every rank's events a second time.
+std::vector<std::pair<uint32_t, uint32_t>> MarkerTypes();
+
 // `table` may have no ranks (a trace without MPI): the units are then each task's first thread.
 Iterations FindIterations(const model::TraceHeader& header, const store::TraceStore& store,
                           const model::PcfCatalog* pcf, const calls::CallTable& table,

@@ -43,7 +43,16 @@ struct TwoRanks {
     EXPECT_TRUE(t.ok());
     trace_ = std::make_unique<io::PrvTrace>(std::move(t).value());
     calls::CallTable table = calls::BuildCallTable(trace_->header, trace_->store, nullptr, {1});
-    return FindIterations(trace_->header, trace_->store, nullptr, table);
+    Iterations read = FindIterations(trace_->header, trace_->store, nullptr, table);
+    // The markers kept by the call table's pass give the same iterations as a pass of their own.
+    calls::CallTable with = calls::BuildCallTable(trace_->header, trace_->store, nullptr, {1, MarkerTypes()});
+    Iterations kept = FindIterations(trace_->header, trace_->store, nullptr, with);
+    EXPECT_EQ(kept.found, read.found);
+    EXPECT_EQ(kept.anchor.name, read.anchor.name);
+    EXPECT_EQ(kept.begins, read.begins);
+    EXPECT_EQ(kept.last_end, read.last_end);
+    EXPECT_EQ(kept.tried.size(), read.tried.size());
+    return read;
   }
   mutable std::unique_ptr<io::PrvTrace> trace_;
 };
