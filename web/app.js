@@ -354,8 +354,9 @@ class App {
     return undefined;
   }
 
-  // A click on an analyzer cell: the control window, drawing only the values of that column,
-  // with the cell's row outlined.
+  // A click on an analyzer cell: the control window over the range the table was computed on,
+  // in the sync group of the analyzer's control window, drawing only the values of that column
+  // (the cell's value selected), with the cell's row outlined.
   showCell(analyzer, r, c) {
     const t = analyzer.table;
     const p = t.planes[analyzer.plane];
@@ -368,14 +369,20 @@ class App {
     const highlight = { min: lo, max: hi, label, object: p.row_objects[r] };
     let panel = this.panels.find((x) => x instanceof TimelinePanel && x.doc === analyzer.doc && x.highlight
       && x.index === t.control_window);
+    const range = analyzer.computedRange;
+    const control = analyzer.controlPanel();
+    const group = control ? control.group : null;
     if (panel) {
       panel.highlight = highlight;
+      if (range) panel.zoom.range = panel.zoom.clamp(range.from, range.to);
+      panel.setGroup(group);
       panel.refreshControls();
       panel.render();
     } else {
-      panel = this.openWindow(analyzer.doc, t.control_window, null, highlight);
-      panel.setGroup(null);
+      panel = this.openWindow(analyzer.doc, t.control_window, range, highlight);
+      panel.setGroup(group);
     }
+    panel.root.dataset.cell = label;
     panel.root.scrollIntoView({ block: 'nearest' });
   }
 
@@ -480,17 +487,24 @@ class App {
 
   // Click-forward: marks in every timeline window the events of `type` whose value label is the
   // source location `label` (null: clears the marks), in the range each shows, again after
-  // every zoom or pan; resolves with how many there are in the ranges shown.
+  // every zoom or pan; resolves with each window's count (sourceCounts).
   async markSource(type, label) {
     this.sourceMark = label === null ? null : { type, label };
-    const counts = await Promise.all(this.panels.filter((p) => p instanceof TimelinePanel).map((p) => p.markSource()));
-    return counts.reduce((a, b) => a + b, 0);
+    await Promise.all(this.panels.filter((p) => p instanceof TimelinePanel).map((p) => p.markSource()));
+    return this.sourceCounts();
   }
 
-  // A window marked the source line again in a new range: the panel shows the new count.
+  // How many events of the marked line each timeline window shows: [{window, count}]. Windows
+  // over the same trace and range show the same events: their counts are never added up.
+  sourceCounts() {
+    return this.panels.filter((p) => p instanceof TimelinePanel)
+      .map((p) => ({ window: `${p.window.name} (${p.doc.trace})`, count: p.sourceCount || 0 }));
+  }
+
+  // A window marked the source line again in a new range: the panel shows the new counts.
   sourceCounted() {
     if (!this.sourceMark) return;
-    this.source.counted(this.panels.reduce((n, p) => n + (p.sourceCount || 0), 0));
+    this.source.counted(this.sourceCounts());
   }
 
   // Navigation keys go to the timeline window last under the mouse (else the first one), unless

@@ -90,13 +90,21 @@ export class SourcePanel {
     }
   }
 
-  // Shows how many events of the marked line the windows show (again after zooms and pans).
-  counted(n) {
+  // Shows how many events of the marked line the windows show (again after zooms and pans):
+  // `counts` has each window's count; one number when they agree, else one per window.
+  counted(counts) {
     if (this.root.hidden || this.marked === undefined) return;
-    this.count.textContent = `${n} event${n === 1 ? '' : 's'} of line ${this.marked} in the ranges shown`;
+    const values = [...new Set(counts.map((c) => c.count))];
+    const n = values.length ? Math.max(...values) : 0;
+    const events = (k) => `${k} event${k === 1 ? '' : 's'}`;
+    this.count.textContent = values.length <= 1
+      ? `${events(n)} of line ${this.marked} in the range${counts.length > 1 ? 's' : ''} shown`
+      : `events of line ${this.marked}: ${counts.map((c) => `${c.count} in ${c.window}`).join(', ')}`;
     this.root.dataset.count = String(n);
+    this.root.dataset.counts = JSON.stringify(counts.map((c) => c.count));
     this.root.dataset.marked = String(this.marked);
   }
+
 
   // Closes the panel (and clears the marks); whether it was open.
   close() {

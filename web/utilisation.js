@@ -1,11 +1,10 @@
 // PROVE's processor utilisation under a timeline window at cpu level (docs/serve.md,
 // "Communication and processor views"): for every cpu drawn, the share of the range in view in
-// which the thread running on it was Running, from /api/cells. Asked again with every frame.
+// which the threads that ran on it were Running, from /api/utilisation (the threads' own state
+// records, whatever the window shows), one request for all cpus. Asked again with every frame.
 
 import { oneAtATime, postJson } from './api.js';
 import { el } from './tables.js';
-
-const MAX_CPUS = 64;  // cpus summed one request each; beyond this, none
 
 export class CpuUse {
   constructor(panel) {
@@ -27,27 +26,22 @@ export class CpuUse {
     const seq = ++this.seq;
     const range = p.zoom.range;
     const objects = list.rows.map((r) => r[3]);
-    if (objects.length > MAX_CPUS) {
-      this.root.replaceChildren(el('span', `utilisation: more than ${MAX_CPUS} cpus drawn (select an area instead)`, 'cpu-use-note'));
-      return;
-    }
     try {
-      const cells = await Promise.all(objects.map((o) => postJson('/api/cells', {
-        trace: p.doc.trace, cfg_text: p.doc.text, window: p.window.name, object_first: o, object_last: o,
-        from: range.from, to: range.to,
-      })));
+      const u = await postJson('/api/utilisation', { trace: p.doc.trace, from: range.from, to: range.to });
       if (seq !== this.seq) return;
+      const duration = u.to - u.from;
       const items = [el('span', 'Running:', 'cpu-use-title')];
       const shares = {};
-      cells.forEach((c) => {
-        const running = c.values.filter((v) => v.label === 'Running').reduce((a, v) => a + v.time, 0);
-        const share = c.duration > 0 ? running / c.duration : 0;
-        shares[c.objects[0]] = share;
-        const item = el('span', `${c.objects[0]} ${(100 * share).toFixed(1)}%`, 'cpu-use-item');
+      for (const o of objects) {
+        if (o >= u.cpus.length) continue;
+        const name = u.cpus[o];
+        const share = duration > 0 ? u.running[o] / duration : 0;
+        shares[name] = share;
+        const item = el('span', `${name} ${(100 * share).toFixed(1)}%`, 'cpu-use-item');
         item.style.background = `linear-gradient(to right, #9cf ${100 * share}%, transparent ${100 * share}%)`;
-        item.title = `${c.objects[0]}: Running ${running} of ${c.duration} trace units in view`;
+        item.title = `${name}: Running ${u.running[o]} of ${duration} trace units in view (${u.threads[o]} thread${u.threads[o] === 1 ? '' : 's'} ran there)`;
         items.push(item);
-      });
+      }
       this.root.replaceChildren(...items);
       this.root.dataset.from = range.from;
       this.root.dataset.to = range.to;

@@ -121,6 +121,10 @@ class Panel {
   }
 }
 
+// Communication lines per pixel column of a frame above which none is drawn (a solid block of
+// lines shows nothing): the note offers them, and zooming in brings them back.
+const LINES_PER_PIXEL = 4;
+
 export class TimelinePanel extends Panel {
   constructor(app, doc, windowIndex, { highlight = null, range = null } = {}) {
     super(app, doc, 'timeline');
@@ -173,10 +177,23 @@ export class TimelinePanel extends Panel {
       this.app.sourceCounted();
     });
     this.cache = new Map();  // request body (JSON) → frame promise, oldest first
+    // Communication lines: drawn only while they can be read (at most LINES_PER_PIXEL per pixel
+    // column of the frame), unless the user asked for all of them; the note says how many were
+    // left out and offers them.
+    this.allLines = false;
+    this.linesNote = el('div', null, 'lines-note');
+    this.linesNote.hidden = true;
+    const showLines = el('button', 'Show them', 'show-lines');
+    showLines.addEventListener('click', () => {
+      this.allLines = true;
+      this.render();
+    });
+    this.linesText = el('span');
+    this.linesNote.append(this.linesText, ' ', showLines);
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.cpuUse.root, this.traffic.root, this.structure.root, this.diagnosis.root, this.areaStats.root,
+    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.linesNote, this.cpuUse.root, this.traffic.root, this.structure.root, this.diagnosis.root, this.areaStats.root,
       this.textBox);
     this.buildBar();
     this.refreshControls();
@@ -455,6 +472,7 @@ export class TimelinePanel extends Panel {
       width: this.size ? this.size.width : this.pixelWidth(), ...extra,
     };
     if (this.fit) body.fit = true;
+    if (!this.allLines) body.max_lines = LINES_PER_PIXEL * body.width;
     const objects = this.groups.objects();
     if (objects) body.objects = objects;
     if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });
@@ -486,6 +504,11 @@ export class TimelinePanel extends Panel {
       if (seq !== this.seq) return;
       if (this.highlight) this.canvas.mark(this.highlight.object);
       this.groups.framed(frame.layout.rows);
+      const hidden = frame.layout.lines_hidden || 0;
+      this.linesNote.hidden = !hidden;
+      if (hidden) {
+        this.linesText.textContent = `${hidden.toLocaleString('en-US')} communication lines hidden: too dense to read here (zoom in to see them).`;
+      }
       const ms = performance.now() - t0;
       this.frames += 1;
       this.root.dataset.frames = this.frames;
@@ -518,17 +541,22 @@ export class TimelinePanel extends Panel {
     return (this.doc.document.notices || []).filter((n) => n.includes(name) || !(n.includes("window '") || n.includes('ignored:')));
   }
 
-  // Says why the window is empty when nothing was drawn, else shows the cfg's notices, if any.
+  // Says why the window is empty when nothing was drawn, else the cfg's notice about it, if
+  // any: one quiet line (this window's own notice first; all of them on hover). A type the trace
+  // lacks is no fault of the cfg: the reader notices only a window none of whose types occurs.
   explain() {
     const notices = this.notices();
+    const name = `window '${this.window.name}'`;
+    const first = notices.find((n) => n.includes(name)) || notices[0] || '';
+    const line = first.replace(/^line \d+: /, '').replace(`${name}: `, '');
+    this.message.title = notices.join('\n');
     if (!this.canvas.list.rows.length) {
       this.warn(['This window has no object to draw at its level.', ...notices].join('\n'));
     } else if (!this.canvas.list.any_non_zero) {
-      const why = notices.length ? ['The cfg does not fit this trace:', ...notices]
-        : ['Zoom out, or check the window\'s function and filter (Properties).'];
-      this.warn(['Every value in this range is 0.', ...why].join('\n'));
+      if (line) this.note(`Every value in this range is 0: ${line}.`);
+      else this.warn(['Every value in this range is 0.', 'Zoom out, or check the window\'s function and filter (Properties).'].join('\n'));
     } else {
-      this.note(notices.join('\n'));
+      this.note(line ? `${line}${notices.length > 1 ? ` (${notices.length - 1} more: hover)` : ''}` : '');
     }
   }
 
@@ -762,6 +790,7 @@ export class AnalyzerPanel extends Panel {
     try {
       const tables = await this.doc.analyze(this.hideEmpty, range);
       if (seq !== this.seq) return;  // a newer range is on its way
+      this.computedRange = range;  // what its cells were computed over (null: the cfg's limits)
       const unit = this.app.traceInfo(this.doc.trace).time_unit;
       this.limits.textContent = range ? `over ${formatRange(range, unit, control.window.unit)} (${control.window.name})` : 'over the cfg\'s analysis limits';
       Object.assign(this.root.dataset, { from: range ? range.from : '', to: range ? range.to : '' });

@@ -367,6 +367,7 @@ class ServerImpl final : public Server {
         {"/api/cells", &ServerImpl::CellsRoute}, {"/api/find", &ServerImpl::Find},
         {"/api/source/events", &ServerImpl::SourceEventsRoute},
         {"/api/objects", &ServerImpl::Objects}, {"/api/traffic", &ServerImpl::TrafficRoute},
+        {"/api/utilisation", &ServerImpl::UtilisationRoute},
         {"/api/diagnose", &ServerImpl::DiagnoseRoute}, {"/api/structure", &ServerImpl::StructureRoute},
         {"/api/compare", &ServerImpl::CompareRoute},
         {"/api/compare/window", &ServerImpl::CompareWindowRoute}};
@@ -723,6 +724,7 @@ class ServerImpl final : public Server {
     r.fit_scale = p.Bool("fit").value_or(false);
     r.flags = p.Bool("flags");
     r.comms = p.Bool("comms");
+    r.max_comm_lines = p.Number<uint64_t>("max_lines");
     r.pixel_size = p.Number<uint32_t>("pixel_size").value_or(0);
     r.labels = p.Bool("labels").value_or(true);
     r.axis = p.Bool("axis").value_or(true);
@@ -875,6 +877,19 @@ class ServerImpl final : public Server {
                    {"bytes", t->bytes}, {"total", t->total}, {"nodes", t->nodes},
                    {"node_bytes", t->node_bytes}, {"node_messages", t->node_messages},
                    {"task_bytes", t->task_bytes}, {"task_messages", t->task_messages}});
+  }
+
+  // Per cpu, the Running time of the threads that ran on it over a range (the processor
+  // utilisation under a cpu-level timeline, whatever its window shows).
+  void UtilisationRoute(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Of(req);
+    auto trace = RequiredTrace(p);
+    std::optional<uint64_t> from, to;
+    TimeRange(p, &from, &to);
+    auto u = UtilisationOfCpus(*trace, from, to);
+    if (!u.ok()) throw CoreError(u.status());
+    SendJson(res, {{"from", u->from}, {"to", u->to}, {"cpus", u->cpus}, {"running", u->running},
+                   {"threads", u->threads}});
   }
 
   // The diagnosis of the range in view (docs/diagnose.md): the patterns' totals, the longest

@@ -34,6 +34,9 @@ struct TimelineRequest {
   std::optional<double> min_y, max_y;  // semantic scale
   bool fit_scale = false;              // compute the scale from the values drawn
   std::optional<bool> flags, comms;    // event flags, communication lines
+  // Set: communication lines are drawn only when at most this many fall in the image (more
+  // cannot be read); otherwise none, and the layout says how many were left out.
+  std::optional<uint64_t> max_comm_lines;
   std::string background;              // black (default), white or #rrggbb
   bool zero_as_background = false;     // values of 0 drawn as the background (a light page)
   bool pcf_gradient = false;           // gradient through the .pcf GRADIENT_COLOR stops
@@ -56,8 +59,8 @@ struct TimelineImage {
   std::string format;  // png, svg, json
   std::string data;    // the encoded bytes
   // Where things are in the image, as JSON: {"width","height","background","area":[x,y,w,h],
-  // "any_non_zero" (some value in the range is not 0), "rows":[[label,y,h,object]...]} (object:
-  // 0-based, at the window's level).
+  // "any_non_zero" (some value in the range is not 0), "lines_hidden" (communication lines left
+  // out by max_comm_lines), "rows":[[label,y,h,object]...]} (object: 0-based, at the window's level).
   std::string layout;
 };
 

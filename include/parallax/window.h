@@ -101,4 +101,17 @@ struct Traffic {
 };
 Result<Traffic> CommTraffic(const Trace& trace, const TrafficRequest& request);
 
+// Processor utilisation of a time range (PROVE's processor view): for every cpu, the time in
+// [from, to) that the threads which ran on it spent Running (state 1) there, read from the
+// threads' state records and the cpu each record names, whatever window is shown. Work:
+// O(state records).
+struct CpuUtilisation {
+  uint64_t from = 0, to = 0;
+  std::vector<std::string> cpus;  // "CPU 1.1", ... (empty: the trace has no resource model)
+  std::vector<uint64_t> running;  // per cpu, trace units
+  std::vector<uint32_t> threads;  // per cpu, the number of threads that ran there in the range
+};
+Result<CpuUtilisation> UtilisationOfCpus(const Trace& trace, std::optional<uint64_t> from,
+                                         std::optional<uint64_t> to);
+
 }  // namespace parallax

@@ -52,6 +52,7 @@ struct DrawList {
   // Some value in the time range is not 0 (a window of zeros only draws its "0" colour: the UI
   // says why).
   bool any_non_zero = false;
+  uint64_t lines_hidden = 0;  // communication lines left out: too many to read (max_comm_lines)
   std::vector<Rect> rects;  // in drawing order
   std::vector<Line> lines;  // drawn after the rects
   std::vector<Text> texts;  // drawn last

@@ -228,6 +228,12 @@ Result<Overlays> ShareOverlays(const Frame& f, const base::WorkShare& share) {
 }
 
 void AddCommLines(Frame& f, const Overlays& o) {
+  uint64_t count = 0;
+  for (const auto& pass : o.lines) count += pass.size();
+  if (f.options->max_comm_lines && count > *f.options->max_comm_lines) {
+    f.list.lines_hidden = count;
+    return;
+  }
   for (const auto& pass : o.lines) f.list.lines.insert(f.list.lines.end(), pass.begin(), pass.end());
 }
 

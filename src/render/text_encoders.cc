@@ -86,8 +86,9 @@ namespace {
 std::string JsonLayoutFields(const DrawList& l) {
   std::string out = fmt::format(
       "{{\"width\":{},\"height\":{},\"background\":\"{}\",\"area\":[{},{},{},{}],\"any_non_zero\":{},"
-      "\"rows\":[",
-      l.width, l.height, Hex(l.background), l.area_x, l.area_y, l.area_w, l.area_h, l.any_non_zero);
+      "\"lines_hidden\":{},\"rows\":[",
+      l.width, l.height, Hex(l.background), l.area_x, l.area_y, l.area_w, l.area_h, l.any_non_zero,
+      l.lines_hidden);
   for (size_t i = 0; i < l.rows.size(); ++i)
     out += fmt::format("{}[{},{},{},{}]", i ? "," : "", JsonString(l.rows[i].label), l.rows[i].y,
                        l.rows[i].h, l.rows[i].object);

@@ -49,6 +49,7 @@ struct TimelineOptions {
   bool min_at_zero = false;  // line and punctual modes (§3)
   bool flags = false;
   bool comms = true;
+  std::optional<uint64_t> max_comm_lines;  // more lines than this: none drawn (DrawList::lines_hidden)
   uint32_t pixel_size = 1;
   bool labels = true;
   bool axis = true;

@@ -613,6 +613,12 @@ static Result<std::string> FunctionCfgUnguarded(const Trace& trace, const std::s
   file.windows.push_back(std::move(w));
   cfg::CfgWindow info;
   info.display.compute_y_max = true;  // a new window fits its scale, as Paraver's do
+  // States of a trace with more of them than a frame has pixels: a pixel shows the state
+  // that took most of its time (the "mode"), not the highest-numbered one (Paraver's maximum
+  // draws the rarest states over the dominant one on a first view).
+  const uint64_t threads = std::max<uint64_t>(1, t.header().processes.threads());
+  if (function == semantic::DefaultFunction(Slot::kThread) && t.store().state_records() > threads * 1000)
+    info.display.draw_time = cfg::DrawMode::kMode;
   file.window_info.push_back(std::move(info));
   return cfg::WriteCfg(file);
 }

@@ -171,6 +171,7 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
   o.fit_scale = o.fit_scale || req.fit_scale;
   o.flags = req.flags.value_or(o.flags);
   o.comms = req.comms.value_or(o.comms);
+  o.max_comm_lines = req.max_comm_lines;
   if (req.pixel_size != 0) o.pixel_size = req.pixel_size;
   if (req.highlight_min || req.highlight_max) {
     render::Highlight h;

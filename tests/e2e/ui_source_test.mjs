@@ -82,6 +82,23 @@ const steps = [
       `the panel reads '${await sourcePanel.locator('.source-count').textContent()}'`);
     await shot('02-marks');
   }],
+  ['a second window over the same range does not double the count (issue 36)', async () => {
+    // The panel summed the windows' counts: two windows showing the same events read twice as many.
+    const expected = prv.filter((l) => l.startsWith('2:') && l.endsWith(':80000001:3')).length;
+    await page.evaluate(() => window.parallax.openFunction('State As Is', [], 'demo.prv'));
+    const second = page.locator('#windows > section.timeline').nth(1);
+    await waitFrame(second);
+    await page.waitForFunction((n) => JSON.parse(document.querySelector('#source-panel').dataset.counts || '[]').length === n, 2,
+      { timeout: 20000 });
+    const counts = JSON.parse(await sourcePanel.getAttribute('data-counts'));
+    check(counts.every((c) => c === expected), `the windows count ${counts}, the .prv has ${expected}`);
+    check(Number(await sourcePanel.getAttribute('data-count')) === expected,
+      `the panel says ${await sourcePanel.getAttribute('data-count')} events, the .prv has ${expected}`);
+    check((await sourcePanel.locator('.source-count').textContent()).startsWith(`${expected} events of line 7 in the ranges shown`),
+      `the panel reads '${await sourcePanel.locator('.source-count').textContent()}'`);
+    await second.locator('button.close').click();
+    await page.waitForFunction(() => document.querySelectorAll('#windows > section.timeline').length === 1);
+  }],
   ['the marks follow zooms and pans', async () => {
     // Line 7's events in [from, to), from the .prv.
     const line7 = prv.filter((l) => l.endsWith(':80000001:3')).map((l) => Number(l.split(':')[5]));

@@ -1,0 +1,191 @@
+// Browser test of the defects of issue 36 that showed wrong or misleading numbers: an MPI cfg
+// naming a type the trace lacks is not said to misfit (and a window none of whose types occurs
+// says so in one quiet line); the first view of a dense trace hides the lines it cannot show
+// readably (saying how many, with a toggle) and draws the dominant state; the processor
+// utilisation uses the threads' states whatever the window shows, beyond 64 cpus; a click on
+// an analyzer cell opens the control window over the range the cell was computed on, in the
+// sync group of the analyzer's control window. (The source panel's count: ui_source_test.mjs.)
+// Each check failed before its fix.
+//
+//   node tests/e2e/ui_trust_test.mjs PARALLAX_BINARY TESTS_DATA_DIR OUT_DIR
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, dragZoom, frames, launch, makeRoot, runSteps, startServer, testArgs, waitFrame } from './lib.mjs';
+
+const [binary, data, out] = testArgs('ui_trust_test.mjs');
+const cfgs = path.join(data, 'cfg/bsc');
+const root = makeRoot([
+  ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_4proc.${x}`), `epoch/epoch_4proc.${x}`]),
+  [path.join(cfgs, 'mpi/views/MPI_call.cfg'), 'cfgs/MPI_call.cfg'],
+  [path.join(cfgs, 'mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
+]);
+check(fs.readFileSync(path.join(root, 'cfgs/MPI_call.cfg'), 'utf8').includes('evt_type 2 50000001 50000005'),
+  'MPI_call.cfg no longer names 50000005 (a type the epoch traces lack): pick another cfg');
+
+// A dense trace written here: 70 tasks of one thread, one node of 70 cpus, 1100 cycles of 1000
+// ns per thread: Running for 950 ns, then 50 ns of state 12; each cycle every task sends a
+// message to the next one. 77,000 messages: a solid block of lines at any frame width.
+const TASKS = 70, CYCLES = 1100, CYCLE = 1000, RUN = 950;
+const end = CYCLES * CYCLE;
+const dense = [`#Paraver (01/01/2026 at 10:00):${end}_ns:1(${TASKS}):1:${TASKS}(${Array(TASKS).fill('1:1').join(',')})`];
+for (let c = 0; c < CYCLES; c += 1) {
+  const t0 = c * CYCLE;
+  for (let k = 1; k <= TASKS; k += 1) {
+    dense.push(`1:${k}:1:${k}:1:${t0}:${t0 + RUN}:1`, `1:${k}:1:${k}:1:${t0 + RUN}:${t0 + CYCLE}:12`);
+    const to = (k % TASKS) + 1;
+    dense.push(`3:${k}:1:${k}:1:${t0 + 100}:${t0 + 100}:${to}:1:${to}:1:${t0 + 600}:${t0 + 600}:64:1`);
+  }
+}
+fs.mkdirSync(path.join(root, 'dense'));
+fs.writeFileSync(path.join(root, 'dense/dense.prv'), dense.join('\n') + '\n');
+fs.writeFileSync(path.join(root, 'dense/dense.pcf'),
+  'STATES\n0    Idle\n1    Running\n12   Others\n\nSTATES_COLOR\n0    {117,195,255}\n1    {0,0,255}\n12   {255,255,0}\n');
+
+const server = await startServer(binary, root);
+const { browser, page, problems } = await launch();
+const shot = (name) => page.screenshot({ path: path.join(out, `trust-${name}.png`) });
+const timelines = () => page.locator('#windows > section.timeline');
+const panelOf = (locator) => locator.evaluate((e) => {
+  const p = window.parallax.panels.find((x) => x.root === e);
+  return { level: p.window.level, drawMode: p.window.draw_mode, group: p.group, range: { ...p.zoom.range },
+    hidden: p.canvas.list ? p.canvas.list.lines_hidden : undefined, highlight: !!p.highlight };
+});
+
+async function openDir(dir) {
+  if (await page.locator('#cwd').textContent() !== '/') {
+    await page.locator('#files li.dir', { hasText: /^\.\.$/ }).click();
+    await page.waitForFunction(() => document.querySelector('#cwd').textContent === '/');
+  }
+  await page.locator('#files li.dir', { hasText: dir }).click();
+  await page.waitForFunction((d) => document.querySelector('#cwd').textContent.endsWith(d), dir);
+}
+
+async function openCfg(name) {
+  await openDir('cfgs');
+  await page.locator('#files li.cfg', { hasText: name }).click();
+  await page.locator('#cfg-details button.open-cfg').click();
+}
+
+let dense1, mpiCall;
+
+const steps = [
+  ['an MPI cfg naming a type the trace lacks is not said to misfit', async () => {
+    await page.goto(server.url);
+    await page.locator('#files li.dir', { hasText: 'epoch' }).click();
+    await page.locator('#files li.trace', { hasText: 'epoch_4proc.prv.gz' }).click();
+    await waitFrame(timelines().first());
+    await openCfg('MPI_call.cfg');
+    mpiCall = page.locator('#windows > section.timeline[data-window="MPI call"]').first();
+    await waitFrame(mpiCall);
+    const text = await mpiCall.locator('.panel-message').textContent();
+    check(text === '', `the MPI call window says '${text}'`);
+    const notices = await mpiCall.evaluate((e) => window.parallax.panels.find((p) => p.root === e).doc.document.notices || []);
+    check(!notices.some((n) => n.includes('50000005') || n.includes('None of the events')),
+      `the cfg reader noticed: ${notices.join(' | ')}`);
+    await shot('01-mpi-call-quiet');
+  }],
+  ['an analyzer cell opens its control window over the cell\'s range, in its sync group', async () => {
+    await openCfg('mpi_stats.cfg');
+    const analyzer = page.locator('#windows > section.analyzer').first();
+    await analyzer.locator('table.analyzer td').first().waitFor();
+    // The analyzer's control window: the timeline of its doc that is not a cell's window.
+    const controlInfo = await analyzer.evaluate((e) => {
+      const a = window.parallax.panels.find((p) => p.root === e);
+      const c = a.controlPanel();
+      return c ? { index: window.parallax.panels.indexOf(c), group: c.group } : null;
+    });
+    check(controlInfo, 'the analyzer has no control window open');
+    const controlPanel = timelines().nth(await page.evaluate((i) => {
+      const c = window.parallax.panels[i];
+      return [...document.querySelectorAll('#windows > section.timeline')].indexOf(c.root);
+    }, controlInfo.index));
+    // Zoom the control window: the analyzer follows it.
+    const n = await frames(controlPanel);
+    await dragZoom(page, controlPanel, 0.3, 0.6);
+    await waitFrame(controlPanel, n);
+    const zoomed = (await panelOf(controlPanel)).range;
+    await page.waitForFunction(([e, f, t]) => e.dataset.from === String(f) && e.dataset.to === String(t),
+      [await analyzer.elementHandle(), zoomed.from, zoomed.to], { timeout: 30000 });
+    const before = await timelines().count();
+    await analyzer.locator('table.analyzer td[data-row="0"]').filter({ hasNotText: /^0$/ }).first().click();
+    await page.waitForFunction((k) => document.querySelectorAll('#windows > section.timeline').length > k, before);
+    const where = timelines().nth(before);
+    await waitFrame(where);
+    const got = await panelOf(where);
+    check(got.highlight, 'the new window does not show the cell\'s values');
+    check(got.range.from === zoomed.from && got.range.to === zoomed.to,
+      `the cell's window shows ${got.range.from}-${got.range.to}, the cell was computed over ${zoomed.from}-${zoomed.to}`);
+    const group = (await panelOf(controlPanel)).group;
+    check(group && got.group === group, `the cell's window is in sync group ${got.group}, the control window in ${group}`);
+    await where.scrollIntoViewIfNeeded();
+    await shot('02-cell-at-its-range');
+    await page.locator('#close-all').click();
+    await page.waitForFunction(() => document.querySelectorAll('#windows > section').length === 0);
+  }],
+  ['the first view of a dense trace hides its unreadable lines and draws the dominant state', async () => {
+    await openDir('dense');
+    await page.locator('#files li.trace', { hasText: 'dense.prv' }).click();
+    dense1 = timelines().first();
+    await waitFrame(dense1);
+    const got = await panelOf(dense1);
+    check(got.drawMode === 'mode', `the first view draws with '${got.drawMode}', not the dominant state ('mode')`);
+    check(got.hidden === TASKS * CYCLES, `the frame hid ${got.hidden} lines, the trace has ${TASKS * CYCLES}`);
+    const note = dense1.locator('.lines-note');
+    check(await note.isVisible(), 'no note says lines were hidden');
+    check((await note.textContent()).startsWith(`${(TASKS * CYCLES).toLocaleString('en-US')} communication lines hidden`),
+      `the note reads '${await note.textContent()}'`);
+    await shot('03-dense-first-view');
+    // Zooming in to a few cycles brings the lines back.
+    const n = await frames(dense1);
+    await dense1.locator('input.begin-time').fill('100 us');
+    await dense1.locator('input.end-time').fill('105 us');
+    await dense1.locator('input.end-time').press('Enter');
+    await waitFrame(dense1, n);
+    check((await panelOf(dense1)).hidden === 0, 'the lines stay hidden over five cycles');
+    check(await note.isHidden(), 'the note stays when every line is drawn');
+    // Back to the whole trace: hidden again; "Show them" draws them all.
+    const m = await frames(dense1);
+    await dense1.locator('input.begin-time').fill('0 us');
+    await dense1.locator('input.end-time').fill(`${end / 1000} us`);
+    await dense1.locator('input.end-time').press('Enter');
+    await waitFrame(dense1, m);
+    check((await panelOf(dense1)).hidden > 0, 'the lines are not hidden again over the whole trace');
+    const k = await frames(dense1);
+    await note.locator('button.show-lines').click();
+    await waitFrame(dense1, k);
+    check((await panelOf(dense1)).hidden === 0 && await note.isHidden(), '"Show them" did not draw the lines');
+    await shot('04-dense-all-lines');
+  }],
+  ['the processor utilisation of a non-state window, at 70 cpus', async () => {
+    // A window that shows no state: the MPI call cfg (the dense trace has no MPI call).
+    await openCfg('MPI_call.cfg');
+    const mpi = page.locator('#windows > section.timeline[data-trace="dense/dense.prv"][data-window="MPI call"]').first();
+    await waitFrame(mpi);
+    const before = await timelines().count();
+    await mpi.locator('button.open-cpus').click();
+    await page.waitForFunction((k) => document.querySelectorAll('#windows > section.timeline').length > k, before);
+    const cpus = timelines().nth(before);
+    await waitFrame(cpus);
+    check((await panelOf(cpus)).level === 'cpu', 'the new window is not at cpu level');
+    const use = cpus.locator('.cpu-use');
+    await page.waitForFunction((e) => !!e.dataset.shares, await use.elementHandle(), { timeout: 30000 });
+    const shares = JSON.parse(await use.getAttribute('data-shares'));
+    const values = Object.values(shares);
+    check(values.length === TASKS, `${values.length} cpus have a share, the trace has ${TASKS}`);
+    const r = (await panelOf(cpus)).range;
+    // Running 950 of every 1000 ns: over [from, to) the share of each cpu, from the trace.
+    const runningIn = (from, to) => {
+      let t = 0;
+      for (let c = Math.floor(from / CYCLE); c * CYCLE < to; c += 1) t += Math.max(0, Math.min(to, c * CYCLE + RUN) - Math.max(from, c * CYCLE));
+      return t / (to - from);
+    };
+    const want = runningIn(r.from, r.to);
+    values.forEach((v, i) => check(Math.abs(v - want) < 1e-9, `cpu ${i + 1} is Running ${v} of the range, the trace says ${want}`));
+    check(want > 0.9, `the range ${r.from}-${r.to} has Running ${want}`);
+    await use.scrollIntoViewIfNeeded();
+    await shot('05-cpus-of-a-non-state-window');
+  }],
+];
+
+await runSteps('UI trust', steps, { browser, server, problems, shot, root });
