@@ -411,8 +411,27 @@ class App {
   }
 
   // The cfg of one window's doc (all its windows and analyzers).
-  saveCfg(doc) {
-    return this.saveText(doc.text, this.suggestName(doc));
+  // Saves a doc's cfg with the range each of its windows on screen shows (a zoom is kept, as
+  // absolute times: window_begin_time / window_stop_time).
+  async saveCfg(doc) {
+    try {
+      const document = structuredClone(doc.document);
+      this.keepRanges(doc, document, 0);
+      const r = await postJson('/api/cfg/edit', { trace: doc.trace, text: doc.text, name: doc.label, document });
+      await this.saveText(r.text, this.suggestName(doc));
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  // Sets, in `document` (a copy), the range shown by each window of `doc` on screen, its
+  // windows starting at index `offset`.
+  keepRanges(doc, document, offset) {
+    for (const p of this.panels)
+      if (p instanceof TimelinePanel && p.doc === doc && !p.highlight && document.windows[offset + p.index]) {
+        Object.assign(document.windows[offset + p.index],
+          { range_relative: false, range_begin: p.zoom.range.from, range_end: p.zoom.range.to });
+      }
   }
 
   // Every timeline window open on the current trace, in one cfg: the first cfg that has
@@ -428,6 +447,7 @@ class App {
     const onScreen = (doc, i) => shown.some((p) => p.doc === doc && p.index === i);
     const merged = structuredClone(base.document);
     merged.windows.forEach((w, i) => { w.open = onScreen(base, i); });
+    this.keepRanges(base, merged, 0);
     for (const doc of docs.slice(1)) {
       const offset = merged.windows.length;
       doc.document.windows.forEach((w, i) => {
@@ -438,6 +458,7 @@ class App {
         }
         merged.windows.push(copy);
       });
+      this.keepRanges(doc, merged, offset);
     }
     try {
       const r = await postJson('/api/cfg/edit', { trace: base.trace, text: base.text, name: base.label, document: merged });

@@ -75,6 +75,31 @@ export function formatValue(v) {
   return Number.isInteger(v) ? String(v) : v.toPrecision(6);
 }
 
+// What an analyzer statistic's values are in: '%', a time unit (the data window's), 'bytes',
+// or '' (counts, and values of the data window's function).
+export function statisticUnit(statistic, timeUnit) {
+  if (!statistic) return '';
+  if (statistic.includes('%')) return '%';
+  if (/^(Time|Average Burst Time|Stdev Burst Time|Sum bursts)$/.test(statistic)) return timeUnit || '';
+  if (/bytes/i.test(statistic)) return 'bytes';
+  return '';
+}
+
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const TWO = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+// A cell as Paraver shows it: integers with thousands separators, other values with two
+// decimals (three significant digits below 0.01, where two decimals would read 0.00), and the
+// unit of percentages.
+export function formatCell(v, unit = '') {
+  if (v === null || v === undefined) return 'nan';
+  let text;
+  if (Number.isInteger(v)) text = GROUPED.format(v);
+  else if (v !== 0 && Math.abs(v) < 0.01) text = v.toPrecision(3);
+  else text = TWO.format(v);
+  return unit === '%' ? `${text} %` : text;
+}
+
 // The plane as a grid of strings (header row first), transposed on request, with totals.
 export function planeGrid(p, { transpose = false, totals = true } = {}) {
   const head = ['', ...p.columns];
@@ -95,7 +120,8 @@ export function planeCsv(p, options) {
 }
 
 // One plane as a table. onCell(row, column) gets plane indices (before transposing).
-export function renderPlane(p, { transpose = false, totals = true, onCell } = {}) {
+// `unit`: what the values are in (statisticUnit), said in the corner cell with `statistic`.
+export function renderPlane(p, { transpose = false, totals = true, onCell, statistic = '', unit = '' } = {}) {
   const max = Math.max(0, ...p.values.flat().filter((x) => x !== null).map(Math.abs));
   const nRows = p.rows.length;
   const t = el('table', null, 'analyzer');
@@ -103,6 +129,12 @@ export function renderPlane(p, { transpose = false, totals = true, onCell } = {}
   grid.forEach((r, gi) => {
     const tr = el('tr');
     r.forEach((v, gj) => {
+      if (gi === 0 && gj === 0 && statistic) {
+        const corner = el('th', unit && unit !== '%' ? `${statistic} (${unit})` : statistic, 'label corner');
+        corner.title = corner.textContent;
+        tr.append(corner);
+        return;
+      }
       if (gi === 0 || gj === 0) {
         const th = el('th', v, gj === 0 ? 'label' : '');
         if (gj === 0 && v) th.title = v;  // row headers stay on one line, cut with an ellipsis
@@ -111,7 +143,10 @@ export function renderPlane(p, { transpose = false, totals = true, onCell } = {}
       }
       // Plane indices of this cell.
       const [ri, ci] = transpose ? [gj - 1, gi - 1] : [gi - 1, gj - 1];
-      const td = el('td', formatValue(v));
+      // Avg/Max is a ratio whatever the statistic's unit.
+      const ratio = ri >= nRows && p.total_names[ri - nRows] === 'Avg/Max';
+      const td = el('td', formatCell(v, ratio ? '' : unit));
+      if (v !== null && v !== undefined) td.title = String(v);  // every digit on hover
       if (ri < nRows) {
         td.style.background = shade(v, max);
         td.dataset.row = ri;

@@ -12,7 +12,7 @@ import { TrafficView } from './traffic.js';
 import { DiagnosisView } from './diagnosis.js';
 import { StructureView } from './structure.js';
 import { CpuUse } from './utilisation.js';
-import { button, el, planeCsv, renderPlane, renderText } from './tables.js';
+import { button, el, planeCsv, renderPlane, renderText, statisticUnit } from './tables.js';
 
 // Synchronisation groups a window can join (Paraver's numbered groups); 0 in the menu is none.
 export const SYNC_GROUPS = [1, 2, 3, 4, 5, 6];
@@ -136,7 +136,14 @@ export class TimelinePanel extends Panel {
     this.frames = 0;
     this.seq = 0;
     this.zoom = new ZoomHistory(app.traceEnd(doc.trace));
-    if (range) this.zoom.range = this.zoom.clamp(range.from, range.to);
+    if (range) {
+      this.zoom.range = this.zoom.clamp(range.from, range.to);
+    } else if (this.window.range_end !== undefined) {
+      // The cfg's own range (a saved zoom): trace units, or fractions of the trace's end.
+      const w = this.window, end = app.traceEnd(doc.trace);
+      const [from, to] = w.range_relative ? [w.range_begin * end, w.range_end * end] : [w.range_begin, w.range_end];
+      this.zoom.range = this.zoom.clamp(Math.round(from), Math.round(to));
+    }
     this.box = el('div', null, 'canvas-box');
     const canvas = el('canvas');
     const selection = el('div', null, 'selection');
@@ -811,8 +818,12 @@ export class AnalyzerPanel extends Panel {
   draw() {
     const p = this.table && this.table.planes[this.plane];
     if (!p) return;
+    // Times are in the control window's time unit (Paraver's rule).
+    const control = this.doc.document.windows[this.settings.control];
+    const statistic = this.table.statistic;
     this.tableBox.replaceChildren(renderPlane(p, {
       transpose: this.transpose, totals: this.totals, onCell: (r, c) => this.app.showCell(this, r, c),
+      statistic, unit: statisticUnit(statistic, control ? control.unit : ''),
     }));
     this.root.dataset.statistic = this.table.statistic;
   }

@@ -130,7 +130,8 @@ json ToJson(const CfgWindowSettings& w) {
           {"factor1", Number(w.factor1)}, {"color_mode", w.color_mode}, {"draw_mode", w.draw_mode},
           {"object_draw_mode", w.object_draw_mode}, {"flags", w.flags}, {"comm_lines", w.comm_lines},
           {"min_y", Number(w.min_y)}, {"max_y", Number(w.max_y)}, {"pixel_size", w.pixel_size}, {"open", w.open},
-          {"synchronize", w.synchronize}};
+          {"synchronize", w.synchronize}, {"range_relative", w.range_relative},
+          {"range_begin", Number(w.range_begin)}, {"range_end", Number(w.range_end)}};
 }
 
 json ToJson(const CfgHistogramSettings& h) {
@@ -283,6 +284,9 @@ void Read(const json& j, const std::string& path, CfgWindowSettings* w) {
   r.Field("pixel_size", &w->pixel_size);
   r.Field("open", &w->open);
   r.Field("synchronize", &w->synchronize);
+  r.Field("range_relative", &w->range_relative);
+  r.Field("range_begin", &w->range_begin);
+  r.Field("range_end", &w->range_end);
   r.Done();
 }
 

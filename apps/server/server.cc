@@ -566,6 +566,8 @@ class ServerImpl final : public Server {
     if (ec) return {{"error", "cannot read the file"}};
     if (size > kMaxCfgBytes) return {{"error", "larger than 1 MiB"}};
     auto summary = SummarizeCfg(canonical.string());
+    // Another program's .cfg (Score-P's scorep.cfg, a Dimemas configuration): not listed.
+    if (!summary.ok() && summary.status().message() == "not a Paraver cfg file") return {{"not_paraver", true}};
     if (!summary.ok()) return {{"error", StatusText(summary.status())}};
     std::vector<std::string> lines = summary->description;
     while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
@@ -600,7 +602,11 @@ class ServerImpl final : public Server {
       if (kind.empty()) continue;
       json e = {{"name", name}, {"path", root_.Relative(entry.path().lexically_normal().string())}, {"kind", kind}};
       if (kind != "dir") e["size"] = fs::file_size(canonical, ec);
-      if (kind == "cfg") e.update(CfgListing(canonical));
+      if (kind == "cfg") {
+        json listing = CfgListing(canonical);
+        if (listing.contains("not_paraver")) continue;
+        e.update(listing);
+      }
       entries.push_back(std::move(e));
       if (entries.size() >= 10000) break;
     }

@@ -59,6 +59,12 @@ struct CfgWindowSettings {
   uint32_t pixel_size = 1;
   bool open = true;              // shown when the cfg is loaded (Paraver's window_open)
   uint32_t synchronize = 0;      // synchronisation group (window_synchronize); 0: none
+  // The window's time range: fractions of the trace's end when relative (Paraver's
+  // window_begin_time_relative / window_end_time_relative), else trace units
+  // (window_begin_time / window_stop_time). A front end saving a zoomed window sets
+  // range_relative = false and the range it shows.
+  bool range_relative = true;
+  double range_begin = 0, range_end = 1;
 };
 
 struct CfgHistogramSettings {

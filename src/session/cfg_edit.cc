@@ -180,6 +180,9 @@ CfgWindowSettings DescribeWindow(const semantic::FunctionRegistry& reg, const st
   out.pixel_size = d.pixel_size;
   out.open = d.open;
   out.synchronize = d.synchronize.value_or(0);
+  out.range_relative = w.range.relative;
+  out.range_begin = w.range.begin;
+  out.range_end = w.range.end;
   return out;
 }
 
@@ -416,6 +419,17 @@ Status ApplyShape(const session::TraceImpl& t, const std::string& what,
   return Status::Ok();
 }
 
+// The window's time range (a zoom saved with the cfg).
+Status ApplyRange(const std::string& what, const CfgWindowSettings& s, semantic::WindowSpec& w) {
+  if (!std::isfinite(s.range_begin) || !std::isfinite(s.range_end) || s.range_begin < 0 ||
+      s.range_end <= s.range_begin || (s.range_relative && s.range_end > 1))
+    return Bad(what, fmt::format("time range {}..{} is not a range{}", s.range_begin, s.range_end,
+                                 s.range_relative ? " of fractions of the trace" : " of trace units"),
+               s.range_relative ? "relative: 0 <= begin < end <= 1" : "absolute: 0 <= begin < end, in trace units");
+  w.range = {s.range_relative, s.range_begin, s.range_end};
+  return Status::Ok();
+}
+
 Status ApplyWindow(const session::TraceImpl& t, const CfgWindowSettings& s, size_t index,
                    cfg::CfgFile& file) {
   semantic::WindowSpec& w = file.windows[index];
@@ -427,6 +441,10 @@ Status ApplyWindow(const session::TraceImpl& t, const CfgWindowSettings& s, size
     w.name = s.name;
   }
   if (Status st = ApplyShape(t, what, before, s, index, w); !st.ok()) return st;
+  if (s.range_relative != before.range_relative || s.range_begin != before.range_begin ||
+      s.range_end != before.range_end) {
+    if (Status st = ApplyRange(what, s, w); !st.ok()) return st;
+  }
   for (const CfgFunction& f : s.functions)
     if (Status st = ApplyFunction(t.functions(), what, before.functions, f, w); !st.ok()) return st;
   if (Status st = ApplyFilter(what, before.filter, s.filter, w, info.events); !st.ok()) return st;

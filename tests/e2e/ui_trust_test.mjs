@@ -19,6 +19,7 @@ const root = makeRoot([
   ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_4proc.${x}`), `epoch/epoch_4proc.${x}`]),
   [path.join(cfgs, 'mpi/views/MPI_call.cfg'), 'cfgs/MPI_call.cfg'],
   [path.join(cfgs, 'mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
+  [path.join(data, 'otf2/ping-pong-otf2/scorep.cfg'), 'cfgs/scorep.cfg'],
 ]);
 check(fs.readFileSync(path.join(root, 'cfgs/MPI_call.cfg'), 'utf8').includes('evt_type 2 50000001 50000005'),
   'MPI_call.cfg no longer names 50000005 (a type the epoch traces lack): pick another cfg');
@@ -53,6 +54,7 @@ const panelOf = (locator) => locator.evaluate((e) => {
 });
 
 async function openDir(dir) {
+  await page.waitForFunction(() => document.querySelector('#cwd').textContent.startsWith('/'));  // listed
   if (await page.locator('#cwd').textContent() !== '/') {
     await page.locator('#files li.dir', { hasText: /^\.\.$/ }).click();
     await page.waitForFunction(() => document.querySelector('#cwd').textContent === '/');
@@ -70,8 +72,16 @@ async function openCfg(name) {
 let dense1, mpiCall;
 
 const steps = [
-  ['an MPI cfg naming a type the trace lacks is not said to misfit', async () => {
+  ['Score-P\'s scorep.cfg is not listed as a Paraver cfg', async () => {
     await page.goto(server.url);
+    await openDir('cfgs');
+    const listed = await page.locator('#files li.cfg').allTextContents();
+    check(listed.some((t) => t.includes('MPI_call.cfg')) && !listed.some((t) => t.includes('scorep.cfg')),
+      `the cfgs listed: ${listed.join(', ')}`);
+    await page.locator('#files li.dir', { hasText: /^\.\.$/ }).click();
+    await page.waitForFunction(() => document.querySelector('#cwd').textContent === '/');
+  }],
+  ['an MPI cfg naming a type the trace lacks is not said to misfit', async () => {
     await page.locator('#files li.dir', { hasText: 'epoch' }).click();
     await page.locator('#files li.trace', { hasText: 'epoch_4proc.prv.gz' }).click();
     await waitFrame(timelines().first());
@@ -84,6 +94,30 @@ const steps = [
     check(!notices.some((n) => n.includes('50000005') || n.includes('None of the events')),
       `the cfg reader noticed: ${notices.join(' | ')}`);
     await shot('01-mpi-call-quiet');
+  }],
+  ['Save cfg keeps the zoomed range', async () => {
+    const n = await frames(mpiCall);
+    await mpiCall.locator('input.begin-time').fill('1 s');
+    await mpiCall.locator('input.end-time').fill('2.5 s');
+    await mpiCall.locator('input.end-time').press('Enter');
+    await waitFrame(mpiCall, n);
+    const shown = (await panelOf(mpiCall)).range;
+    page.once('dialog', (d) => d.accept('cfgs/zoomed.cfg'));
+    await mpiCall.locator('button.save-cfg').click();
+    await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('saved'), null, { timeout: 10000 });
+    const saved = fs.readFileSync(path.join(root, 'cfgs/zoomed.cfg'), 'utf8');
+    const begin = Number((/^window_begin_time (\S+)$/m.exec(saved) || [])[1]);
+    const stop = Number((/^window_stop_time (\S+)$/m.exec(saved) || [])[1]);
+    check(begin === shown.from && stop === shown.to, `the saved cfg's range is ${begin}-${stop}, the window showed ${shown.from}-${shown.to}`);
+    check(!/^window_begin_time_relative/m.test(saved), 'the saved cfg still has a relative range');
+    // Opened again, the window shows that range.
+    await openCfg('zoomed.cfg');
+    await page.waitForFunction(() => document.querySelectorAll('#windows > section.timeline[data-window="MPI call"]').length === 2);
+    const again = page.locator('#windows > section.timeline[data-window="MPI call"]').nth(1);
+    await waitFrame(again);
+    const r = (await panelOf(again)).range;
+    check(r.from === shown.from && r.to === shown.to, `the saved cfg opens at ${r.from}-${r.to}, not ${shown.from}-${shown.to}`);
+    await again.locator('button.close').click();
   }],
   ['an analyzer cell opens its control window over the cell\'s range, in its sync group', async () => {
     await openCfg('mpi_stats.cfg');
@@ -107,6 +141,22 @@ const steps = [
     const zoomed = (await panelOf(controlPanel)).range;
     await page.waitForFunction(([e, f, t]) => e.dataset.from === String(f) && e.dataset.to === String(t),
       [await analyzer.elementHandle(), zoomed.from, zoomed.to], { timeout: 30000 });
+    // Units and Paraver's number format: the corner cell names the statistic and its unit, each
+    // cell has two decimals (or is an integer with thousands separators), every digit on hover.
+    const table = await analyzer.evaluate((e) => {
+      const a = window.parallax.panels.find((p) => p.root === e);
+      return { statistic: a.table.statistic, values: a.table.planes[a.plane].values };
+    });
+    const corner = await analyzer.locator('table.analyzer th.corner').textContent();
+    const unit = table.statistic.includes('%') ? '%' : /^(Time|Average Burst Time)$/.test(table.statistic) ? 'us' : '';
+    check(corner === (unit && unit !== '%' ? `${table.statistic} (${unit})` : table.statistic), `the corner reads '${corner}' for ${table.statistic}`);
+    const cell = analyzer.locator('table.analyzer td[data-row="0"][data-col="0"]');
+    const v = table.values[0][0];
+    const want = v === null ? 'nan' : Number.isInteger(v) ? v.toLocaleString('en-US')
+      : Math.abs(v) < 0.01 && v !== 0 ? v.toPrecision(3)
+        : v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    check(await cell.textContent() === (unit === '%' ? `${want} %` : want), `the cell of ${v} reads '${await cell.textContent()}'`);
+    check(await cell.getAttribute('title') === String(v), 'the cell does not give every digit on hover');
     const before = await timelines().count();
     await analyzer.locator('table.analyzer td[data-row="0"]').filter({ hasNotText: /^0$/ }).first().click();
     await page.waitForFunction((k) => document.querySelectorAll('#windows > section.timeline').length > k, before);

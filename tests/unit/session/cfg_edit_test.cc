@@ -328,6 +328,37 @@ TEST(EditCfg, TimeUnit) {
   EXPECT_NE(bad.status().message().find("unknown time unit 'fortnights'"), std::string::npos) << bad.status().message();
 }
 
+// The window's time range: described (BSC's cfgs: relative, the whole trace), set to an
+// absolute zoom (what the UI's Save cfg writes: window_begin_time / window_stop_time), read
+// back, and refused when it is not a range.
+TEST(EditCfg, TimeRange) {
+  std::string text = ReadText(Data(kStateAsIs));
+  CfgDocument doc = Describe(text);
+  EXPECT_TRUE(doc.windows[0].range_relative);
+  EXPECT_EQ(doc.windows[0].range_begin, 0);
+  EXPECT_EQ(doc.windows[0].range_end, 1);
+  doc.windows[0].range_relative = false;
+  doc.windows[0].range_begin = 1000000000;
+  doc.windows[0].range_end = 2500000000;
+  std::string edited = Edit(text, doc);
+  EXPECT_NE(edited.find("window_begin_time 1000000000"), std::string::npos) << edited;
+  EXPECT_NE(edited.find("window_stop_time 2500000000"), std::string::npos) << edited;
+  EXPECT_EQ(edited.find("window_begin_time_relative"), std::string::npos) << edited;
+  CfgDocument again = Describe(edited);
+  EXPECT_FALSE(again.windows[0].range_relative);
+  EXPECT_EQ(again.windows[0].range_begin, 1000000000);
+  EXPECT_EQ(again.windows[0].range_end, 2500000000);
+  for (auto [relative, b, e] : {std::tuple{false, 5.0, 5.0}, std::tuple{true, 0.2, 1.5}, std::tuple{false, -1.0, 4.0}}) {
+    CfgDocument bad = doc;
+    bad.windows[0].range_relative = relative;
+    bad.windows[0].range_begin = b;
+    bad.windows[0].range_end = e;
+    auto out = EditCfg(Epoch(), text, "state_as_is.cfg", bad);
+    ASSERT_FALSE(out.ok()) << b << ".." << e;
+    EXPECT_NE(out.status().message().find("is not a range"), std::string::npos) << out.status().message();
+  }
+}
+
 // A changed event filter replaces the lists as written (and their labels).
 TEST(EditCfg, EventFilter) {
   std::string text = ReadText(Data(kMpiStats));
@@ -543,6 +574,14 @@ TEST(FunctionCfg, DrawsLikeAThreadFunctionRequest) {
     TimelineRequest by_function, by_cfg;
     by_function.thread_function = function;
     by_function.parameters = params;
+    // The states of a trace with more of them than a frame has pixels (epoch_2proc): the first
+    // view draws the mode (the dominant state), not Paraver's maximum.
+    if (function == "State As Is") {
+      EXPECT_EQ(doc.windows[0].draw_mode, "mode");
+      by_function.draw_mode = "mode";
+    } else {
+      EXPECT_EQ(doc.windows[0].draw_mode, "maximum");
+    }
     by_cfg.cfg_text = text.value();
     std::string want = RenderJson(by_function);
     EXPECT_FALSE(want.empty());
