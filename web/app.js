@@ -146,7 +146,7 @@ class App {
       this.showLoadWarnings(info.warnings || []);
       if (select || !this.current) this.setCurrent(path);
       this.listTraces();
-      if (!this.panels.some((p) => p.doc.trace === path)) await this.openFunction('State As Is', [], path);
+      if (!this.panels.some((p) => p.doc.trace === path)) await this.openFirstView(path, info);
     } catch (e) {
       this.showError(e);
     } finally {
@@ -212,6 +212,33 @@ class App {
     } catch (e) {
       this.showError(e);
     }
+  }
+
+  // The first view of a trace: its states; a trace without states but with events (a Pajé
+  // trace of variables, a trace of counters) shows its events instead, a window per event type
+  // (Pajé's variables first, types 60003000 + n; at most four), each the last value of its type.
+  async openFirstView(path, info) {
+    if (info.states > 0 || !info.events) return this.openFunction('State As Is', [], path);
+    try {
+      const full = await getJson('/api/info', { trace: path });
+      const types = [...(full.event_types || [])]
+        .sort((a, b) => (b.id >= 60003000 && b.id < 60004000) - (a.id >= 60003000 && a.id < 60004000) || a.id - b.id)
+        .slice(0, 4);
+      if (!types.length) return this.openFunction('State As Is', [], path);
+      for (const t of types) {
+        const r = await postJson('/api/cfg/function', { trace: path, function: 'Last Evt Val', params: [] });
+        const document = structuredClone(r.document);
+        const name = (t.label || `event type ${t.id}`).replace(/[\r\n]+/g, ' ');
+        document.windows[0].name = name;
+        document.windows[0].filter.event_type = { op: '=', values: [t.id] };
+        document.windows[0].color_mode = 'gradient';  // a variable's values, not codes
+        const e = await postJson('/api/cfg/edit', { trace: path, text: r.text, name, document });
+        this.addDoc(new Doc(this, path, `events ${name}`, e.text, e.document));
+      }
+    } catch (e) {
+      this.showError(e);
+    }
+    return undefined;
   }
 
   async openFunction(name, params, trace = undefined) {

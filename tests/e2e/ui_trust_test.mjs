@@ -20,6 +20,7 @@ const root = makeRoot([
   [path.join(cfgs, 'mpi/views/MPI_call.cfg'), 'cfgs/MPI_call.cfg'],
   [path.join(cfgs, 'mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
   [path.join(data, 'otf2/ping-pong-otf2/scorep.cfg'), 'cfgs/scorep.cfg'],
+  [path.join(data, 'paje/variables.trace'), 'paje/variables.trace'],
 ]);
 check(fs.readFileSync(path.join(root, 'cfgs/MPI_call.cfg'), 'utf8').includes('evt_type 2 50000001 50000005'),
   'MPI_call.cfg no longer names 50000005 (a type the epoch traces lack): pick another cfg');
@@ -207,7 +208,20 @@ const steps = [
     check((await panelOf(dense1)).hidden === 0 && await note.isHidden(), '"Show them" did not draw the lines');
     await shot('04-dense-all-lines');
   }],
+  ['a Pajé trace of variables opens to a window of its variables', async () => {
+    await page.locator('#close-all').click();
+    await openDir('paje');
+    await page.locator('#files li.trace', { hasText: 'variables.trace' }).click();
+    const view = page.locator('#windows > section.timeline[data-trace="paje/variables.trace"]').first();
+    await waitFrame(view);
+    check(await view.getAttribute('data-window') === 'VAR', `the first view is '${await view.getAttribute('data-window')}', not the variable VAR`);
+    check(await view.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.any_non_zero),
+      'the variable window draws only zeros');
+    await shot('05-paje-variables');
+    await page.locator('#close-all').click();
+  }],
   ['the processor utilisation of a non-state window, at 70 cpus', async () => {
+    await page.locator('#traces li', { hasText: 'dense/dense.prv' }).click();  // the current trace again
     // A window that shows no state: the MPI call cfg (the dense trace has no MPI call).
     await openCfg('MPI_call.cfg');
     const mpi = page.locator('#windows > section.timeline[data-trace="dense/dense.prv"][data-window="MPI call"]').first();
@@ -234,7 +248,7 @@ const steps = [
     values.forEach((v, i) => check(Math.abs(v - want) < 1e-9, `cpu ${i + 1} is Running ${v} of the range, the trace says ${want}`));
     check(want > 0.9, `the range ${r.from}-${r.to} has Running ${want}`);
     await use.scrollIntoViewIfNeeded();
-    await shot('05-cpus-of-a-non-state-window');
+    await shot('06-cpus-of-a-non-state-window');
   }],
 ];
 
