@@ -29,6 +29,8 @@ const KEYS = [
   ['F', 'find: events by type, type:value or label, or the window\'s values, with next / previous'],
   ['N / P', 'next / previous match of the last find'],
   ['Space / shift + Space', 'play forward / backward through the trace (Play…: width, speed), or pause'],
+  ['B', 'hide or show the file browser (☰)'],
+  ['⋯', 'a narrow window\'s other controls (colour and draw modes, scale, Copy, Paste, Traffic, ...)'],
   ['?', 'this help'],
 ];
 
@@ -528,9 +530,17 @@ class App {
     if (location.search.includes('token=')) history.replaceState(null, '', location.pathname + location.hash);
     document.addEventListener('keydown', (e) => this.key(e));
     $('help-button').addEventListener('click', () => this.showHelp());
+    $('toggle-browser').addEventListener('click', () => this.toggleBrowser());
     this.loadFunctions();
     this.listDir('');
     this.openPreloaded();
+  }
+
+  // Hides or shows the file browser (the windows take its width: a small screen, side by side).
+  toggleBrowser() {
+    const main = document.querySelector('main');
+    const hidden = main.classList.toggle('browser-hidden');
+    $('toggle-browser').setAttribute('aria-pressed', String(!hidden));
   }
 
   // Click-forward: marks in every timeline window the events of `type` whose value label is the
@@ -568,6 +578,11 @@ class App {
     if (e.key === '?') {
       e.preventDefault();
       this.showHelp();
+      return;
+    }
+    if (e.key === 'b' || e.key === 'B') {
+      e.preventDefault();
+      this.toggleBrowser();
       return;
     }
     let panel = this.active && this.active.root.isConnected ? this.active : null;

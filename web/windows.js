@@ -391,9 +391,13 @@ export class TimelinePanel extends Panel {
       input.title = `${label}: a number in the window's unit, or with a unit (ns, us, ms, s), e.g. 1.5 ms; Enter applies`;
       input.addEventListener('keydown', (e) => { if (e.key === 'Enter') this.typedRange(); });
     }
-    const more = el('span', null, 'more');
-    more.append(
-      button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
+    // The controls used less often: in a narrow window (side by side, a small screen) they
+    // wait behind "⋯" instead of wrapping the bar to five lines (style.css, container query).
+    const extra = el('span', null, 'extra');
+    const moreToggle = button('⋯', 'more controls', () => extra.classList.toggle('open'), 'more-toggle');
+    extra.addEventListener('click', (e) => { if (e.target.closest('button')) extra.classList.remove('open'); });
+    extra.append(this.colorMode, this.drawMode, this.minY, this.maxY, fitBox.label);
+    extra.append(
       button('Copy', 'copy this window\'s properties (time range, size, filter, semantic scale) to paste them into another', () => this.app.copy(this), 'copy'),
       pasteMenu,
       button('Derived…', 'new window from two windows', () => this.app.properties.openDerived(this), 'derived'),
@@ -410,12 +414,15 @@ export class TimelinePanel extends Panel {
         () => this.openCpus(), 'open-cpus'),
       button('PNG', 'export the image', () => this.export('png'), 'export-png'),
       button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
-      button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'),
+      button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'));
+    const more = el('span', null, 'more');
+    more.append(
+      button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
+      moreToggle,
       button('✕', 'close', () => this.close(), 'close'));
     const typed = el('span', null, 'typed-range');
     typed.append(this.beginInput, '–', this.endInput);
-    b.append(this.flags.label, this.comms.label, this.colorMode, this.drawMode, this.minY, this.maxY,
-      fitBox.label, syncBox.label, more, typed, this.range);
+    b.append(this.flags.label, this.comms.label, syncBox.label, extra, more, typed, this.range);
   }
 
   refreshControls() {

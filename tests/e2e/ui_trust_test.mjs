@@ -120,6 +120,46 @@ const steps = [
     check(r.from === shown.from && r.to === shown.to, `the saved cfg opens at ${r.from}-${r.to}, not ${shown.from}-${shown.to}`);
     await again.locator('button.close').click();
   }],
+  ['at 1280x720 side by side: two-line toolbars, the rest behind ⋯, and the file browser hides', async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.locator('#layout').selectOption('side-by-side');
+    const first = timelines().first();
+    await page.waitForFunction((c) => Math.abs(c.width - c.parentElement.clientWidth) <= 1,
+      await first.locator('canvas').elementHandle(), { timeout: 10000, polling: 50 });
+    // Rows of controls in a toolbar: distinct tops of its visible controls.
+    const rows = (panel) => panel.evaluate((p) => {
+      const tops = [...p.querySelector('.toolbar').querySelectorAll('button, select, input, label')]
+        .map((x) => x.getBoundingClientRect()).filter((r) => r.width > 0).map((r) => Math.round(r.top));
+      return [...new Set(tops)].filter((t, i, a) => !a.some((u) => u < t && t - u < 8)).length;
+    });
+    const n = await rows(first);
+    check(n <= 2, `the toolbar of a window side by side at 1280 px has ${n} rows of controls`);
+    check(await first.locator('button.traffic-toggle').isHidden() && await first.locator('button.more-toggle').isVisible(),
+      'the narrow window shows every control instead of "⋯"');
+    await first.locator('button.more-toggle').click();
+    check(await first.locator('button.traffic-toggle').isVisible(), '"⋯" does not show the other controls');
+    const inside = await first.evaluate((p) => {
+      const box = p.getBoundingClientRect();
+      return [...p.querySelectorAll('.toolbar .extra.open > *')].every((x) => {
+        const r = x.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+      });
+    });
+    check(inside, 'the opened controls stick out of their window');
+    await shot('02-1280-side-by-side-more');
+    await first.locator('button.more-toggle').click();
+    // The file browser hides (☰ or B): the windows take its width, and their full toolbars.
+    const before = (await first.boundingBox()).width;
+    await page.locator('#toggle-browser').click();
+    check(await page.locator('#browser').isHidden(), '☰ does not hide the file browser');
+    await page.waitForFunction(([e, w]) => e.getBoundingClientRect().width > w + 100, [await first.elementHandle(), before]);
+    await shot('02-1280-browser-hidden');
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('b');
+    check(await page.locator('#browser').isVisible(), 'B does not show the file browser again');
+    await page.locator('#layout').selectOption('stack');
+    await page.setViewportSize({ width: 1500, height: 1000 });
+  }],
   ['an analyzer cell opens its control window over the cell\'s range, in its sync group', async () => {
     await openCfg('mpi_stats.cfg');
     const analyzer = page.locator('#windows > section.analyzer').first();
