@@ -135,9 +135,16 @@ export class TrafficView {
       this.legend.append(s);
     });
     if (t.bytes.length > MAX_TASK_LINES) this.legend.append(el('span', `(${t.tasks.length} tasks: total only)`));
+    // Each matrix scrolls in a box of its own (its headers stay in view): a 64 x 64 task
+    // matrix is far wider than its window.
+    const boxed = (table) => {
+      const box = el('div', null, 'traffic-matrix-box');
+      box.append(table);
+      return box;
+    };
     const tables = [];
-    if (t.nodes.length) tables.push(matrix('Nodes', t.nodes, t.node_bytes, t.node_messages, 'nodes'));
-    if (t.task_bytes.length) tables.push(matrix('Tasks', t.tasks, t.task_bytes, t.task_messages, 'tasks'));
+    if (t.nodes.length) tables.push(boxed(matrix('Nodes', t.nodes, t.node_bytes, t.node_messages, 'nodes')));
+    if (t.task_bytes.length) tables.push(boxed(matrix('Tasks', t.tasks, t.task_bytes, t.task_messages, 'tasks')));
     this.tables.replaceChildren(...tables);
   }
 }

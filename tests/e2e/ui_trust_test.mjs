@@ -39,6 +39,15 @@ for (let c = 0; c < CYCLES; c += 1) {
     dense.push(`3:${k}:1:${k}:1:${t0 + 100}:${t0 + 100}:${to}:1:${to}:1:${t0 + 600}:${t0 + 600}:64:1`);
   }
 }
+// 60 tasks passing a message around a ring: a 60 x 60 task matrix.
+const RING = 60;
+const ring = [`#Paraver (01/01/2026 at 10:00):1000_ns:1(${RING}):1:${RING}(${Array(RING).fill('1:1').join(',')})`];
+for (let k = 1; k <= RING; k += 1) {
+  const to = (k % RING) + 1;
+  ring.push(`1:${k}:1:${k}:1:0:1000:1`, `3:${k}:1:${k}:1:${k}:${k}:${to}:1:${to}:1:${k + 100}:${k + 100}:1024:1`);
+}
+fs.mkdirSync(path.join(root, 'ring'));
+fs.writeFileSync(path.join(root, 'ring/ring.prv'), ring.join('\n') + '\n');
 fs.mkdirSync(path.join(root, 'dense'));
 fs.writeFileSync(path.join(root, 'dense/dense.prv'), dense.join('\n') + '\n');
 fs.writeFileSync(path.join(root, 'dense/dense.pcf'),
@@ -248,8 +257,30 @@ const steps = [
     check((await panelOf(dense1)).hidden === 0 && await note.isHidden(), '"Show them" did not draw the lines');
     await shot('04-dense-all-lines');
   }],
-  ['a Pajé trace of variables opens to a window of its variables', async () => {
+  ['a 60 x 60 communication matrix scrolls inside its window', async () => {
     await page.locator('#close-all').click();
+    await openDir('ring');
+    await page.locator('#files li.trace', { hasText: 'ring.prv' }).click();
+    const view = timelines().first();
+    await waitFrame(view);
+    await view.locator('button.traffic-toggle').click();
+    const box = view.locator('.traffic-matrix-box').filter({ has: page.locator('table.tasks') });
+    await box.waitFor({ timeout: 20000 });
+    const fit = await view.evaluate((p) => {
+      const r = p.getBoundingClientRect();
+      const b = p.querySelector('.traffic-matrix-box:has(table.tasks)');
+      const x = b.getBoundingClientRect();
+      return { inside: x.right <= r.right + 0.5 && x.left >= r.left - 0.5, scrolls: b.scrollWidth > b.clientWidth,
+        cells: b.querySelectorAll('td').length };
+    });
+    check(fit.cells === RING * RING, `the task matrix has ${fit.cells} cells, not ${RING} x ${RING}`);
+    check(fit.inside, 'the communication matrix overflows its window');
+    check(fit.scrolls, 'the matrix box does not scroll (is it cut?)');
+    await box.scrollIntoViewIfNeeded();
+    await shot('05-ring-matrix');
+    await page.locator('#close-all').click();
+  }],
+  ['a Pajé trace of variables opens to a window of its variables', async () => {
     await openDir('paje');
     await page.locator('#files li.trace', { hasText: 'variables.trace' }).click();
     const view = page.locator('#windows > section.timeline[data-trace="paje/variables.trace"]').first();
@@ -257,7 +288,7 @@ const steps = [
     check(await view.getAttribute('data-window') === 'VAR', `the first view is '${await view.getAttribute('data-window')}', not the variable VAR`);
     check(await view.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.any_non_zero),
       'the variable window draws only zeros');
-    await shot('05-paje-variables');
+    await shot('06-paje-variables');
     await page.locator('#close-all').click();
   }],
   ['the processor utilisation of a non-state window, at 70 cpus', async () => {
@@ -288,7 +319,7 @@ const steps = [
     values.forEach((v, i) => check(Math.abs(v - want) < 1e-9, `cpu ${i + 1} is Running ${v} of the range, the trace says ${want}`));
     check(want > 0.9, `the range ${r.from}-${r.to} has Running ${want}`);
     await use.scrollIntoViewIfNeeded();
-    await shot('06-cpus-of-a-non-state-window');
+    await shot('07-cpus-of-a-non-state-window');
   }],
 ];
 
