@@ -71,6 +71,18 @@ class App {
     this.status(`${e.message}${e.hint ? ` (${e.hint})` : ''}`, true, owner);
   }
 
+  // The info of a trace with what needs a pass over its records (state values, event types
+  // with their labels and counts): asked once per trace.
+  fullInfo(path) {
+    this.fullInfos = this.fullInfos || new Map();
+    if (!this.fullInfos.has(path)) {
+      const p = getJson('/api/info', { trace: path });
+      p.catch(() => this.fullInfos.delete(path));
+      this.fullInfos.set(path, p);
+    }
+    return this.fullInfos.get(path);
+  }
+
   traceInfo(path) {
     return this.traces.get(path);
   }
@@ -222,7 +234,7 @@ class App {
   async openFirstView(path, info) {
     if (info.states > 0 || !info.events) return this.openFunction('State As Is', [], path);
     try {
-      const full = await getJson('/api/info', { trace: path });
+      const full = await this.fullInfo(path);
       const types = [...(full.event_types || [])]
         .sort((a, b) => (b.id >= 60003000 && b.id < 60004000) - (a.id >= 60003000 && a.id < 60004000) || a.id - b.id)
         .slice(0, 4);

@@ -118,7 +118,7 @@ export class PropertiesDialog {
     return box;
   }
 
-  criterionEditor(name, c) {
+  criterionEditor(name, c, trace = null) {
     const box = el('span', null, 'criterion');
     box.dataset.criterion = name;
     const op = selectOf(CRITERIA, c.op, 'op');
@@ -127,7 +127,66 @@ export class PropertiesDialog {
     values.setAttribute('aria-label', `${name} values`);
     box.append(op, values);
     box.read = () => ({ op: op.value, values: numbers(values.value) });
-    return field(name.replace('_', ' '), box, `criterion-${name}`);
+    const row = field(name.replace('_', ' '), box, `criterion-${name}`);
+    if (name === 'event_type' && trace) row.append(this.typePicker(trace, op, values));
+    return row;
+  }
+
+  // The event types of the trace by label, with a search box: checking one adds its number to
+  // the values (and picks "=" when the criterion was All or None); the values stay editable.
+  typePicker(trace, op, values) {
+    const picker = el('div', null, 'type-picker');
+    const search = input('', 'type-search', 24);
+    search.placeholder = 'search event types by label or number';
+    search.setAttribute('aria-label', 'search event types');
+    const list = el('ul', null, 'type-list');
+    const named = el('div', null, 'type-names');
+    picker.append(search, list, named);
+    let types = [];
+    // The types the criterion lets through, as a set: a range [x,y] stands for the trace's
+    // types inside it; "!=" keeps its list (of types left out).
+    const chosen = () => {
+      const v = numbers(values.value);
+      if (op.value === '[x,y]' && v.length === 2) return new Set(types.map((t) => t.id).filter((id) => id >= v[0] && id <= v[1]));
+      if (op.value === 'All' || op.value === 'None' || op.value === '>' || op.value === '<') return new Set();
+      return new Set(v);
+    };
+    const describe = () => {
+      const byId = new Map(types.map((t) => [t.id, t.label]));
+      named.textContent = [...chosen()].map((v) => `${v} ${byId.get(v) || '(not in the trace)'}`).join('; ');
+    };
+    const draw = () => {
+      const q = search.value.trim().toLowerCase();
+      const set = chosen();
+      list.replaceChildren(...types.filter((t) => !q || String(t.id).includes(q) || (t.label || '').toLowerCase().includes(q))
+        .slice(0, 200).map((t) => {
+          const li = el('li');
+          const box = el('input');
+          box.type = 'checkbox';
+          box.checked = op.value === '!=' ? !set.has(t.id) : set.has(t.id);
+          box.dataset.type = t.id;
+          box.addEventListener('change', () => {
+            const now = chosen();
+            if (box.checked !== (op.value === '!=')) now.add(t.id); else now.delete(t.id);
+            values.value = [...now].sort((a, b) => a - b).join(', ');
+            if (op.value !== '!=') op.value = '=';
+            describe();
+          });
+          const label = el('label');
+          label.append(box, ` ${t.id} ${t.label || ''} (${t.count.toLocaleString('en-US')})`);
+          li.append(label);
+          return li;
+        }));
+      describe();
+    };
+    search.addEventListener('input', draw);
+    op.addEventListener('change', draw);
+    values.addEventListener('input', () => { draw(); });
+    this.app.fullInfo(trace).then((info) => {
+      types = info.event_types || [];
+      draw();
+    }).catch((e) => { named.textContent = `event types: ${e.message}`; });
+    return picker;
   }
 
   open(panel) {
@@ -145,7 +204,8 @@ export class PropertiesDialog {
     physical.checked = f.physical;
     const lp = el('span');
     lp.append(logical, ' logical ', physical, ' physical');
-    const crit = ['from', 'to', 'tag', 'size', 'bandwidth', 'event_type', 'event_value'].map((k) => [k, this.criterionEditor(k, f[k])]);
+    const crit = ['from', 'to', 'tag', 'size', 'bandwidth', 'event_type', 'event_value']
+      .map((k) => [k, this.criterionEditor(k, f[k], panel.doc.trace)]);
     const color = selectOf(COLOR_MODES, w.color_mode, 'color');
     const drawTime = selectOf(DRAW_MODES, w.draw_mode, 'draw-time');
     const drawRows = selectOf(DRAW_MODES, w.object_draw_mode, 'draw-objects');

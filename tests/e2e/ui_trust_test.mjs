@@ -105,6 +105,33 @@ const steps = [
       `the cfg reader noticed: ${notices.join(' | ')}`);
     await shot('01-mpi-call-quiet');
   }],
+  ['Properties lists the event types by label, with a search', async () => {
+    await mpiCall.locator('button.properties').click();
+    const dialog = page.locator('dialog#properties');
+    await dialog.waitFor();
+    const list = dialog.locator('.type-list li');
+    await list.first().waitFor({ timeout: 20000 });
+    const all = await list.allTextContents();
+    check(all.some((t) => t.startsWith(' 50000001 MPI Point-to-point')), `the types listed: ${all.slice(0, 5).join(' | ')}`);
+    await dialog.locator('input.type-search').fill('collective');
+    await page.waitForFunction((d) => d.querySelectorAll('.type-list li').length >= 1
+      && [...d.querySelectorAll('.type-list li')].every((li) => /collective/i.test(li.textContent)), await dialog.elementHandle());
+    // MPI_call.cfg lets the range [50000001, 50000005] through: the collectives are checked;
+    // unchecking them leaves the trace's other types of the range, as a list.
+    const box = dialog.locator('.type-list input[data-type="50000002"]');
+    check(await box.isChecked(), 'MPI Collective, inside the cfg\'s range of types, is not checked');
+    check((await dialog.locator('.type-names').textContent()).includes('50000002 MPI Collective'), 'the types let through are not named');
+    await box.uncheck();
+    await shot('01-properties-event-types');
+    const crit = dialog.locator('.criterion-event_type');
+    check(await crit.locator('select.op').inputValue() === '=' && await crit.locator('input.values').inputValue() === '50000001, 50000003',
+      `after unchecking the filter reads ${await crit.locator('select.op').inputValue()} ${await crit.locator('input.values').inputValue()}`);
+    await dialog.locator('button.apply').click();
+    await page.waitForFunction((d) => !d.open || d.querySelector('.error').textContent, await dialog.elementHandle(), { timeout: 20000 });
+    check(!(await dialog.evaluate((d) => d.open)), `Apply failed: ${await dialog.locator('.error').textContent()}`);
+    await page.waitForFunction((e) => window.parallax.panels.find((p) => p.root === e).window.filter.event_type.values.join() === '50000001,50000003',
+      await mpiCall.elementHandle(), { timeout: 20000 });
+  }],
   ['Save cfg keeps the zoomed range', async () => {
     const n = await frames(mpiCall);
     await mpiCall.locator('input.begin-time').fill('1 s');
