@@ -395,6 +395,38 @@ class App {
     return undefined;
   }
 
+  // Compare… on an analyzer: the same histogram of the same cfg on another open trace, beside
+  // it, over the same range (its control window opens there too, in the same sync group, so
+  // both tables follow the zooms of either run).
+  async compareAnalyzer(analyzer) {
+    const others = [...this.traces.keys()].filter((t) => t !== analyzer.doc.trace);
+    if (!others.length) return this.status('open another trace first, then Compare', true);
+    const trace = await this.chooseTrace(`Compare ${analyzer.settings.name} (${analyzer.doc.trace}) with:`, others);
+    if (!trace) return undefined;
+    try {
+      const d = analyzer.doc;
+      const r = await postJson('/api/cfg/edit', { trace, text: d.text, name: d.label, document: d.document });
+      const doc = new Doc(this, trace, d.source, r.text, r.document);
+      const control = analyzer.controlPanel();
+      const range = analyzer.computedRange || (control ? control.zoom.range : null);
+      const c = this.openWindow(doc, analyzer.settings.control, range);
+      if (control) {
+        if (!control.group) control.setGroup(1);
+        c.setGroup(control.group);
+        control.root.after(c.root);
+      }
+      const twin = new AnalyzerPanel(this, doc, analyzer.index);
+      this.addPanel(twin);
+      analyzer.root.after(twin.root);  // beside its original in the side-by-side layout
+      $('windows').classList.add('side-by-side');
+      $('layout').value = 'side-by-side';
+      this.status(`comparing ${analyzer.settings.name} of ${d.trace} with ${trace}`, false, twin);
+    } catch (e) {
+      this.showError(e);
+    }
+    return undefined;
+  }
+
   // A click on an analyzer cell: the control window over the range the table was computed on,
   // in the sync group of the analyzer's control window, drawing only the values of that column
   // (the cell's value selected), with the cell's row outlined.

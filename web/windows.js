@@ -688,6 +688,8 @@ export class AnalyzerPanel extends Panel {
       checkbox('totals', this.totals, (v) => { this.totals = v; this.draw(); }, 'totals').label,
       checkbox('follow zoom', this.follow, (v) => { this.follow = v; this.render(); }, 'follow').label,
       button('CSV', 'export the table', () => this.exportCsv(), 'export-csv'),
+      button('Compare…', 'the same histogram on another open trace, beside this one, over the same range',
+        () => this.app.compareAnalyzer(this), 'compare'),
       button('Properties', 'histogram properties: statistic, control scale, column order', () => this.openProperties(), 'hist-properties'),
       button('✕', 'close', () => this.close(), 'close'), this.limits);
   }

@@ -16,7 +16,7 @@ import { check, dragZoom, frames, launch, makeRoot, runSteps, startServer, testA
 const [binary, data, out] = testArgs('ui_trust_test.mjs');
 const cfgs = path.join(data, 'cfg/bsc');
 const root = makeRoot([
-  ...['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `epoch_4proc.${x}`), `epoch/epoch_4proc.${x}`]),
+  ...['epoch_2proc', 'epoch_4proc'].flatMap((t) => ['prv.gz', 'pcf', 'row'].map((x) => [path.join(data, 'epoch', `${t}.${x}`), `epoch/${t}.${x}`])),
   [path.join(cfgs, 'mpi/views/MPI_call.cfg'), 'cfgs/MPI_call.cfg'],
   [path.join(cfgs, 'mpi/analysis/mpi_stats.cfg'), 'cfgs/mpi_stats.cfg'],
   [path.join(data, 'otf2/ping-pong-otf2/scorep.cfg'), 'cfgs/scorep.cfg'],
@@ -247,6 +247,25 @@ const steps = [
     check(group && got.group === group, `the cell's window is in sync group ${got.group}, the control window in ${group}`);
     await where.scrollIntoViewIfNeeded();
     await shot('02-cell-at-its-range');
+    // Compare… on the analyzer: the same histogram of another run, beside it, over the same range.
+    await openDir('epoch');
+    await page.locator('#files li.trace', { hasText: 'epoch_2proc.prv.gz' }).click();
+    await waitFrame(page.locator('#windows > section.timeline[data-trace="epoch/epoch_2proc.prv.gz"]').first());
+    await analyzer.locator('button.compare').click();
+    const ask = page.locator('dialog#choose-trace');
+    await ask.waitFor();
+    await ask.locator('select.trace-choice').selectOption('epoch/epoch_2proc.prv.gz');
+    await ask.locator('button.apply').click();
+    const twin = page.locator('#windows > section.analyzer[data-trace="epoch/epoch_2proc.prv.gz"]');
+    await twin.locator('table.analyzer td').first().waitFor({ timeout: 30000 });
+    await page.waitForFunction(([a, b]) => a.dataset.from && a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to,
+      [await analyzer.elementHandle(), await twin.elementHandle()], { timeout: 30000 });
+    const rowsOf = (x) => x.evaluate((e) => window.parallax.panels.find((p) => p.root === e).table.planes[0].rows);
+    check((await rowsOf(twin)).length === 2 && (await rowsOf(analyzer)).length === 4,
+      `the compared tables have ${(await rowsOf(twin)).length} and ${(await rowsOf(analyzer)).length} rows`);
+    await twin.scrollIntoViewIfNeeded();
+    await shot('03-analyzers-compared');
+    await page.locator('#layout').selectOption('stack');
     await page.locator('#close-all').click();
     await page.waitForFunction(() => document.querySelectorAll('#windows > section').length === 0);
   }],
