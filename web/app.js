@@ -14,14 +14,28 @@ const $ = (id) => document.getElementById(id);
 const STATUS_SECONDS = 10;
 
 // What the keyboard and the mouse do over a timeline window (the help overlay, docs/serve.md).
+// The keys and mouse of each convention (the "mouse" menu): today's viewers' (the default) and
+// Paraver's.
+const MOUSE_KEYS = {
+  modern: [
+    ['wheel', 'scroll the page'],
+    ['ctrl / ⌘ + wheel, pinch', 'zoom in or out at the cursor'],
+    ['drag, shift + drag', 'select an area (time range × rows): its duration and the time of each value'],
+    ['Z, double click', 'zoom to the area selected'],
+  ],
+  paraver: [
+    ['wheel', 'zoom in or out at the cursor'],
+    ['drag', 'zoom to the dragged range'],
+    ['shift + drag', 'select an area (time range × rows): its duration and the time of each value'],
+    ['Z, double click', 'zoom to the area selected'],
+  ],
+};
+
 const KEYS = [
-  ['wheel', 'zoom in or out at the cursor'],
   ['shift + wheel', 'pan (a horizontal wheel or touchpad pans too)'],
   ['W / S', 'zoom in / out at the cursor (at the centre when the cursor is elsewhere)'],
   ['A / D', 'pan left / right by a fifth of the view'],
-  ['drag', 'zoom to the dragged range'],
   ['ctrl + drag, middle drag', 'pan: the trace follows the mouse'],
-  ['shift + drag', 'select an area (time range × rows): its duration and the time of each value'],
   ['Esc', 'clear the area selection; close this help'],
   ['click', 'textual view of the row around the time clicked'],
   ['hover', 'tooltip: object, time, value, interval and what the pixel folds'],
@@ -575,6 +589,13 @@ class App {
     document.addEventListener('keydown', (e) => this.key(e));
     $('help-button').addEventListener('click', () => this.showHelp());
     $('toggle-browser').addEventListener('click', () => this.toggleBrowser());
+    // The mouse convention, kept in this browser.
+    this.mouse = localStorage.getItem('parallax.mouse') === 'paraver' ? 'paraver' : 'modern';
+    $('mouse').value = this.mouse;
+    $('mouse').addEventListener('change', () => {
+      this.mouse = $('mouse').value === 'paraver' ? 'paraver' : 'modern';
+      localStorage.setItem('parallax.mouse', this.mouse);
+    });
     this.loadFunctions();
     this.listDir('');
     this.openPreloaded();
@@ -638,7 +659,7 @@ class App {
   showHelp() {
     const dialog = $('help');
     const table = el('table', null, 'keys');
-    for (const [k, what] of KEYS) {
+    for (const [k, what] of [...MOUSE_KEYS[this.mouse], ...KEYS]) {
       const tr = el('tr');
       tr.append(el('th', k, 'label'), el('td', what, 'label'));
       table.append(tr);

@@ -18,9 +18,11 @@ export class TimelineCanvas {
   // fraction): a drag with the middle button or ctrl, `fraction` of `range` (the view pressed on).
   constructor(canvas, selection, {
     onZoom, onClick, onSelect = () => {}, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {},
-    onDragPan = () => {},
+    onDragPan = () => {}, paraverMouse = () => false, onDoubleClick = () => {},
   }) {
     this.canvas = canvas;
+    this.paraverMouse = paraverMouse;  // () => true: Paraver's mouse convention
+    canvas.addEventListener('dblclick', (e) => { e.preventDefault(); onDoubleClick(); });
     this.selection = selection;
     this.onZoom = onZoom;
     this.onClick = onClick;
@@ -54,12 +56,21 @@ export class TimelineCanvas {
     return Math.min(1, Math.max(0, (x - ax) / aw));
   }
 
-  // As Perfetto: the wheel zooms at the cursor, shift+wheel (or a horizontal wheel) pans.
+  // The mouse convention (docs/serve.md, "Mouse and keys"): today's viewers (the default: the
+  // plain wheel scrolls the page, ctrl/⌘ + wheel zooms at the cursor; a drag selects an area,
+  // Z or a double click zooms to it) or Paraver's (the wheel zooms; a drag zooms, shift + drag
+  // selects). Both: shift + wheel or a horizontal wheel pans, ctrl + drag pans.
+  get modern() {
+    return !this.paraverMouse();
+  }
+
   wheel(e) {
     if (!this.list) return;
-    e.preventDefault();
     const scale = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;  // lines, pages
     const horizontal = e.shiftKey ? (e.deltaX || e.deltaY) : e.deltaX;
+    const zoomKey = e.ctrlKey || e.metaKey;
+    if (this.modern && !zoomKey && !e.shiftKey && Math.abs(e.deltaX) <= Math.abs(e.deltaY)) return;  // the page scrolls
+    e.preventDefault();
     if (horizontal && (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY))) {
       this.onWheelPan((horizontal * scale) / WHEEL_PAN);
     } else if (e.deltaY) {
@@ -163,7 +174,7 @@ export class TimelineCanvas {
       return;
     }
     if (e.button !== 0) return;
-    this.drag = { start: this.local(e), client: e.clientX, clientY: e.clientY, area: e.shiftKey };
+    this.drag = { start: this.local(e), client: e.clientX, clientY: e.clientY, area: this.modern || e.shiftKey };
     e.preventDefault();
   }
 
@@ -201,7 +212,8 @@ export class TimelineCanvas {
         return;
       }
       const top = Math.min(start.y, end.y), bottom = Math.max(start.y, end.y);
-      const rows = this.list.rows.filter(([, y, h]) => y + Math.max(h, 1) > top && y <= bottom);
+      let rows = this.list.rows.filter(([, y, h]) => y + Math.max(h, 1) > top && y <= bottom);
+      if (!rows.length) rows = this.list.rows;  // a drag over no row (the axis, a gap): every row
       if (rows.length) this.onSelect({ from: t0, to: t1, objects: rows.map((row) => row[3]) });
       return;
     }

@@ -156,6 +156,8 @@ export class TimelinePanel extends Panel {
       onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
       onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
       onDragPan: (range, fraction) => this.preview(panRange(range, fraction)),
+      paraverMouse: () => this.app.mouse === 'paraver',
+      onDoubleClick: () => this.zoomToArea(),
       onHover: (fraction, point, event) => {
         this.app.active = this;
         this.hoverFraction = fraction;
@@ -248,9 +250,17 @@ export class TimelinePanel extends Panel {
     }, SETTLE_MS);
   }
 
+  // Zooms to the time range of the area selected (Z, a double click), and clears the selection.
+  zoomToArea() {
+    const a = this.areaStats.area;
+    if (!a || a.to <= a.from) return;
+    this.areaStats.clear();
+    this.userRange(this.zoom.go({ from: a.from, to: a.to }));
+  }
+
   // The keys W/S (zoom in/out at the cursor, else at the centre), A/D (pan), Esc (clear the
-  // area selection), F (find), N/P (next, previous match), Space (play forward or pause; with
-  // shift: backward); true if used.
+  // area selection), Z (zoom to it), F (find), N/P (next, previous match), Space (play forward
+  // or pause; with shift: backward); true if used.
   key(k, event = {}) {
     const at = this.hoverFraction ?? 0.5;
     if (k === 'w') this.preview(zoomRange(this.shown(), 0.8, at));
@@ -258,6 +268,7 @@ export class TimelinePanel extends Panel {
     else if (k === 'a') this.preview(panRange(this.shown(), -0.2));
     else if (k === 'd') this.preview(panRange(this.shown(), 0.2));
     else if (k === 'escape' && this.areaStats.area) this.areaStats.clear();
+    else if (k === 'z' && this.areaStats.area) this.zoomToArea();
     else if (k === 'f') this.findBar.open();
     else if (k === 'n') this.findBar.go('next');
     else if (k === 'p') this.findBar.go('previous');

@@ -55,11 +55,17 @@ const steps = [
     check(r.from === 0 && r.to > 0, `the first frame shows ${r.from}-${r.to}`);
     check(await requests() === 1, `the first frame took ${await requests()} requests`);
   }],
-  ['a burst of wheel events zooms at the cursor with one request', async () => {
+  ['a burst of ctrl + wheel events zooms at the cursor with one request', async () => {
     const before = await range(), n = await frames(panel), asked = await requests();
     const p = await at(0.25);
     await page.mouse.move(p.x, p.y);
+    // Today's viewers' convention (the default): the plain wheel scrolls the page, ctrl + wheel zooms.
+    await page.mouse.wheel(0, -100);
+    await page.waitForTimeout(300);
+    check(await frames(panel) === n && (await range()).to === before.to, 'the plain wheel zoomed the window');
+    await page.keyboard.down('Control');
     for (let i = 0; i < 6; i += 1) await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
     await waitFrame(panel, n);
     const after = await range();
     const span0 = before.to - before.from, span1 = after.to - after.from;
@@ -154,6 +160,37 @@ const steps = [
     await waitFrame(panel, n);
     const back = await range();
     check(back.from === before.from && back.to === before.to, 'undo did not go back to the range before the drag');
+  }],
+  ['a drag selects an area, a double click zooms to it; Paraver\'s convention: the wheel and a drag zoom', async () => {
+    let before = await range(), n = await frames(panel);
+    const a = await at(0.3), b = await at(0.5);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(b.x, b.y, { steps: 4 });
+    await page.mouse.up();
+    await panel.locator('.area-stats tr[data-label]').first().waitFor({ timeout: 10000 });
+    check((await range()).from === before.from, 'a plain drag zoomed (today\'s viewers: it selects)');
+    await page.mouse.dblclick((a.x + b.x) / 2, a.y);
+    n = await waitFrame(panel, n);
+    let after = await range();
+    check(after.from > before.from && after.to < before.to, `the double click did not zoom to the area: ${after.from}-${after.to}`);
+    // Paraver's: the plain wheel zooms, and so does a drag.
+    await page.locator('#mouse').selectOption('paraver');
+    before = after;
+    await page.mouse.move(a.x, a.y);
+    for (let i = 0; i < 3; i += 1) await page.mouse.wheel(0, -100);
+    n = await waitFrame(panel, n);
+    after = await range();
+    check(after.to - after.from < before.to - before.from, 'with Paraver\'s convention the wheel did not zoom');
+    before = after;
+    await dragZoom(page, panel, 0.2, 0.8);
+    n = await waitFrame(panel, n);
+    after = await range();
+    check(after.from > before.from && after.to < before.to, 'with Paraver\'s convention a drag did not zoom');
+    check(await page.evaluate(() => localStorage.getItem('parallax.mouse')) === 'paraver', 'the choice is not kept');
+    await page.locator('#mouse').selectOption('modern');
+    await panel.locator('button.fit').click();
+    await waitFrame(panel, n);
   }],
   ['the tooltip tells the object, time, value, interval and what the pixel folds', async () => {
     let n = await frames(panel);
@@ -265,7 +302,7 @@ const steps = [
     const help = page.locator('dialog#help');
     await help.waitFor({ timeout: 5000 });
     const keys = await help.locator('table.keys th').allTextContents();
-    for (const k of ['wheel', 'shift + wheel', 'W / S', 'A / D', 'shift + drag', 'Esc', 'F', 'N / P', '?'])
+    for (const k of ['wheel', 'ctrl / ⌘ + wheel, pinch', 'drag, shift + drag', 'Z, double click', 'shift + wheel', 'W / S', 'A / D', 'Esc', 'F', 'N / P', 'B', '?'])
       check(keys.includes(k), `the help does not list ${k}: ${keys.join(', ')}`);
     await shot('06-help');
     await page.keyboard.press('Escape');
