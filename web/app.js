@@ -589,6 +589,22 @@ class App {
     document.addEventListener('keydown', (e) => this.key(e));
     $('help-button').addEventListener('click', () => this.showHelp());
     $('toggle-browser').addEventListener('click', () => this.toggleBrowser());
+    // The theme and the timelines' palette, kept in this browser.
+    this.theme = localStorage.getItem('parallax.theme') === 'dark' ? 'dark' : 'light';
+    document.documentElement.dataset.theme = this.theme;
+    $('theme').value = this.theme;
+    $('theme').addEventListener('change', () => {
+      this.theme = $('theme').value === 'dark' ? 'dark' : 'light';
+      document.documentElement.dataset.theme = this.theme;
+      localStorage.setItem('parallax.theme', this.theme);
+    });
+    this.palette = ['paraver', 'colorblind'].includes(localStorage.getItem('parallax.palette')) ? localStorage.getItem('parallax.palette') : '';
+    $('palette').value = this.palette;
+    $('palette').addEventListener('change', () => {
+      this.palette = $('palette').value;
+      localStorage.setItem('parallax.palette', this.palette);
+      for (const p of this.panels) if (p instanceof TimelinePanel) p.render();
+    });
     // The mouse convention, kept in this browser.
     this.mouse = localStorage.getItem('parallax.mouse') === 'paraver' ? 'paraver' : 'modern';
     $('mouse').value = this.mouse;

@@ -498,6 +498,7 @@ export class TimelinePanel extends Panel {
     };
     if (this.fit) body.fit = true;
     if (!this.allLines) body.max_lines = LINES_PER_PIXEL * body.width;
+    if (this.app.palette) body.palette = this.app.palette;
     const objects = this.groups.objects();
     if (objects) body.objects = objects;
     if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });

@@ -115,6 +115,10 @@ void AddDisplayOptions(CLI::App* sub, const std::shared_ptr<TimelineArgs>& args)
   sub->add_flag("--fit", r.fit_scale, "fit the semantic scale to the values drawn");
   sub->add_option("--pixel-size", r.pixel_size, "column width: 1, 2, 4 or 8 pixels");
   sub->add_option("--background", r.background, "black (default), white or #rrggbb");
+  sub->add_option("--palette", r.palette,
+                  "paraver (Paraver's colours with the .pcf's) or colorblind (told apart with any colour vision: "
+                  "Okabe-Ito codes, a viridis gradient); default: the cfg's '# parallax: palette' line, else paraver")
+      ->check(CLI::IsMember({"paraver", "colorblind"}));
   sub->add_flag("--pcf-gradient", r.pcf_gradient,
                 "gradient through the .pcf GRADIENT_COLOR colours");
   sub->add_flag("--flags", args->flags, "draw event flags");

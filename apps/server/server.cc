@@ -725,6 +725,7 @@ class ServerImpl final : public Server {
     r.object_draw_mode = p.String("object_draw_mode", 64);
     r.color_mode = p.String("color_mode", 64);
     r.background = p.String("background", 16);
+    r.palette = p.String("palette", 16);
     r.min_y = p.Number<double>("min");
     r.max_y = p.Number<double>("max");
     r.fit_scale = p.Bool("fit").value_or(false);

@@ -40,6 +40,10 @@ struct TimelineRequest {
   std::string background;              // black (default), white or #rrggbb
   bool zero_as_background = false;     // values of 0 drawn as the background (a light page)
   bool pcf_gradient = false;           // gradient through the .pcf GRADIENT_COLOR stops
+  // "paraver" (Paraver's palette with the .pcf's colours), "colorblind" (colours told apart with
+  // any colour vision: Okabe-Ito codes, a viridis gradient); empty: the cfg's choice (a
+  // "# parallax: palette colorblind" comment line), else Paraver's.
+  std::string palette;
   uint32_t pixel_size = 0;             // 1, 2, 4 or 8; 0: the cfg's
   double time_limit = 0;               // seconds of computing allowed; 0 = no limit
   uint64_t memory_limit = 0;           // bytes the frame may hold; 0 = no limit

@@ -148,7 +148,9 @@ struct CfgFile {
   std::vector<semantic::WindowSpec> windows;  // file window k+1 is windows[k]
   std::vector<CfgWindow> window_info;         // parallel to `windows`
   std::vector<CfgHistogram> histograms;       // in file order
-
+  // Parallax's palette for the windows, from a comment line Paraver ignores:
+  // "# parallax: palette colorblind" (render.h TimelineRequest::palette). Empty: Paraver's.
+  std::string palette;
 
   std::vector<CfgNotice> notices;
   // cfg-format.md §6: the windows filter on event types and none of them occurs in the trace
@@ -166,7 +168,7 @@ struct CfgFile {
   friend bool operator==(const CfgFile& a, const CfgFile& b) {
     return a.has_description == b.has_description && a.description == b.description &&
            a.cfg4d_enabled == b.cfg4d_enabled && a.windows == b.windows &&
-           a.window_info == b.window_info && a.histograms == b.histograms;
+           a.window_info == b.window_info && a.histograms == b.histograms && a.palette == b.palette;
   }
 };
 

@@ -183,7 +183,20 @@ Status CfgParser::Line(std::string_view line) {
     out_.description.emplace_back(line);
     return Status::Ok();
   }
-  if (line.empty() || line[0] == '#') return Status::Ok();
+  if (!line.empty() && line[0] == '#') {
+    // Parallax's own settings ride in comments, which Paraver skips.
+    constexpr std::string_view kPalette = "# parallax: palette ";
+    if (line.starts_with(kPalette)) {
+      std::string_view v = line.substr(kPalette.size());
+      while (!v.empty() && (v.back() == ' ' || v.back() == '\r' || v.back() == '\t')) v.remove_suffix(1);
+      if (v == "colorblind" || v == "paraver")
+        out_.palette = std::string(v);
+      else
+        Notice(fmt::format("unknown palette '{}' (palettes: paraver, colorblind); Paraver's is used", v));
+    }
+    return Status::Ok();
+  }
+  if (line.empty()) return Status::Ok();
   if (line[0] == '<') return Key(line, Field{"", line.size() + 1}, line);
   size_t sp = line.find(' ');
   std::string_view key = line.substr(0, sp);

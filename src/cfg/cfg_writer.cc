@@ -313,6 +313,7 @@ std::string WriteCfg(const CfgFile& cfg) {
     out += "ConfigFile.EndDescription\n";
   }
   out += '\n';
+  if (!cfg.palette.empty()) out += "# parallax: palette " + cfg.palette + "\n\n";
   if (cfg.cfg4d_enabled) out += "CFG4D_ENABLED\n\n";
   static const CfgWindow kNoInfo;
   for (size_t i = 0; i < cfg.windows.size(); ++i) {

@@ -158,6 +158,33 @@ double ApplyGradientFn(GradientFn f, double n) {
   return n;
 }
 
+std::vector<Rgb> ColourBlindPalette(Rgb background) {
+  // Okabe & Ito (2008): orange, sky blue, bluish green, yellow, blue, vermillion, reddish
+  // purple, grey; then each lighter and darker, 24 in all, repeated over the value range.
+  static constexpr Rgb kBase[] = {{230, 159, 0},  {86, 180, 233}, {0, 158, 115},  {240, 228, 66},
+                                  {0, 114, 178},  {213, 94, 0},   {204, 121, 167}, {153, 153, 153}};
+  std::vector<Rgb> shades;
+  for (int tone = 0; tone < 3; ++tone)
+    for (const Rgb& c : kBase) {
+      auto mix = [&](uint8_t x) -> uint8_t {
+        if (tone == 1) return static_cast<uint8_t>(x + (255 - x) / 2);  // lighter
+        if (tone == 2) return static_cast<uint8_t>(x / 2);              // darker
+        return x;
+      };
+      Rgb shade{mix(c.r), mix(c.g), mix(c.b)};
+      if (!(shade == background)) shades.push_back(shade);
+    }
+  constexpr size_t kSize = 1 + 24 * 1024;  // as long as Paraver's expanded palette and more
+  std::vector<Rgb> out(kSize);
+  out[0] = background;
+  for (size_t i = 1; i < kSize; ++i) out[i] = shades[(i - 1) % shades.size()];
+  return out;
+}
+
+std::vector<Rgb> ColourBlindGradient() {
+  return {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+}
+
 Rgb CodeColor(const ColorScheme& s, double v) {
   Rgb zero = s.prefs.use_color_zero ? s.prefs.color_zero : s.palette[0];
   if (v < 0 || v < s.min_y || v > s.max_y) return zero;

@@ -39,6 +39,13 @@ struct ColorPrefs {
 // Deterministic; about 13 700 entries; computed in a few milliseconds.
 std::vector<Rgb> ExpandedPalette(Rgb background);
 
+// A palette told apart with any colour vision (Okabe and Ito's eight colours, then lighter and
+// darker shades of them), for `background`; the .pcf's colours are not used. Entry 0 is the
+// background (value 0, drawn as colour zero when used).
+std::vector<Rgb> ColourBlindPalette(Rgb background);
+// Gradient stops told apart with any colour vision (viridis: dark blue-violet to yellow).
+std::vector<Rgb> ColourBlindGradient();
+
 // The base palette with the .pcf STATES_COLOR entries applied (a value beyond the end grows the
 // palette by repeating it, as the kernel does).
 std::vector<Rgb> TracePalette(Rgb background, const model::PcfCatalog* pcf);

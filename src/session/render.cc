@@ -27,6 +27,7 @@ struct WindowSet {
   std::vector<semantic::WindowSpec> specs;
   std::vector<cfg::CfgWindow> info;  // empty for a thread-function window
   std::vector<size_t> draw;
+  std::string palette;  // the cfg's ("# parallax: palette ..."), empty: none
 };
 
 Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequest& req) {
@@ -50,6 +51,7 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
   const std::string name = req.cfg_path.empty() ? "cfg" : req.cfg_path;
   set.specs = std::move(file->windows);
   set.info = std::move(file->window_info);
+  set.palette = file->palette;
   for (size_t i = 0; i < set.specs.size(); ++i) {
     bool named = !req.window.empty() && set.specs[i].name == req.window;
     if (named || (req.window.empty() && set.info[i].display.open)) set.draw.push_back(i);
@@ -140,6 +142,8 @@ Status ApplyColors(const session::TraceImpl& t, const TimelineRequest& req,
   }
   if (req.pcf_gradient && t.pcf() != nullptr)
     for (const auto& c : t.pcf()->gradient_color) o.prefs.gradient_stops.push_back(c.rgb);
+  if (req.palette != "" && req.palette != "paraver" && req.palette != "colorblind")
+    return Status::Error(fmt::format("unknown palette '{}'", req.palette), {}, "palettes: paraver, colorblind");
   if (!req.color_mode.empty()) {
     auto m = ParseColorMode(req.color_mode);
     if (!m.ok()) return m.status();
@@ -250,7 +254,17 @@ static Result<std::vector<TimelineImage>> RenderTimelineUnguarded(const Trace& t
     if (!window.ok()) return window.status();
     render::TimelineContext ctx = Context(t, set.value(), index);
     ctx.memory = &memory;
-    const std::vector<model::Rgb> palette = t.Palette(options.value().prefs.background);
+    // The palette: the request's, else the cfg's, else Paraver's (with the .pcf's colours).
+    const std::string& choice = req.palette.empty() ? set->palette : req.palette;
+    const bool colourblind = choice == "colorblind";
+    if (colourblind) {
+      const std::vector<model::Rgb> stops = render::ColourBlindGradient();
+      options->prefs.gradient_begin = stops.front();
+      options->prefs.gradient_end = stops.back();
+      options->prefs.gradient_stops = stops;
+    }
+    const std::vector<model::Rgb> palette = colourblind ? render::ColourBlindPalette(options.value().prefs.background)
+                                                        : t.Palette(options.value().prefs.background);
     ctx.palette = &palette;
     auto list = render::RenderWindow(*window.value(), ctx, options.value());
     if (!list.ok()) return list.status();

@@ -367,6 +367,35 @@ const steps = [
     await use.scrollIntoViewIfNeeded();
     await shot('07-cpus-of-a-non-state-window');
   }],
+  ['a dark theme and a colour-blind-safe palette, kept in the browser', async () => {
+    await page.locator('#theme').selectOption('dark');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check(await page.evaluate(() => document.documentElement.dataset.theme) === 'dark' && bg === 'rgb(21, 23, 28)',
+      `the dark theme's page is ${bg}`);
+    const count = await timelines().count();
+    await page.evaluate(() => window.parallax.openFunction('State As Is', [], 'dense/dense.prv'));
+    const panel = timelines().nth(count);
+    await waitFrame(panel);
+    const n = await frames(panel);
+    await page.locator('#palette').selectOption('colorblind');
+    await waitFrame(panel, n);
+    check(await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).request().palette) === 'colorblind',
+      'the frames are not asked with the colour-blind palette');
+    // The palette's colours, in the draw list the server makes for that request.
+    const colours = await panel.evaluate(async (e) => {
+      const p = window.parallax.panels.find((x) => x.root === e);
+      const r = await fetch('/api/timeline', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...p.request(), format: 'json' }) });
+      return [...new Set((await r.json()).rects.map((x) => x[4]))];
+    });
+    const okabeIto = ['#e69f00', '#56b4e9', '#009e73', '#f0e442', '#0072b2', '#d55e00', '#cc79a7', '#999999'];
+    check(colours.some((c) => okabeIto.includes(c.toLowerCase())), `the frame's colours are ${colours.join(', ')}`);
+    await shot('08-dark-colourblind');
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark' && document.querySelector('#palette').value === 'colorblind');
+    await page.locator('#theme').selectOption('light');
+    await page.locator('#palette').selectOption('');
+  }],
 ];
 
 await runSteps('UI trust', steps, { browser, server, problems, shot, root });

@@ -186,6 +186,28 @@ TEST(CfgReaderTest, Example1TimelineOfSection7) {
   EXPECT_TRUE(f.notices.empty());
 }
 
+// Parallax's palette rides in a comment line, which Paraver skips: read, written back, and an
+// unknown name is a notice (Paraver's palette is used).
+TEST(CfgReaderTest, PaletteCommentLine) {
+  Models m(2, 1);
+  model::PcfCatalog pcf = Pcf({{50000001, "MPI Point-to-point"}});
+  std::string text = kExample1;
+  text.insert(text.find('\n') + 1, "# parallax: palette colorblind\r\n");
+  CfgFile f = MustParse(text, m.Context(&pcf));
+  EXPECT_EQ(f.palette, "colorblind");
+  EXPECT_TRUE(f.notices.empty());
+  const std::string written = WriteCfg(f);
+  EXPECT_NE(written.find("\n# parallax: palette colorblind\n"), std::string::npos) << written;
+  EXPECT_EQ(MustParse(written, m.Context(&pcf)).palette, "colorblind");
+  EXPECT_EQ(MustParse(kExample1, m.Context(&pcf)).palette, "");
+  std::string odd = kExample1;
+  odd.insert(odd.find('\n') + 1, "# parallax: palette rainbow\n");
+  CfgFile g = MustParse(odd, m.Context(&pcf));
+  EXPECT_EQ(g.palette, "");
+  ASSERT_EQ(g.notices.size(), 1u);
+  EXPECT_NE(g.notices[0].text.find("unknown palette 'rainbow'"), std::string::npos);
+}
+
 TEST(CfgReaderTest, Example1FollowsTheLabelToAnotherType) {
   Models m(2, 1);
   model::PcfCatalog pcf = Pcf({{50000099, "MPI Point-to-point"}});

@@ -55,6 +55,27 @@ TEST(Palette, PcfStatesColorOverrides) {
   EXPECT_EQ(TracePalette(Rgb{0, 0, 0}, &pcf)[1], Rgb(10, 20, 30));
 }
 
+// The colour-blind palette: Okabe and Ito's eight colours for values 1..8, then their lighter
+// and darker shades, repeated; value 0 the background; no entry equal to the background.
+TEST(Palette, ColourBlindCodesAndGradient) {
+  std::vector<Rgb> p = ColourBlindPalette(Rgb{0, 0, 0});
+  ASSERT_GT(p.size(), 10000u);
+  EXPECT_EQ(p[0], Rgb(0, 0, 0));
+  EXPECT_EQ(p[1], Rgb(230, 159, 0));    // orange
+  EXPECT_EQ(p[2], Rgb(86, 180, 233));   // sky blue
+  EXPECT_EQ(p[5], Rgb(0, 114, 178));    // blue
+  EXPECT_EQ(p[9], Rgb(242, 207, 127));  // orange, lighter
+  EXPECT_EQ(p[17], Rgb(115, 79, 0));    // orange, darker
+  EXPECT_EQ(p[25], p[1]);               // 24 shades, repeated
+  for (size_t i = 1; i < 100; ++i) EXPECT_FALSE(p[i] == Rgb(0, 0, 0)) << i;
+  std::vector<Rgb> g = ColourBlindGradient();
+  ASSERT_EQ(g.size(), 5u);
+  EXPECT_EQ(g.front(), Rgb(68, 1, 84));
+  EXPECT_EQ(g.back(), Rgb(253, 231, 37));
+  // Lighter and lighter along the gradient: read apart in grey too.
+  for (size_t i = 1; i < g.size(); ++i) EXPECT_GT(Luminance(g[i]), Luminance(g[i - 1])) << i;
+}
+
 TEST(CodeColor, SpecExamples) {
   ColorScheme s = Scheme(0, 18);
   EXPECT_EQ(CodeColor(s, 1), Rgb(0, 0, 255));
