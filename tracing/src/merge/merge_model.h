@@ -59,6 +59,11 @@ struct MergedTrace {
 
 // prv_output.cc: writes NAME.prv, NAME.pcf, NAME.row. Returns false with a message on I/O errors.
 bool WriteParaverFiles(const MergedTrace& trace, const std::string& prv_path, std::string* error);
+// The parts of it the streaming merge uses (it writes the .prv body itself): the .prv header
+// line(s) (end time, resources, tasks, communicators; `states`, `events` and `comms` unused), and
+// NAME.pcf and NAME.row.
+std::string PrvHeader(const MergedTrace& trace);
+bool WritePcfAndRow(const MergedTrace& trace, const std::string& prv_path, std::string* error);
 
 // merger.cc: the merge of process files already read, into `out` (MergeTraceFiles reads the
 // files, calls this and writes the result; the fuzz target, tests/fuzz/pxt_fuzz.cc, calls it on

@@ -14,6 +14,16 @@ struct MergeOptions {
   std::vector<std::string> inputs;  // *.pxt files
   std::string output;               // NAME.prv; NAME.pcf and NAME.row are written next to it
   bool correct_clocks = true;       // apply the measured offsets (off: raw times, for tests)
+  // The merge streams: it reads each process file chunk by chunk and writes the .prv as it goes.
+  // Its memory is this budget (0: 64 MiB): half of it for the read windows (two per thread, at
+  // least 256 bytes each), a quarter each for the message ends and the communications, sorted in
+  // memory up to there and beyond in sorted runs in an unlinked temporary file next to the
+  // output; plus the files' metadata (labels, module maps, 32 bytes per chunk). It does not grow
+  // with the records or the messages.
+  uint64_t memory_budget = 0;
+  // The former merge, every record in memory (about 40 times the size of the files): a reference
+  // for tests. The streaming merge falls back to it for a thread whose times go backwards.
+  bool in_memory = false;
 };
 
 struct MergeReport {

@@ -23,74 +23,12 @@
 #include "parallax/trace.h"
 #include "tracing/src/merge/merger.h"
 #include "tracing/src/merge/merge_model.h"
+#include "tracing/src/merge/output_file.h"
 #include "tracing/src/mpi_calls.h"
 
 namespace parallax::tracing {
 
-namespace {
-
-// An output file written under a temporary name in its folder and renamed when complete, every
-// write and the close checked (a full disk is an error, never half a trace under the final
-// name); gzip-compressed when the name ends in ".gz".
-class Out {
- public:
-  Out(const std::string& path, std::string* error) : path_(path), error_(error) {
-    temp_ = path + ".tmpXXXXXX";
-    const int fd = mkstemp(temp_.data());
-    if (fd < 0) {
-      *error_ = path + ": cannot write: " + std::strerror(errno);
-      return;
-    }
-    fchmod(fd, 0644);
-    gz_ = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-    if (gz_) {
-      z_ = gzdopen(fd, "wb6");
-      if (z_ == nullptr) close(fd);
-    } else {
-      f_ = fdopen(fd, "w");
-      if (f_ == nullptr) close(fd);
-    }
-    if (z_ == nullptr && f_ == nullptr) Fail("cannot write");
-  }
-  ~Out() {
-    if (!done_) {  // an error: nothing is left behind
-      if (f_) std::fclose(f_);
-      if (z_) gzclose(z_);
-      if (!temp_.empty()) unlink(temp_.c_str());
-    }
-  }
-  explicit operator bool() const { return ok_; }
-  void Put(std::string_view text) {
-    if (!ok_ || text.empty()) return;
-    const bool wrote = gz_ ? gzwrite(z_, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size())
-                           : std::fwrite(text.data(), 1, text.size(), f_) == text.size();
-    if (!wrote) Fail("write error");
-  }
-  bool Finish() {
-    if (!ok_) return false;
-    const int closed = gz_ ? gzclose(z_) : std::fclose(f_);
-    f_ = nullptr;
-    z_ = nullptr;
-    if (closed != 0) return Fail("write error (disk full?)");
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0) return Fail(std::string("cannot rename: ") + std::strerror(errno));
-    done_ = true;
-    return true;
-  }
-
- private:
-  bool Fail(const std::string& why) {
-    if (ok_) *error_ = path_ + ": " + why;
-    ok_ = false;
-    return false;
-  }
-  std::string path_, temp_;
-  std::string* error_;
-  bool gz_ = false, ok_ = true, done_ = false;
-  FILE* f_ = nullptr;
-  gzFile z_ = nullptr;
-};
-
-std::string Header(const MergedTrace& t) {
+std::string PrvHeader(const MergedTrace& t) {
   char date[64];
   std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%d/%m/%Y at %H:%M", std::localtime(&now));
@@ -116,6 +54,8 @@ std::string Header(const MergedTrace& t) {
   }
   return h;
 }
+
+namespace {
 
 // A body line with the key the canonical order sorts on: time, thread, state < event < comm.
 struct Line {
@@ -166,14 +106,14 @@ void CollectLines(const MergedTrace& t, std::vector<Line>* lines) {
 }
 
 bool WritePrv(const MergedTrace& t, const std::string& path, std::string* error) {
-  Out f(path, error);
+  OutputFile f(path, error);
   if (!f) return false;
   std::vector<Line> lines;
   CollectLines(t, &lines);
   std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
     return std::tie(a.time, a.thread, a.kind) < std::tie(b.time, b.thread, b.kind);
   });
-  f.Put(Header(t));
+  f.Put(PrvHeader(t));
   std::string block;
   for (const Line& l : lines) {
     block.append(l.text).push_back('\n');
@@ -325,7 +265,7 @@ bool WritePcf(const MergedTrace& t, const std::string& path, std::string* error)
   PcfMpi(t, &s);
   PcfLibraryTypes(t, &s);
   PcfUserTypes(t, &s);
-  Out f(path, error);
+  OutputFile f(path, error);
   f.Put(s);
   return f.Finish();
 }
@@ -344,7 +284,7 @@ bool WriteRow(const MergedTrace& t, const std::string& path, std::string* error)
   s += "\nLEVEL THREAD SIZE " + std::to_string(t.threads.size()) + "\n";
   for (const OutThread& th : t.threads)
     s += "THREAD 1." + std::to_string(th.task) + "." + std::to_string(th.thread) + "\n";
-  Out f(path, error);
+  OutputFile f(path, error);
   f.Put(s);
   return f.Finish();
 }
@@ -365,8 +305,11 @@ std::string Sibling(const std::string& prv, const char* ext) {
 }  // namespace
 
 bool WriteParaverFiles(const MergedTrace& trace, const std::string& prv_path, std::string* error) {
-  return WritePrv(trace, prv_path, error) && WritePcf(trace, Sibling(prv_path, ".pcf"), error) &&
-         WriteRow(trace, Sibling(prv_path, ".row"), error);
+  return WritePrv(trace, prv_path, error) && WritePcfAndRow(trace, prv_path, error);
+}
+
+bool WritePcfAndRow(const MergedTrace& trace, const std::string& prv_path, std::string* error) {
+  return WritePcf(trace, Sibling(prv_path, ".pcf"), error) && WriteRow(trace, Sibling(prv_path, ".row"), error);
 }
 
 }  // namespace parallax::tracing
