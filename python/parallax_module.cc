@@ -25,6 +25,7 @@
 #include "include/parallax/pop.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
+#include "include/parallax/views.h"
 #include "include/parallax/window.h"
 
 namespace py = pybind11;
@@ -641,6 +642,18 @@ py::dict CompareWindowOf(const PyTrace& a, const PyTrace& b, const std::string& 
                   py::arg("images") = images);
 }
 
+// The standard views (docs/views.md).
+py::list Views() {
+  py::list out;
+  for (const ViewInfo& v : ListViews())
+    out.append(py::dict(py::arg("name") = v.name, py::arg("title") = v.title, py::arg("description") = v.description,
+                        py::arg("windows") = v.windows, py::arg("histograms") = v.histograms,
+                        py::arg("needs") = v.needs));
+  return out;
+}
+
+std::string ViewText(const std::string& name) { return Take(ViewCfg(name)); }
+
 py::list Functions(const Registry& functions) {
   py::list out;
   for (const FunctionInfo& f : ListFunctions(functions.get())) {
@@ -703,6 +716,8 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("window") = "", py::arg("iteration") = py::none(), py::arg("from_") = py::none(),
         py::arg("to") = py::none(), py::arg("image_format") = "png", py::arg("width") = 1000u);
   m.def("functions", &Functions, py::arg("functions") = nullptr);
+  m.def("views", &Views);
+  m.def("view_cfg", &ViewText, py::arg("name"));
   py::class_<parallax::FunctionRegistry, std::shared_ptr<parallax::FunctionRegistry>>(m, "Registry");
   m.def("new_registry", &NewRegistry);
   m.def("load_plugin", &LoadPlugin, py::arg("registry"), py::arg("path"));

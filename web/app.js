@@ -232,6 +232,33 @@ class App {
     return this.current;
   }
 
+  // The standard views (docs/views.md) in the file browser: a click opens one on the current
+  // trace, as a cfg would.
+  async listViews() {
+    try {
+      const { views } = await getJson('/api/views');
+      $('views').replaceChildren(...views.map((v) => {
+        const li = el('li', v.title, 'view');
+        li.dataset.view = v.name;
+        li.title = `${v.name}: ${v.description}${v.needs.length ? `\n(needs ${v.needs.join(', ')})` : ''}`;
+        li.addEventListener('click', () => this.openView(v.name));
+        return li;
+      }));
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
+  async openView(name, trace = undefined) {
+    try {
+      const t = trace || this.needTrace();
+      const r = await getJson('/api/view', { name, trace: t });
+      this.addDoc(new Doc(this, t, `${name}.cfg`, r.text, r.document));
+    } catch (e) {
+      this.showError(e);
+    }
+  }
+
   async openCfg(path, trace = undefined) {
     try {
       const t = trace || this.needTrace();
@@ -613,6 +640,7 @@ class App {
       localStorage.setItem('parallax.mouse', this.mouse);
     });
     this.loadFunctions();
+    this.listViews();
     this.listDir('');
     this.openPreloaded();
   }

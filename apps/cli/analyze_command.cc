@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/cli/commands.h"
+#include "include/parallax/views.h"
 #include "apps/cli/progress.h"
 #include "apps/cli/range_options.h"
 #include "include/parallax/trace.h"
@@ -24,6 +25,7 @@ struct AnalyzeArgs {
   std::string format = "tsv";
   int precision = 2;
   bool last_only = false;
+  std::string view;  // a standard view instead of --cfg
   RangeArgs range;
 };
 
@@ -91,6 +93,18 @@ nlohmann::json ToJson(const std::vector<AnalyzeTable>& tables) {
 }
 
 int Run(AnalyzeArgs& a, const Distribution* dist) {
+  if (a.view.empty() && a.req.cfg_path.empty()) {
+    std::fprintf(stderr, "error: give a cfg (--cfg FILE) or a standard view (--view NAME)\n  hint: `parallax views` lists the views\n");
+    return 2;
+  }
+  if (!a.view.empty()) {
+    auto text = ViewCfg(a.view);
+    if (!text.ok()) {
+      std::fprintf(stderr, "%s\n", text.status().ToString().c_str());
+      return 1;
+    }
+    a.req.cfg_text = std::move(text.value());
+  }
   auto trace = LoadTraceOrReport(a.trace, false, dist != nullptr ? dist->threads : 0, dist);
   a.req.all_histograms = !a.last_only;
   AnalyzeRequest req = a.req;
@@ -131,7 +145,9 @@ Command AddAnalyzeCommand(CLI::App& app, const Distribution* dist) {
   auto args = std::make_shared<AnalyzeArgs>();
   CLI::App* sub = app.add_subcommand("analyze", "2D/3D histograms of a cfg as tables");
   sub->add_option("trace", args->trace, "trace file (.prv or .prv.gz)")->required();
-  sub->add_option("--cfg", args->req.cfg_path, "a Paraver .cfg with histograms")->required();
+  auto* cfg = sub->add_option("--cfg", args->req.cfg_path, "a Paraver .cfg with histograms");
+  sub->add_option("--view", args->view, "a standard view with histograms (parallax views), e.g. mpi-profile")
+      ->excludes(cfg);
   sub->add_option("--format", args->format, "tsv, csv, json or markdown")
       ->check(CLI::IsMember({"tsv", "csv", "json", "markdown"}));
   sub->add_option("--precision", args->precision, "decimals of numbers (tsv, csv, markdown)")

@@ -22,6 +22,7 @@ Command AddTextCommand(CLI::App& app);
 // the histogram rows, rank 0 writes the files).
 Command AddParamedirCommand(CLI::App& app, const Distribution* dist = nullptr);
 Command AddFunctionsCommand(CLI::App& app);
+Command AddViewsCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
 // `dist`: as AddParamedirCommand's (one trace's rows, or several traces, dealt out; rank 0
 // prints the report).

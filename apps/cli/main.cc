@@ -57,6 +57,7 @@ int Run(int argc, char** argv) {
       parallax::cli::AddTextCommand(app),
       parallax::cli::AddParamedirCommand(app),
       parallax::cli::AddFunctionsCommand(app),
+      parallax::cli::AddViewsCommand(app),
       parallax::cli::AddMergeCommand(app),
       parallax::cli::AddPopCommand(app),
       parallax::cli::AddReplayCommand(app),

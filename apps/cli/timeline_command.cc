@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "apps/cli/commands.h"
+#include "include/parallax/views.h"
 #include "apps/cli/range_options.h"
 #include "apps/cli/progress.h"
 #include "include/parallax/output.h"
@@ -28,6 +29,7 @@ struct TimelineArgs {
   bool flags = false, no_flags = false, comms = false, no_comms = false;
   bool no_labels = false, no_axis = false, no_legend = false, no_title = false;
   TimelineRequest req;
+  std::string view;  // a standard view instead of --cfg
   RangeArgs range;
 };
 
@@ -67,6 +69,14 @@ void FinishRequest(TimelineArgs& a) {
 
 int Run(TimelineArgs& a, const Distribution* dist) {
   FinishRequest(a);
+  if (!a.view.empty()) {
+    auto text = ViewCfg(a.view);
+    if (!text.ok()) {
+      std::fprintf(stderr, "%s\n", text.status().ToString().c_str());
+      return 1;
+    }
+    a.req.cfg_text = std::move(text.value());
+  }
   auto trace = LoadTraceOrReport(a.trace, false, dist != nullptr ? dist->threads : 0, dist);
   if (!AllOk(dist, trace && ApplyRange(a.range, *trace, a.trace, &a.req.from, &a.req.to))) return 1;
   a.req.distribution = dist;
@@ -138,10 +148,12 @@ Command AddTimelineCommand(CLI::App& app, const Distribution* dist) {
   CLI::App* sub = app.add_subcommand("timeline", "Timeline image (PNG, SVG or JSON) of a window");
   sub->add_option("trace", args->trace, "trace file (.prv or .prv.gz)")->required();
   auto* cfg = sub->add_option("--cfg", args->req.cfg_path, "a Paraver .cfg (one image per window)");
-  sub->add_option("--window", args->req.window, "name of the window inside the cfg")->needs(cfg);
+  auto* view = sub->add_option("--view", args->view, "a standard view (parallax views), e.g. mpi-call")->excludes(cfg);
+  sub->add_option("--window", args->req.window, "name of the window inside the cfg or view");
   auto* fn = sub->add_option("--thread-function", args->req.thread_function,
                              "a thread function, e.g. \"State As Is\" (the default)")
-                 ->excludes(cfg);
+                 ->excludes(cfg)
+                 ->excludes(view);
   sub->add_option("--param", args->req.parameters, "values of the function's first parameter")
       ->needs(fn);
   sub->add_option("-o,--output", args->output, "output file: .png, .svg or .json")->required();

@@ -42,6 +42,7 @@
 #include "include/parallax/functions.h"
 #include "include/parallax/render.h"
 #include "include/parallax/trace.h"
+#include "include/parallax/views.h"
 #include "include/parallax/window.h"
 
 namespace parallax::server {
@@ -379,6 +380,8 @@ class ServerImpl final : public Server {
     http_.Get("/api/source", Guarded(&ServerImpl::Source));
     http_.Get("/api/cfg", Guarded(&ServerImpl::Cfg));
     http_.Post("/api/cfg/function", GuardedPost(&ServerImpl::CfgFunction));
+    http_.Get("/api/views", Guarded(&ServerImpl::Views));
+    http_.Get("/api/view", Guarded(&ServerImpl::View));
     http_.Post("/api/cfg/edit", GuardedPost(&ServerImpl::CfgEdit));
     http_.Post("/api/cfg/save", GuardedPost(&ServerImpl::CfgSave));
     http_.Get("/api/.*", Guarded(&ServerImpl::NoRoute));
@@ -1224,6 +1227,27 @@ class ServerImpl final : public Server {
     std::string relative = root_.Relative(path);
     json j = CfgJson(*trace, ReadCfgFile(path, user), relative);
     j["path"] = relative;
+    SendJson(res, j);
+  }
+
+  // The standard views (docs/views.md): their list, and one as a cfg for a trace.
+  void Views(const httplib::Request&, httplib::Response& res) {
+    json list = json::array();
+    for (const ViewInfo& v : ListViews())
+      list.push_back({{"name", v.name}, {"title", v.title}, {"description", v.description}, {"windows", v.windows},
+                      {"histograms", v.histograms}, {"needs", v.needs}});
+    SendJson(res, {{"views", std::move(list)}});
+  }
+
+  void View(const httplib::Request& req, httplib::Response& res) {
+    Params p = Params::Query(req);
+    auto trace = RequiredTrace(p);
+    const std::string name = p.String("name", 256);
+    if (name.empty()) throw ApiError{400, "missing parameter 'name' (a view: GET /api/views lists them)"};
+    auto text = ViewCfg(name);
+    if (!text.ok()) throw ApiError{404, text.status().message(), text.status().hint()};
+    json j = CfgJson(*trace, std::move(text.value()), name + ".cfg");
+    j["view"] = name;
     SendJson(res, j);
   }
 

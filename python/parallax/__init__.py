@@ -232,32 +232,36 @@ class Trace:
         return int(round(ns / {"ns": 1.0, "us": 1e3, "ms": 1e6}[self._unit]))
 
     def window(self, cfg=None, window=None, function=None, parameters=None, from_=None, to=None,
-               cfg_text=None, level=None):
+               cfg_text=None, level=None, view=None):
         """A window's intervals for every object: a cfg's last window (or the one named
         `window`), or one thread function (`function`, default "State As Is", `parameters` its
         first parameter). `from_`/`to` in trace units, or as the command line takes them ("1.5s",
         "200us", "40%" of the trace); default: the window's range. `level`
         ("thread", "task", "appl", "workload", "cpu", "node", "system") evaluates it at another
-        level than its own (not for derived windows)."""
+        level than its own (not for derived windows). `view`: a standard view by name
+        (parallax.views()) instead of a cfg."""
+        cfg_text = _view_text(view, cfg, cfg_text)
         return Window(_parallax.window(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
                                        window=window or "", function=function or "",
                                        parameters=list(parameters or []), from_=self._limit(from_, "from_"),
                                        to=self._limit(to, "to"),
                                        level=level or ""))
 
-    def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False, from_=None, to=None):
-        """Every histogram of a cfg (only the last one with all=False, as paramedir).
-        `from_`/`to` (trace units) analyse only that portion of the trace, in place of the cfg's
-        Analyzer2D.AnalysisLimits."""
+    def analyze(self, cfg=None, cfg_text=None, all=True, hide_empty=False, from_=None, to=None, view=None):
+        """Every histogram of a cfg (only the last one with all=False, as paramedir), or of a
+        standard view (`view`, by name). `from_`/`to` (trace units) analyse only that portion of
+        the trace, in place of the cfg's Analyzer2D.AnalysisLimits."""
+        cfg_text = _view_text(view, cfg, cfg_text)
         tables = _parallax.analyze(self._t, cfg=_path(cfg), cfg_text=cfg_text or "", all=all,
                                    hide_empty=hide_empty, from_=self._limit(from_, "from_"),
                                    to=self._limit(to, "to"))
         return [Histogram(t) for t in tables]
 
     def timeline(self, cfg=None, width=1000, height=0, window=None, function=None,
-                 format="png", from_=None, to=None, cfg_text=None):
-        """The timeline image of a cfg's window (the last one, or `window`); a list when the
-        cfg has several windows and none is named."""
+                 format="png", from_=None, to=None, cfg_text=None, view=None):
+        """The timeline image of a cfg's window (the last one, or `window`), or of a standard
+        view (`view`, by name); a list when the cfg has several windows and none is named."""
+        cfg_text = _view_text(view, cfg, cfg_text)
         images = _parallax.timeline(self._t, cfg=_path(cfg), cfg_text=cfg_text or "",
                                     window=window or "", function=function or "", width=width,
                                     height=height, format=format, from_=self._limit(from_, "from_"),
@@ -652,6 +656,26 @@ class DifferenceWindow:
             frame.attrs.update(name=h["name"], statistic=h["statistic"], plane=h["plane"])
             out.append(frame)
         return out
+
+
+def views():
+    """The standard views shipped with Parallax (docs/views.md): a list of dicts (name, title,
+    description, windows, histograms, needs). Use one with `trace.analyze(view=NAME)`,
+    `trace.timeline(view=NAME)` or `trace.window(view=NAME)`; `view_cfg(NAME)` is its cfg text."""
+    return _parallax.views()
+
+
+def view_cfg(name):
+    """The cfg text of a standard view (an unknown name raises Error naming the closest)."""
+    return _parallax.view_cfg(name)
+
+
+def _view_text(view, cfg, cfg_text):
+    if view is None:
+        return cfg_text
+    if cfg is not None or cfg_text:
+        raise ValueError("give a view, or a cfg (cfg or cfg_text), not both")
+    return _parallax.view_cfg(view)
 
 
 def functions():

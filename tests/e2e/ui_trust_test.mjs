@@ -105,6 +105,22 @@ const steps = [
       `the cfg reader noticed: ${notices.join(' | ')}`);
     await shot('01-mpi-call-quiet');
   }],
+  ['the standard views are listed in the file browser and open on the current trace', async () => {
+    const views = await page.locator('#views li').allTextContents();
+    check(views.length >= 12 && views.includes('MPI profile'), `the views listed: ${views.join(', ')}`);
+    check((await page.locator('#views li[data-view="mpi-profile"]').getAttribute('title')).includes('needs MPI'),
+      'the view does not say what it needs');
+    await page.locator('#views li[data-view="mpi-profile"]').click();
+    const analyzer = page.locator('#windows > section.analyzer[data-histogram="MPI profile"]');
+    await analyzer.locator('table.analyzer td').first().waitFor({ timeout: 20000 });
+    const columns = await analyzer.evaluate((e) => window.parallax.panels.find((p) => p.root === e).table.planes[0].columns);
+    check(columns.includes('MPI_Sendrecv'), `the MPI profile's columns: ${columns.join(', ')}`);
+    // Close the view's windows (its analyzer and its MPI call timeline).
+    await analyzer.evaluate((e) => {
+      const doc = window.parallax.panels.find((p) => p.root === e).doc;
+      for (const p of window.parallax.panels.filter((x) => x.doc === doc)) p.close();
+    });
+  }],
   ['Properties lists the event types by label, with a search', async () => {
     await mpiCall.locator('button.properties').click();
     const dialog = page.locator('dialog#properties');

@@ -22,6 +22,8 @@ check "installed programs run: parallax info, paramedir -v" \
   "'$T/inst/bin/parallax' info '$DATA/epoch/epoch_1proc.prv.gz' | grep -q '^processes *1 appls, 1 tasks' && '$T/inst/bin/paramedir' -v | grep -q 'paramedir (Parallax'"
 check "a man page per subcommand, from the help" \
   "grep -q '^.TH PARALLAX 1' '$T/inst/share/man/man1/parallax.1' && [ \$(ls '$T/inst/share/man/man1' | wc -l) -eq \$(( \$('$BIN' --help | sed -n '/^Subcommands:/,\$p' | grep -c '^  [a-z]') + 1 )) ] && grep -q 'baseline(EXPR)' '$T/inst/share/man/man1/parallax-check.1'"
+check "the standard views are installed as files, each the cfg \`parallax views NAME\` prints" \
+  "[ \$(ls '$T/inst/share/parallax/views'/*.cfg | wc -l) -eq \$('$T/inst/bin/parallax' views --json | grep -c '\"name\"') ] && '$T/inst/bin/parallax' views mpi-profile | cmp -s - '$T/inst/share/parallax/views/mpi-profile.cfg'"
 complete_words() {  # words... -> what the completion offers for the last one
   bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _parallax; echo "${COMPREPLY[*]}"' _ \
     "$T/inst/share/bash-completion/completions/parallax" "$@"
