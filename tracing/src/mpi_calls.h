@@ -188,4 +188,36 @@ enum PthreadCall : int {
   kPthreadSemWait = 9,       // a sem_wait that had to wait (the count was 0)
 };
 
+// The POSIX I/O calls recorded by libparallax-io.so (type PXT_TYPE_IO_CALL): Extrae's values
+// where Extrae records the call (1-13), ours from 100 for the calls it does not wrap.
+enum IoCall : int {
+  kIoRead = 1,
+  kIoWrite = 2,
+  kIoPread = 5,
+  kIoPwrite = 6,
+  kIoReadv = 7,
+  kIoWritev = 8,
+  kIoPreadv = 9,
+  kIoPwritev = 10,
+  kIoOpen = 11,  // open, open64
+  kIoOpenat = 100,
+  kIoCreat = 101,
+  kIoClose = 102,
+  kIoLseek = 103,
+  kIoFsync = 104,
+  kIoFdatasync = 105,
+};
+
+// The dynamic-memory calls recorded with PXT_MALLOC=1 (type PXT_TYPE_DYNAMIC_MEMORY), Extrae's
+// values where it has them (1-4), ours from 100.
+enum MemoryCall : int {
+  kMemMalloc = 1,
+  kMemFree = 2,
+  kMemRealloc = 3,
+  kMemCalloc = 4,
+  kMemPosixMemalign = 5,
+  kMemAlignedAlloc = 100,
+  kMemMemalign = 101,
+};
+
 }  // namespace parallax::tracing

@@ -58,7 +58,7 @@ class Lookup {
 constexpr const char* kConfigKeys[] = {
     "enabled", "output_dir", "output_name", "buffer_size", "event_types", "merge",
     "show_runtime_threads", "verbose", "sync_rounds", "clock_offset_ns", "clock_drift_ppm",
-    "counters", "callers"};
+    "counters", "callers", "max_size", "bursts"};
 
 // Reads a configuration file: `key = value` lines (a TOML subset: "strings" with \\ \" \n
 // \t escapes, integers, decimals, true/false), comments after '#', blank lines. Returns "" or
@@ -160,6 +160,17 @@ size_t ParseBytes(const char* v, size_t fallback) {
   return static_cast<size_t>(n);
 }
 
+// "10us", "1.5ms", "2s", "500ns", "20000" (ns): a duration in ns; 0 when it cannot be read.
+uint64_t ParseDuration(const char* v) {
+  char* end = nullptr;
+  double n = std::strtod(v, &end);
+  if (end == v || n < 0) return 0;
+  std::string_view unit(end);
+  double scale = unit.empty() || unit == "ns" ? 1 : unit == "us" ? 1e3 : unit == "ms" ? 1e6 : unit == "s" ? 1e9 : -1;
+  if (scale < 0) return 0;
+  return static_cast<uint64_t>(n * scale);
+}
+
 // The rank-th element of a comma-separated list, cycling when the list is shorter.
 std::string ListElement(std::string_view list, int rank) {
   std::vector<std::string_view> items;
@@ -247,6 +258,8 @@ Options ReadOptions(int rank) {
   o.show_runtime_threads = env.Bool("PXT_SHOW_RUNTIME_THREADS", false);
   if (const char* v = env("PXT_COUNTERS")) o.counters = v;
   o.callers = env.Bool("PXT_CALLERS", true);
+  if (const char* v = env("PXT_MAX_SIZE")) o.max_size = ParseBytes(v, 0);
+  if (const char* v = env("PXT_BURSTS")) o.burst_ns = ParseDuration(v);
   if (const char* v = env("PXT_SYNC_ROUNDS")) o.sync_rounds = std::atoi(v);
   if (const char* v = env("PXT_CLOCK_OFFSET_NS"))
     o.clock_offset_ns = std::strtoll(ListElement(v, rank).c_str(), nullptr, 10);

@@ -27,6 +27,8 @@ struct Options {
   double clock_drift_ppm = 0;   // PXT_CLOCK_DRIFT_PPM (test injection, per rank)
   std::string counters;         // PXT_COUNTERS ("" = PAPI_TOT_INS,PAPI_TOT_CYC; "none")
   bool callers = true;          // PXT_CALLERS: record the call site of every MPI call
+  uint64_t max_size = 0;        // PXT_MAX_SIZE: bytes per process file, then stop (0: none)
+  uint64_t burst_ns = 0;        // PXT_BURSTS: burst mode's threshold in ns (0: detailed)
   // Set when the configuration file (PXT_CONFIG) cannot be used: "FILE:LINE:COL: why".
   // Tracing is then off (a configuration the user asked for is never half applied).
   std::string config_error;

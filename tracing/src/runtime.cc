@@ -121,7 +121,9 @@ void ThreadBuffer::Flush(bool record_intrusion) {
   if (used && !runtime_->crash_flushed())
     runtime_->WriteChunk(ChunkKind::kData, index_, base_time_, data_.get(), used);
   Reset(t0);
-  if (!record_intrusion || !used) return;
+  // The size limit stopped recording: the record that made this flush is not written either.
+  if (runtime_->limit_reached()) dropping_ = true;
+  if (!record_intrusion || !used || dropping_) return;
   uint64_t t1 = Now();
   Commit(PutVarint(Open(RecordKind::kStateEnter, t0), PXT_STATE_FLUSHING));
   uint8_t* p = PutVarint(Open(RecordKind::kEvent, t0), PXT_TYPE_FLUSHING);
@@ -228,7 +230,17 @@ ThreadBuffer* Runtime::RegisterCurrentThread() {
   t_buffer = b;
   (void)&t_exit_hook;  // odr-use: registers the exit hook of this thread
   b->Reserve();
-  b->CheckCpu(Now());
+  const uint64_t now = Now();
+  b->CheckCpu(now);
+  if (options_.burst_ns != 0) {
+    // Burst mode: Extrae's mode event, and the thread is Idle but in the bursts it keeps.
+    b->bursts.threshold = options_.burst_ns;
+    b->bursts.begin = now;
+    RecordEvent(b, now, PXT_TYPE_TRACING_MODE, 2);
+    b->Reserve();
+    b->Commit(PutVarint(b->Open(RecordKind::kStateEnter, now), PXT_STATE_IDLE));
+    b->set_dropping(true);
+  }
   return b;
 }
 
@@ -237,7 +249,11 @@ void Runtime::ThreadExit(ThreadBuffer* b) {
   std::lock_guard lock(mutex_);
   if (b->finished || !g_active.load()) return;
   uint64_t t = Now();
-  if (b->counters) RecordCounters(b, t);  // the counts of the thread's last burst
+  if (b->bursts.threshold != 0)
+    EndBursts(b, t, true);
+  else if (b->counters && !limit_reached_.load())
+    RecordCounters(b, t);  // the counts of the thread's last burst
+  b->set_dropping(false);  // its end record (burst mode, or a stop at the size limit)
   b->Reserve();
   b->Commit(b->Open(RecordKind::kThreadEnd, t));
   b->Flush(true);
@@ -297,9 +313,34 @@ void Runtime::WriteChunkLocked(ChunkKind kind, uint32_t thread, uint64_t base, c
   if (fd_ < 0 && !OpenFile()) return;
   ChunkHeader h{kChunkMagic, static_cast<uint32_t>(kind), thread, 0, base, length};
   WriteAll(fd_, h, data, length);
+  bytes_written_ += sizeof h + length;
+}
+
+// The chunk that would take the file past PXT_MAX_SIZE is still written, and so are the other
+// threads' buffers at the end: they hold records from before the stop, so every thread's trace
+// is a complete prefix of the run up to the stop (the file may exceed the limit by the buffers
+// held then, at most one PXT_BUFFER_SIZE per thread).
+void Runtime::StopAtLimitLocked(size_t length) {
+  if (limit_reached_.exchange(true)) return;
+  const uint64_t t = Now();
+  const uint64_t written = bytes_written_;
+  paused_.store(true);  // still pending: the end of the run flushes and finishes the file
+  g_active.store(false);
+  const std::string line = "pxt-meta 1\nlimit " + std::to_string(t) + " " + std::to_string(options_.max_size) +
+                           " " + std::to_string(written) + "\n";
+  WriteChunkLocked(ChunkKind::kMeta, 0, 0, reinterpret_cast<const uint8_t*>(line.data()), line.size());
+  std::fprintf(stderr,
+               "parallax-trace: trace size limit reached (PXT_MAX_SIZE=%llu bytes; %llu written, a chunk of "
+               "%llu more): recording stopped; the trace keeps what was recorded before, and event %u marks "
+               "the stop\n",
+               static_cast<unsigned long long>(options_.max_size), static_cast<unsigned long long>(written),
+               static_cast<unsigned long long>(length), PXT_TYPE_SIZE_LIMIT);
 }
 
 void Runtime::QueueMeta(const std::string& lines) {
+  // Whatever holds file_mutex_ runs as the library: an interposed malloc or write must not
+  // record (a flush would take the mutex again).
+  TracerSection section;
   std::lock_guard lock(file_mutex_);
   if (fd_ < 0) {
     pending_meta_ += pending_meta_.empty() && lines.rfind("pxt-meta", 0) != 0 ? "pxt-meta 1\n" + lines : lines;
@@ -311,7 +352,11 @@ void Runtime::QueueMeta(const std::string& lines) {
 
 void Runtime::WriteChunk(ChunkKind kind, uint32_t thread, uint64_t base, const uint8_t* data,
                          size_t length) {
+  TracerSection section;
   std::lock_guard lock(file_mutex_);
+  if (kind == ChunkKind::kData && options_.max_size != 0 && !limit_reached_.load() &&
+      bytes_written_ + sizeof(ChunkHeader) + length > options_.max_size)
+    StopAtLimitLocked(length);
   WriteChunkLocked(kind, thread, base, data, length);
 }
 
@@ -362,7 +407,7 @@ void Runtime::Resume() {
   TracerSection section;
   {
     std::lock_guard lock(mutex_);
-    if (!paused_.exchange(false)) return;
+    if (limit_reached_.load() || !paused_.exchange(false)) return;  // the size limit is final
     g_active.store(true);
   }
   if (ThreadBuffer* b = CurrentBuffer()) RecordEvent(b, Now(), kTracingType, 1);
@@ -378,12 +423,14 @@ void Runtime::AddMetaLine(const std::string& line) {
 }
 
 void Runtime::SetIdentity(const ProcessIdentity& id) {
+  TracerSection section;
   std::lock_guard lock(mutex_);
   identity_ = id;
   if (started_) QueueMeta(ProcessLine(0) + "session " + identity_.session + "\n");
 }
 
 void Runtime::AddClockSample(uint64_t local_time, int64_t offset_ns, uint64_t rtt_ns) {
+  TracerSection section;
   std::lock_guard lock(mutex_);
   clock_samples_.push_back({local_time, offset_ns, rtt_ns});
   QueueMeta("sync " + std::to_string(local_time) + " " + std::to_string(offset_ns) + " " + std::to_string(rtt_ns) +
@@ -435,6 +482,16 @@ std::string Runtime::ProcessLine(uint64_t end_time) const {
 std::string Runtime::MetadataText(uint64_t end_time) const {
   std::string s = "pxt-meta 1\n" + ProcessLine(end_time);
   s += "threads " + std::to_string(threads_.size()) + "\n";
+  if (options_.burst_ns != 0) {
+    uint64_t kept = 0, dropped = 0, records = 0;
+    for (const auto& b : threads_) {
+      kept += b->bursts.kept;
+      dropped += b->bursts.dropped;
+      records += b->bursts.dropped_records;
+    }
+    s += "bursts " + std::to_string(options_.burst_ns) + " " + std::to_string(kept) + " " +
+         std::to_string(dropped) + " " + std::to_string(records) + "\n";
+  }
   s += ModuleMap();
   return s;
 }
@@ -452,7 +509,11 @@ std::string Runtime::FinishProcess(int abnormal) {
   for (auto& b : threads_) {
     if (b->finished) continue;
     // Counters can be read only by their own thread: the calling one's last burst.
-    if (b->counters && b.get() == t_buffer) RecordCounters(b.get(), end_time);
+    if (b->bursts.threshold != 0)
+      EndBursts(b.get(), end_time, b.get() == t_buffer);
+    else if (b->counters && b.get() == t_buffer && !limit_reached_.load())
+      RecordCounters(b.get(), end_time);
+    b->set_dropping(false);
     b->Reserve();
     b->Commit(b->Open(RecordKind::kThreadEnd, end_time));
     b->Flush(true);
@@ -597,7 +658,40 @@ void RecordCodeEvent(ThreadBuffer* b, uint64_t t, uint32_t type, uintptr_t addre
   b->Commit(PutVarint(p, address));
 }
 
+namespace {
+
+// Burst mode: the Running interval [begin, t) ends; kept (state Running and the counters of the
+// burst at its end) when it lasted at least the threshold.
+void EndBurst(ThreadBuffer* b, uint64_t t, bool read_counters) {
+  ThreadBuffer::Bursts& s = b->bursts;
+  if (t - s.begin < s.threshold) {
+    ++s.dropped;
+    return;
+  }
+  ++s.kept;
+  b->set_dropping(false);
+  b->Reserve();
+  b->CheckCpu(s.begin);
+  b->Commit(PutVarint(b->Open(RecordKind::kStateEnter, s.begin), PXT_STATE_RUNNING));
+  if (read_counters && b->counters) RecordCounters(b, t);
+  b->Reserve();
+  b->Commit(b->Open(RecordKind::kStateLeave, t));
+  b->set_dropping(true);
+}
+
+}  // namespace
+
+void EndBursts(ThreadBuffer* b, uint64_t t, bool own) {
+  if (b->bursts.depth == 0) EndBurst(b, t, own);
+  b->set_dropping(false);  // the thread's end record
+}
+
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state) {
+  if (b->bursts.threshold != 0) [[unlikely]] {
+    ++b->bursts.dropped_records;
+    if (b->bursts.depth++ == 0) EndBurst(b, t, true);
+    return;
+  }
   if (b->counters) RecordCounters(b, t);
   b->Reserve();
   b->CheckCpu(t);
@@ -605,6 +699,15 @@ void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state) {
 }
 
 void RecordStateLeave(ThreadBuffer* b, uint64_t t) {
+  if (b->bursts.threshold != 0) [[unlikely]] {
+    ++b->bursts.dropped_records;
+    if (b->bursts.depth > 0 && --b->bursts.depth == 0) {  // a burst begins: counters from here
+      b->bursts.begin = t;
+      int64_t discard[16];
+      if (b->counters) b->counters->Read(discard);
+    }
+    return;
+  }
   if (b->counters) RecordCounters(b, t);
   b->Reserve();
   b->CheckCpu(t);

@@ -80,18 +80,28 @@ class ThreadBuffer {
       Flush(true);
   }
   uint8_t* Open(RecordKind kind, uint64_t t) {
+    if (dropping_) [[unlikely]] {  // burst mode: the fields go to a scratch record
+      scratch_[0] = static_cast<uint8_t>(kind);
+      return scratch_ + 1;
+    }
     uint8_t* p = pos_;
     *p++ = static_cast<uint8_t>(kind);
     p = PutVarint(p, t >= last_time_ ? t - last_time_ : 0);
     if (t > last_time_) last_time_ = t;
     return p;
   }
-  void Commit(uint8_t* end) { pos_ = end; }
+  void Commit(uint8_t* end) {
+    if (dropping_) [[unlikely]] {
+      ++bursts.dropped_records;
+      return;
+    }
+    pos_ = end;
+  }
 
   // Records a cpu change when the thread moved since its last check.
   void CheckCpu(uint64_t t) {
     int cpu = sched_getcpu();
-    if (cpu != cpu_) [[unlikely]] {
+    if (cpu != cpu_ && !dropping_) [[unlikely]] {
       cpu_ = cpu;
       Commit(PutVarint(Open(RecordKind::kCpu, t), static_cast<uint64_t>(cpu + 1)));
     }
@@ -112,6 +122,19 @@ class ThreadBuffer {
   // The thread's hardware counters, read at every state change; null when not recorded.
   std::unique_ptr<ThreadCounters> counters;
 
+  // Burst mode (PXT_BURSTS): records go nowhere (dropping) but for the Running bursts longer
+  // than the threshold, written when they end (runtime.cc, BurstStateEnter / Leave).
+  struct Bursts {
+    uint64_t threshold = 0;  // ns; 0: detailed tracing
+    uint64_t begin = 0;      // of the current burst
+    uint32_t depth = 0;      // states entered and not left (0: in a burst)
+    uint64_t kept = 0;
+    uint64_t dropped = 0;          // bursts shorter than the threshold
+    uint64_t dropped_records = 0;  // records not written (calls, events, short bursts)
+  } bursts;
+  void set_dropping(bool on) { dropping_ = on; }
+  bool dropping() const { return dropping_; }
+
  private:
   void Reset(uint64_t base);
 
@@ -124,6 +147,8 @@ class ThreadBuffer {
   uint64_t base_time_ = 0;
   uint64_t last_time_ = 0;
   int cpu_ = -2;
+  bool dropping_ = false;
+  uint8_t scratch_[kMaxRecordBytes];
 };
 
 // Who this process is, written to the metadata chunk for the merge.
@@ -185,6 +210,8 @@ class Runtime {
   // "abnormal SIGNAL TIME" metadata line, with write(2) only; once per process.
   void CrashFlush(int signal);
   bool crash_flushed() const { return crash_flushed_.load(); }
+  // PXT_MAX_SIZE was reached: recording stopped for good.
+  bool limit_reached() const { return limit_reached_.load(std::memory_order_relaxed); }
   // Installs the crash handlers: over the default action of SIGTERM, SIGINT, SIGHUP, SIGXCPU
   // and SIGQUIT, and in front of whatever handles SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT.
   // `after_mpi_init`: again after MPI_Init, in front of the handlers its library installed
@@ -194,6 +221,8 @@ class Runtime {
  private:
   Runtime() = default;
   bool OpenFile();
+  // PXT_MAX_SIZE reached by a chunk of `length` bytes: stop recording; file_mutex_ held.
+  void StopAtLimitLocked(size_t length);
   // Writes a chunk; file_mutex_ held.
   void WriteChunkLocked(ChunkKind kind, uint32_t thread, uint64_t base, const uint8_t* data, size_t length);
   // Metadata lines: written at once when the file is open, else kept for its first chunk, so
@@ -217,6 +246,8 @@ class Runtime {
   char crash_path_[4096] = {};      // where a crash flush writes when no file is open yet
   std::atomic<bool> crash_flushed_{false};
   std::atomic<bool> paused_{false};
+  std::atomic<bool> limit_reached_{false};  // PXT_MAX_SIZE: stopped for good
+  uint64_t bytes_written_ = 0;              // file_mutex_: bytes of the process file
   std::atomic<ThreadBuffer*> registry_{nullptr};  // every buffer, for the crash flush
 
   std::mutex file_mutex_;  // serialises chunk writes
@@ -250,6 +281,9 @@ inline ThreadBuffer* CurrentBuffer() {
 void RecordEvent(ThreadBuffer* b, uint64_t t, uint32_t type, int64_t value);
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state);
 void RecordStateLeave(ThreadBuffer* b, uint64_t t);
+// Burst mode: closes the thread's last burst before its end record (`own`: the calling
+// thread's buffer, whose counters can be read).
+void EndBursts(ThreadBuffer* b, uint64_t t, bool own);
 // The code address that called the MPI (or other library) call starting at time t.
 void RecordCaller(ThreadBuffer* b, uint64_t t, uintptr_t address);
 // The thread's hardware counters since its previous reading, as events at time t (when it

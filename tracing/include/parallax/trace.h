@@ -30,6 +30,7 @@ extern "C" {
 #define PXT_STATE_IMMEDIATE_SEND 10
 #define PXT_STATE_IMMEDIATE_RECEIVE 11
 #define PXT_STATE_IO 12
+#define PXT_STATE_TRACING_DISABLED 14
 #define PXT_STATE_GROUP_COMMUNICATION 13
 #define PXT_STATE_OTHERS 15
 #define PXT_STATE_SEND_RECEIVE 16
@@ -50,6 +51,24 @@ extern "C" {
 #define PXT_TYPE_ABNORMAL_END 40000099u
 #define PXT_TYPE_SOURCE_LOCATION 40001000u /* value = location id, labelled "file.c:42" */
 #define PXT_TYPE_PTHREAD 61000000u         /* pthread call (libparallax-pthread.so) */
+/* POSIX I/O (libparallax-io.so), Extrae's types: the call (Extrae's values, 0 leaving it), the
+   descriptor and the bytes asked for, with the call's entry; the bytes the call returned
+   (ours) with its exit. */
+#define PXT_TYPE_IO_CALL 40000004u
+#define PXT_TYPE_IO_DESCRIPTOR 40000010u
+#define PXT_TYPE_IO_SIZE 40000011u
+#define PXT_TYPE_IO_RESULT 40001011u
+/* Dynamic memory (libparallax-io.so with PXT_MALLOC=1), Extrae's types: the call (0 leaving
+   it), the size asked for, the pointer passed in (free, realloc), the pointer returned. */
+#define PXT_TYPE_DYNAMIC_MEMORY 40000040u
+#define PXT_TYPE_DYNAMIC_MEMORY_SIZE 40000041u
+#define PXT_TYPE_DYNAMIC_MEMORY_IN 40000042u
+#define PXT_TYPE_DYNAMIC_MEMORY_OUT 40000043u
+/* Extrae's tracing mode, written when a thread starts: 1 detail, 2 CPU bursts (PXT_BURSTS). */
+#define PXT_TYPE_TRACING_MODE 40000018u
+/* Written by the merge on every thread when a process stopped recording at its size limit
+   (PXT_MAX_SIZE): value 1, at the time it stopped. */
+#define PXT_TYPE_SIZE_LIMIT 40000098u
 #define PXT_TYPE_MPI_P2P 50000001u         /* Extrae's MPI call values */
 #define PXT_TYPE_MPI_COLLECTIVE 50000002u
 #define PXT_TYPE_MPI_OTHER 50000003u

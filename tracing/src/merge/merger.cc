@@ -297,10 +297,12 @@ MessageSide MakeMessage(const RawRecord& r, int rank, uint32_t gthread, uint32_t
 template <class Sink>
 class ThreadWalker {
  public:
-  ThreadWalker(const ClockModel& clock, uint32_t cpu_base, Sink* sink)
-      : clock_(clock), cpu_base_(cpu_base), sink_(sink) {}
+  // `stop`: when the process stopped recording at its size limit (its clock; 0: it did not).
+  ThreadWalker(const ClockModel& clock, uint32_t cpu_base, Sink* sink, uint64_t stop = 0)
+      : clock_(clock), cpu_base_(cpu_base), sink_(sink), stop_(stop) {}
 
   void Apply(const RawRecord& r) {
+    if (stop_ != 0 && !stopped_ && r.time > stop_) Stop();
     const int64_t t = clock_.Correct(r.time);
     last_ = r.time;
     any_ = true;
@@ -312,31 +314,36 @@ class ThreadWalker {
         state_cpu_ = cpu_;
         break;
       case RecordKind::kEvent:
+        if (stopped_) break;  // after the stop at the size limit: no event
         sink_->Event(t, cpu_, static_cast<uint32_t>(r.f[0]), static_cast<int64_t>(r.f[1]),
                      r.f[0] == PXT_TYPE_MPI_COLLECTIVE_COMM);
         if (r.f[0] >= PXT_TYPE_MPI_P2P && r.f[0] <= PXT_TYPE_MPI_IO && r.f[1] != 0)
           mpi_call_ = static_cast<int>(r.f[1]);
         break;
       case RecordKind::kLocation:
-        sink_->Location(t, cpu_, r.f[0]);
+        if (!stopped_)
+          sink_->Location(t, cpu_, r.f[0]);
         break;
       case RecordKind::kStateEnter:
-        Close(t), stack_.push_back(static_cast<uint32_t>(r.f[0]));
+        if (!stopped_) Close(t), stack_.push_back(static_cast<uint32_t>(r.f[0]));
         break;
       case RecordKind::kStateLeave:
-        Close(t), stack_.size() > 1 ? stack_.pop_back() : void();
+        if (!stopped_) Close(t), stack_.size() > 1 ? stack_.pop_back() : void();
         break;
       case RecordKind::kSend:
       case RecordKind::kRecv:
         sink_->Message(r, cpu_, mpi_call_, clock_);
         break;
       case RecordKind::kCaller:
-        sink_->Code(t, cpu_, kCallerFunctionType, kCallerLineType, r.f[0]);
+        if (!stopped_)
+          sink_->Code(t, cpu_, kCallerFunctionType, kCallerLineType, r.f[0]);
         break;
       case RecordKind::kCodeEvent:
-        sink_->Code(t, cpu_, static_cast<uint32_t>(r.f[0]), static_cast<uint32_t>(r.f[0]) + 100, r.f[1]);
+        if (!stopped_)
+          sink_->Code(t, cpu_, static_cast<uint32_t>(r.f[0]), static_cast<uint32_t>(r.f[0]) + 100, r.f[1]);
         break;
       case RecordKind::kThreadEnd:
+        ended_ = true;
         break;
     }
   }
@@ -348,6 +355,8 @@ class ThreadWalker {
     if (!any_) return;
     const int64_t last = clock_.Correct(last_);
     Close(last);
+    if (stop_ != 0 && !stopped_ && !ended_)  // the thread's records end before the stop
+      sink_->Event(std::max(last, clock_.Correct(stop_)), cpu_, PXT_TYPE_SIZE_LIMIT, 1, false);
     if (f.EndedAbnormally()) {
       const int64_t when = f.abnormal_time ? std::max(last, clock_.Correct(f.abnormal_time)) : last;
       sink_->Event(when, cpu_, PXT_TYPE_ABNORMAL_END, f.abnormal, false);
@@ -355,6 +364,16 @@ class ThreadWalker {
   }
 
  private:
+  // The process stopped recording (PXT_MAX_SIZE): the mark, and the thread is in state 14
+  // (Tracing disabled) from then on; a thread that had ended gets neither.
+  void Stop() {
+    stopped_ = true;
+    if (!any_ || ended_) return;
+    const int64_t t = std::max(begin_, clock_.Correct(stop_));
+    Close(t);
+    sink_->Event(t, cpu_, PXT_TYPE_SIZE_LIMIT, 1, false);
+    stack_.assign(1, PXT_STATE_TRACING_DISABLED);
+  }
   void Close(int64_t t) {
     if (t > begin_) sink_->State(begin_, t, stack_.back(), state_cpu_);
     if (t >= begin_) begin_ = t;
@@ -372,6 +391,9 @@ class ThreadWalker {
   uint32_t cpu_ = 0;
   uint32_t state_cpu_ = 0;
   int mpi_call_ = 0;  // the last MPI call entered by this thread
+  uint64_t stop_ = 0;
+  bool stopped_ = false;
+  bool ended_ = false;
 };
 
 // The in-memory merge: every state and event line of the thread in `out`.
@@ -430,7 +452,7 @@ void WalkProcesses(const std::vector<ProcessFile>& files, bool correct, MergeSta
       t.threads.push_back({static_cast<uint32_t>(task + 1), th + 1, {}, {}});
       if (th >= f.threads.size()) continue;
       MemorySink sink(s, f, gthread, &t.threads.back(), &symbolizer);
-      ThreadWalker<MemorySink> walker(clock, cpu_base, &sink);
+      ThreadWalker<MemorySink> walker(clock, cpu_base, &sink, f.limit_time);
       for (const RawRecord& r : f.threads[th]) walker.Apply(r);
       walker.Finish(f);
     }
@@ -649,6 +671,20 @@ void Summarise(const std::vector<ProcessFile>& files, const MergeOptions& o, con
   if (r->truncated_chunks)
     r->lines.push_back("warning: " + std::to_string(r->truncated_chunks) +
                        " truncated chunks (a process did not finish); records kept up to the cut");
+  for (const ProcessFile& f : files) {
+    const std::string who = f.rank >= 0 ? "rank " + std::to_string(f.rank) : "pid " + std::to_string(f.pid);
+    if (f.limit_time != 0)
+      r->lines.push_back("size limit: " + who + ": recording stopped when the process file reached PXT_MAX_SIZE=" +
+                         std::to_string(f.limit_max) + " bytes (" + std::to_string(f.limit_bytes) +
+                         " written); what was recorded before is kept, event " +
+                         std::to_string(PXT_TYPE_SIZE_LIMIT) +
+                         " marks the stop and the threads are in state 14 (Tracing disabled) after it");
+    if (f.burst_threshold != 0)
+      r->lines.push_back("bursts: " + who + ": PXT_BURSTS=" + std::to_string(f.burst_threshold) + " ns: " +
+                         std::to_string(f.bursts_kept) + " bursts kept (Running, with their counters), " +
+                         std::to_string(f.bursts_dropped) + " shorter ones and " +
+                         std::to_string(f.burst_records_dropped) + " records (calls, events) dropped");
+  }
   for (const ProcessFile& f : files) {
     if (!f.EndedAbnormally()) continue;
     ++r->abnormal_processes;
@@ -951,7 +987,7 @@ class ThreadStream {
  public:
   ThreadStream(int fd, const ProcessFile& f, size_t th, size_t window, const ClockModel& clock, uint32_t cpu_base,
                Sink sink)
-      : f_(f), cursor_(fd, &f.chunks[th], window), sink_(std::move(sink)), walker_(clock, cpu_base, &sink_) {}
+      : f_(f), cursor_(fd, &f.chunks[th], window), sink_(std::move(sink)), walker_(clock, cpu_base, &sink_, f.limit_time) {}
   Sink& sink() { return sink_; }
   const RecordCursor& cursor() const { return cursor_; }
 
@@ -1354,7 +1390,7 @@ bool StreamingMerge(const MergeOptions& o, MergeReport* report, bool* in_memory,
       t.threads.push_back({static_cast<uint32_t>(task + 1), th + 1, {}, {}});
       if (th >= f.chunks.size()) continue;
       FirstPassSink sink(&state, f, gthread, &symbolizer, &ids[task], &totals, sends.get(), recvs.get());
-      ThreadWalker<FirstPassSink> walker(clocks.models[task], cpu_base, &sink);
+      ThreadWalker<FirstPassSink> walker(clocks.models[task], cpu_base, &sink, f.limit_time);
       RecordCursor cursor(set.fds[task], &f.chunks[th], window);
       RawRecord r;
       while (cursor.Next(&r)) walker.Apply(r);

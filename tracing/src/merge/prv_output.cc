@@ -236,6 +236,54 @@ void PcfLibraryTypes(const MergedTrace& t, std::string* out) {
              {kPthreadRwlockWrWait, "pthread_rwlock_wrlock (wait)"},
              {kPthreadSemWait, "sem_wait (wait)"}},
             out);
+  if (t.used_types.count(PXT_TYPE_IO_CALL))
+    PcfType(PXT_TYPE_IO_CALL, "I/O calls",
+            {{0, "End"},
+             {kIoRead, "read()"},
+             {kIoWrite, "write()"},
+             {3, "fread()"},
+             {4, "fwrite()"},
+             {kIoPread, "pread()"},
+             {kIoPwrite, "pwrite()"},
+             {kIoReadv, "readv()"},
+             {kIoWritev, "writev()"},
+             {kIoPreadv, "preadv()"},
+             {kIoPwritev, "pwritev()"},
+             {kIoOpen, "open()"},
+             {12, "fopen()"},
+             {13, "ioctl()"},
+             {kIoOpenat, "openat()"},
+             {kIoCreat, "creat()"},
+             {kIoClose, "close()"},
+             {kIoLseek, "lseek()"},
+             {kIoFsync, "fsync()"},
+             {kIoFdatasync, "fdatasync()"}},
+            out);
+  const std::pair<uint32_t, const char*> io_types[] = {
+      {PXT_TYPE_IO_DESCRIPTOR, "I/O descriptor"},
+      {PXT_TYPE_IO_SIZE, "I/O size"},
+      {PXT_TYPE_IO_RESULT, "I/O bytes returned"},
+      {PXT_TYPE_DYNAMIC_MEMORY_SIZE, "Requested size in dynamic memory call"},
+      {PXT_TYPE_DYNAMIC_MEMORY_IN, "In pointer (free, realloc)"},
+      {PXT_TYPE_DYNAMIC_MEMORY_OUT, "Out pointer (malloc, calloc, realloc)"}};
+  for (const auto& [type, label] : io_types)
+    if (t.used_types.count(type)) PcfType(type, label, {}, out);
+  if (t.used_types.count(PXT_TYPE_DYNAMIC_MEMORY))
+    PcfType(PXT_TYPE_DYNAMIC_MEMORY, "Dynamic memory calls",
+            {{0, "End"},
+             {kMemMalloc, "malloc()"},
+             {kMemFree, "free()"},
+             {kMemRealloc, "realloc()"},
+             {kMemCalloc, "calloc()"},
+             {kMemPosixMemalign, "posix_memalign()"},
+             {kMemAlignedAlloc, "aligned_alloc()"},
+             {kMemMemalign, "memalign()"}},
+            out);
+  if (t.used_types.count(PXT_TYPE_TRACING_MODE))
+    PcfType(PXT_TYPE_TRACING_MODE, "Tracing mode:", {{1, "Detailed"}, {2, "CPU Bursts"}}, out);
+  if (t.used_types.count(PXT_TYPE_SIZE_LIMIT))
+    PcfType(PXT_TYPE_SIZE_LIMIT, "Trace size limit reached (PXT_MAX_SIZE): recording stopped",
+            {{1, "Recording stopped"}}, out);
   if (!t.locations.empty()) {
     std::map<int64_t, std::string> values;
     for (size_t i = 0; i < t.locations.size(); ++i)

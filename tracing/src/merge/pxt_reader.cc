@@ -120,6 +120,15 @@ void ParseMetaLine(std::string_view line, ProcessFile* f) {
   } else if (key == "abnormal") {
     f->abnormal = static_cast<int>(Num(&line));
     f->abnormal_time = static_cast<uint64_t>(Num(&line));
+  } else if (key == "limit") {
+    f->limit_time = static_cast<uint64_t>(Num(&line));
+    f->limit_max = static_cast<uint64_t>(Num(&line));
+    f->limit_bytes = static_cast<uint64_t>(Num(&line));
+  } else if (key == "bursts") {
+    f->burst_threshold = static_cast<uint64_t>(Num(&line));
+    f->bursts_kept = static_cast<uint64_t>(Num(&line));
+    f->bursts_dropped = static_cast<uint64_t>(Num(&line));
+    f->burst_records_dropped = static_cast<uint64_t>(Num(&line));
   } else if (key == "comm") {
     auto& ranks = f->comms[static_cast<uint64_t>(Num(&line))];
     ranks.clear();

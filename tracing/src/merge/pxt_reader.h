@@ -71,6 +71,13 @@ struct ProcessFile {
   bool finished = false;        // the process wrote its last metadata
   int abnormal = 0;             // the signal (or 1000: MPI_Abort) that ended it; 0: none said
   uint64_t abnormal_time = 0;   // when (its clock)
+  uint64_t limit_time = 0;      // PXT_MAX_SIZE: when the process stopped recording (0: never)
+  uint64_t limit_max = 0;       // the limit
+  uint64_t limit_bytes = 0;     // bytes of the file then
+  uint64_t burst_threshold = 0; // PXT_BURSTS (ns; 0: detailed tracing) and its counts
+  uint64_t bursts_kept = 0;
+  uint64_t bursts_dropped = 0;
+  uint64_t burst_records_dropped = 0;
   // The process did not end normally: it said why, or a file of format 2 was never finished.
   bool EndedAbnormally() const { return abnormal != 0 || (format >= 2 && !finished); }
   // Threads of the process: those with records in memory or with chunks in the index.
