@@ -170,6 +170,7 @@ class App {
         this.status(`loading ${path}: ${Math.round(f * 100)}%`);
       });
       this.traces.set(path, info);
+      this.remember(path);
       this.status(`${path} loaded in ${info.load_seconds.toFixed(2)} s`);
       this.showLoadWarnings(info.warnings || []);
       if (select || !this.current) this.setCurrent(path);
@@ -187,6 +188,7 @@ class App {
     this.current = path;
     this.showInfo(this.traces.get(path));
     this.listTraces();
+    this.linkChanged();
   }
 
   listTraces() {
@@ -253,7 +255,9 @@ class App {
     try {
       const t = trace || this.needTrace();
       const r = await getJson('/api/view', { name, trace: t });
-      this.addDoc(new Doc(this, t, `${name}.cfg`, r.text, r.document));
+      const doc = new Doc(this, t, `${name}.cfg`, r.text, r.document);
+      doc.link = `view:${name}`;
+      this.addDoc(doc);
     } catch (e) {
       this.showError(e);
     }
@@ -263,7 +267,9 @@ class App {
     try {
       const t = trace || this.needTrace();
       const r = await getJson('/api/cfg', { path, trace: t });
-      this.addDoc(new Doc(this, t, path, r.text, r.document));  // its windows show its notices
+      const doc = new Doc(this, t, path, r.text, r.document);  // its windows show its notices
+      doc.link = `cfg:${path}`;
+      this.addDoc(doc);
     } catch (e) {
       this.showError(e);
     }
@@ -300,7 +306,9 @@ class App {
     try {
       const t = trace || this.needTrace();
       const r = await postJson('/api/cfg/function', { trace: t, function: name, params });
-      this.addDoc(new Doc(this, t, `function ${name}`, r.text, r.document));
+      const doc = new Doc(this, t, `function ${name}`, r.text, r.document);
+      doc.link = `fn:${name}${params.length ? `:${params.join(',')}` : ''}`;
+      this.addDoc(doc);
     } catch (e) {
       this.showError(e);
     }
@@ -325,11 +333,13 @@ class App {
     this.panels.push(panel);
     $('windows').append(panel.root);
     panel.render();
+    this.linkChanged();
   }
 
   removePanel(panel) {
     this.panels = this.panels.filter((p) => p !== panel);
     panel.root.remove();
+    this.linkChanged();
     const o = this.statusOwner;
     if (o && (o === panel || (o === panel.doc && !this.panels.some((p) => p.doc === o)))) this.status('');
   }
@@ -728,6 +738,91 @@ class App {
       for (const t of preloaded || []) await this.loadTrace(t, { select: false });
     } catch (e) {
       this.showError(e);
+    }
+    await this.restoreLink();
+  }
+
+  // ---- recent traces and permalinks ------------------------------------------------------------
+
+  // The traces opened last in this browser (at most 8), shown on the first page.
+  remember(path) {
+    const recent = this.recentTraces().filter((p) => p !== path);
+    recent.unshift(path);
+    localStorage.setItem('parallax.recent', JSON.stringify(recent.slice(0, 8)));
+    this.listRecent();
+  }
+
+  recentTraces() {
+    try {
+      const r = JSON.parse(localStorage.getItem('parallax.recent') || '[]');
+      return Array.isArray(r) ? r.filter((p) => typeof p === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  // The first page: the recent traces (a click opens one) and what to do, while no window is open.
+  listRecent() {
+    const recent = this.recentTraces();
+    $('recent-box').hidden = !recent.length;
+    $('recent').replaceChildren(...recent.map((p) => {
+      const li = el('li', p, 'recent');
+      li.title = `open ${p} (opened recently in this browser)`;
+      li.addEventListener('click', () => this.loadTrace(p));
+      return li;
+    }));
+    $('first-page').hidden = this.panels.length > 0;
+  }
+
+  // The address of this page says what it shows (#trace=...&open=cfg:a.cfg,view:mpi-call&from=&to=),
+  // so that it can be shared or bookmarked (the token stays out of it: the cookie carries it).
+  linkChanged() {
+    if (this.restoring) return;
+    $('first-page').hidden = this.panels.length > 0;
+    clearTimeout(this.linkTimer);
+    this.linkTimer = setTimeout(() => {
+      const shown = this.panels.filter((p) => p instanceof TimelinePanel && !p.highlight && p.doc.trace === this.current);
+      const params = new URLSearchParams();
+      if (this.current) params.set('trace', this.current);
+      const open = [...new Set(shown.map((p) => p.doc.link).filter(Boolean))];
+      if (open.length) params.set('open', open.join('|'));
+      if (shown.length) {
+        params.set('from', String(shown[0].zoom.range.from));
+        params.set('to', String(shown[0].zoom.range.to));
+      }
+      const hash = params.toString();
+      history.replaceState(null, '', `${location.pathname}${hash ? `#${hash}` : ''}`);
+    }, 300);
+  }
+
+  // Opens what the address names: its trace, its cfgs, views and functions, at its range.
+  async restoreLink() {
+    this.listRecent();
+    const params = new URLSearchParams(location.hash.slice(1));
+    const trace = params.get('trace');
+    if (!trace) return;
+    this.restoring = true;
+    try {
+      if (!this.traces.has(trace)) await this.loadTrace(trace);
+      else this.setCurrent(trace);
+      const open = (params.get('open') || '').split('|').filter(Boolean);
+      if (open.length) for (const p of this.panels.filter((x) => x.doc.trace === trace)) p.close();
+      for (const item of open) {
+        const [kind, ...rest] = item.split(':');
+        const what = rest.join(':');
+        if (kind === 'cfg') await this.openCfg(what, trace);
+        else if (kind === 'view') await this.openView(what, trace);
+        else if (kind === 'fn') {
+          const [name, values] = what.split(':');
+          await this.openFunction(name, values ? values.split(',').map(Number) : [], trace);
+        }
+      }
+      const from = Number(params.get('from')), to = Number(params.get('to'));
+      const first = this.panels.find((p) => p instanceof TimelinePanel && p.doc.trace === trace);
+      if (first && Number.isFinite(from) && Number.isFinite(to) && to > from) first.userRange(first.zoom.go({ from, to }));
+    } finally {
+      this.restoring = false;
+      this.linkChanged();
     }
   }
 }

@@ -511,6 +511,7 @@ export class TimelinePanel extends Panel {
     this.app.userMoved(this);
     this.render();
     this.app.syncRange(this, range);
+    this.app.linkChanged();
   }
 
   // Asks and paints the frame of the current range; false when the request failed.

@@ -412,6 +412,46 @@ const steps = [
     await page.locator('#theme').selectOption('light');
     await page.locator('#palette').selectOption('');
   }],
+  ['recent traces on the first page, and a permalink that restores the trace, cfgs, views and range', async () => {
+    const p2 = await page.context().newPage();
+    await p2.goto(server.url.replace(/\?.*$/, ''));
+    await p2.locator('#first-page').waitFor();
+    check(await p2.locator('#first-page').isVisible(), 'the first page does not say what to do');
+    const recent = await p2.locator('#recent li').allTextContents();
+    check(recent.includes('epoch/epoch_4proc.prv.gz') && recent.includes('dense/dense.prv'), `recent traces: ${recent.join(', ')}`);
+    await p2.locator('#recent li', { hasText: 'epoch/epoch_4proc.prv.gz' }).click();
+    const first = p2.locator('#windows > section.timeline').first();
+    await waitFrame(first);
+    check(await p2.locator('#first-page').isHidden(), 'the first page stays over the windows');
+    await p2.locator('#files li.dir', { hasText: 'cfgs' }).click();
+    await p2.locator('#files li.cfg', { hasText: 'MPI_call.cfg' }).click();
+    await p2.locator('#cfg-details button.open-cfg').click();
+    await p2.locator('#views li[data-view="mpi-profile"]').click();
+    await p2.locator('#windows > section.analyzer').first().locator('table.analyzer td').first().waitFor({ timeout: 20000 });
+    const n = await frames(first);
+    await first.locator('input.begin-time').fill('1 s');
+    await first.locator('input.end-time').fill('2 s');
+    await first.locator('input.end-time').press('Enter');
+    await waitFrame(first, n);
+    await p2.waitForFunction(() => location.hash.includes('from=1000000000') && location.hash.includes('view%3Ampi-profile'), null, { timeout: 10000 });
+    const link = await p2.evaluate(() => location.href);
+    check(!link.includes('token'), `the link carries the token: ${link}`);
+    await p2.close();
+    const p3 = await page.context().newPage();
+    await p3.goto(link);
+    await p3.waitForFunction(() => document.querySelectorAll('#windows > section.analyzer').length === 1
+      && document.querySelectorAll('#windows > section.timeline').length >= 3, null, { timeout: 30000 });
+    const restored = await p3.evaluate(() => ({
+      windows: [...document.querySelectorAll('#windows > section.timeline')].map((e) => e.dataset.window),
+      range: { ...window.parallax.panels.find((p) => p.zoom).zoom.range },
+      trace: window.parallax.current,
+    }));
+    check(restored.trace === 'epoch/epoch_4proc.prv.gz', `the link opened ${restored.trace}`);
+    check(restored.windows.includes('State As Is') && restored.windows.includes('MPI call'), `the link opened ${restored.windows.join(', ')}`);
+    check(restored.range.from === 1000000000 && restored.range.to === 2000000000, `the link shows ${restored.range.from}-${restored.range.to}`);
+    await p3.screenshot({ path: path.join(out, 'trust-09-permalink.png') });
+    await p3.close();
+  }],
 ];
 
 await runSteps('UI trust', steps, { browser, server, problems, shot, root });
