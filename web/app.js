@@ -9,6 +9,7 @@ import { SourcePanel } from './source.js';
 import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 import { CompareView } from './compare.js';
+import { GlobalSearch } from './search.js';
 
 const $ = (id) => document.getElementById(id);
 const STATUS_SECONDS = 10;
@@ -626,6 +627,7 @@ class App {
     document.addEventListener('keydown', (e) => this.key(e));
     $('help-button').addEventListener('click', () => this.showHelp());
     $('toggle-browser').addEventListener('click', () => this.toggleBrowser());
+    this.search = new GlobalSearch(this, $('search'));
     // The theme and the timelines' palette, kept in this browser.
     this.theme = localStorage.getItem('parallax.theme') === 'dark' ? 'dark' : 'light';
     document.documentElement.dataset.theme = this.theme;

@@ -17,7 +17,7 @@ export function valueText(value, label) {
 }
 
 // The request naming a panel's window (its doc's cfg text and the window's name).
-function windowOf(panel) {
+export function windowOf(panel) {
   return { trace: panel.doc.trace, cfg_text: panel.doc.text, window: panel.window.name };
 }
 

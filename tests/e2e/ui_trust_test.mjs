@@ -412,6 +412,31 @@ const steps = [
     await page.locator('#theme').selectOption('light');
     await page.locator('#palette').selectOption('');
   }],
+  ['one search box across the windows: events, values and objects, next and previous', async () => {
+    await openDir('epoch');
+    await page.locator('#files li.trace', { hasText: 'epoch_4proc.prv.gz' }).click();
+    await page.waitForFunction(() => window.parallax.current === 'epoch/epoch_4proc.prv.gz');
+    await openCfg('MPI_call.cfg');
+    const mpi = page.locator('#windows > section.timeline[data-trace="epoch/epoch_4proc.prv.gz"][data-window="MPI call"]').last();
+    await waitFrame(mpi);
+    await page.locator('#search select.search-kind').selectOption('event');
+    await page.locator('#search input.search-text').fill('allreduce');
+    await page.locator('#search input.search-text').press('Enter');
+    const result = page.locator('#search .search-result');
+    await page.waitForFunction((e) => e.dataset.time !== undefined && e.textContent.startsWith('MPI_Allreduce'), await result.elementHandle(), { timeout: 20000 });
+    const t1 = Number(await result.getAttribute('data-time'));
+    await page.locator('#search button.search-next').click();
+    await page.waitForFunction(([e, t]) => Number(e.dataset.time) > t, [await result.elementHandle(), t1], { timeout: 20000 });
+    const t2 = Number(await result.getAttribute('data-time'));
+    await page.locator('#search button.search-previous').click();
+    await page.waitForFunction(([e, t]) => Number(e.dataset.time) < t, [await result.elementHandle(), t2], { timeout: 20000 });
+    check(Number(await result.getAttribute('data-time')) === t1, `previous went to ${await result.getAttribute('data-time')}, not back to ${t1}`);
+    await page.locator('#search select.search-kind').selectOption('object');
+    await page.locator('#search input.search-text').fill('thread 1.3');
+    await page.locator('#search input.search-text').press('Enter');
+    check((await result.textContent()).startsWith('THREAD 1.3.1'), `the object search says '${await result.textContent()}'`);
+    await shot('09-search');
+  }],
   ['recent traces on the first page, and a permalink that restores the trace, cfgs, views and range', async () => {
     const p2 = await page.context().newPage();
     await p2.goto(server.url.replace(/\?.*$/, ''));
