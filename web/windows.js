@@ -427,7 +427,13 @@ export class TimelinePanel extends Panel {
       button('SVG', 'export the image', () => this.export('svg'), 'export-svg'),
       button('Save cfg…', 'save the windows as a Paraver .cfg', () => this.app.saveCfg(this.doc), 'save-cfg'));
     const more = el('span', null, 'more');
+    const pin = button('📌', 'pin this window: it stays on top while the others scroll', () => {
+      const pinned = this.root.classList.toggle('pinned');
+      pin.setAttribute('aria-pressed', String(pinned));
+    }, 'pin');
+    pin.setAttribute('aria-pressed', String(this.root.classList.contains('pinned')));
     more.append(
+      pin,
       button('Properties', 'window properties', () => this.app.properties.open(this), 'properties'),
       moreToggle,
       button('✕', 'close', () => this.close(), 'close'));

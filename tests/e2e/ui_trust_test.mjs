@@ -436,6 +436,25 @@ const steps = [
     await page.locator('#search input.search-text').press('Enter');
     check((await result.textContent()).startsWith('THREAD 1.3.1'), `the object search says '${await result.textContent()}'`);
     await shot('09-search');
+    // A pinned window stays at the top while the others scroll: a small window first, then
+    // enough windows below it to scroll.
+    await page.locator('#close-all').click();
+    await openCfg('MPI_call.cfg');
+    const pinned = timelines().first();
+    await waitFrame(pinned);
+    for (const v of ['states', 'useful-duration', 'mpi-call', 'states']) {
+      const k = await timelines().count();
+      await page.locator(`#views li[data-view="${v}"]`).click();
+      await waitFrame(timelines().nth(k));
+    }
+    await pinned.locator('button.pin').click();
+    await page.evaluate(() => { document.getElementById('work').scrollTop = 100000; });
+    await page.waitForTimeout(200);
+    const top = await page.evaluate((e) => e.getBoundingClientRect().top - document.getElementById('work').getBoundingClientRect().top,
+      await pinned.elementHandle());
+    check(top >= 0 && top < 20, `the pinned window is ${top} px from the top of the scrolled windows`);
+    await pinned.locator('button.pin').click();
+    await page.evaluate(() => { document.getElementById('work').scrollTop = 0; });
   }],
   ['recent traces on the first page, and a permalink that restores the trace, cfgs, views and range', async () => {
     const p2 = await page.context().newPage();
