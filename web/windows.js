@@ -233,14 +233,19 @@ export class TimelinePanel extends Panel {
     return this.pending || this.zoom.range;
   }
 
-  // A zoom or pan in progress (wheel, keys): shown at once by stretching the frame on screen;
-  // the frame is asked once the burst pauses for SETTLE_MS, and becomes one step of the zoom
-  // history.
+  // A zoom or pan in progress (wheel, keys, drag): shown at once by stretching the frame on
+  // screen (one canvas paint, timed in data-paint-ms); its frame is asked at once, one request
+  // in flight (refine); once the burst pauses for SETTLE_MS it becomes one step of the zoom
+  // history, and the other windows of the group follow.
   preview(range) {
     this.app.userMoved(this);
     this.tooltip.hide();
     this.pending = this.zoom.clamp(range.from, range.to);
+    const t0 = performance.now();
     this.canvas.preview(this.pending);
+    this.root.dataset.paintMs = (performance.now() - t0).toFixed(2);
+    this.root.dataset.previewAt = String(t0);
+    this.refine();
     this.overview.draw();
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
@@ -497,7 +502,11 @@ export class TimelinePanel extends Panel {
   }
 
   request(extra = {}) {
-    const r = this.zoom.range;
+    return this.requestFor(this.zoom.range, extra);
+  }
+
+  // The frame request of range `r`.
+  requestFor(r, extra = {}) {
     const body = {
       trace: this.doc.trace, cfg_text: this.doc.text, window: this.window.name, from: r.from, to: r.to,
       width: this.size ? this.size.width : this.pixelWidth(), ...extra,
@@ -565,6 +574,35 @@ export class TimelinePanel extends Panel {
       return false;
     }
     return true;
+  }
+
+  // During a gesture: the frame of the range on screen is asked at once, with one request in
+  // flight (the latest range wins when it returns); each arriving frame replaces the stretched
+  // one. No settle delay: the last range's frame is asked as soon as the gesture's last step
+  // is drawn, or as soon as the request before it returns.
+  async refine() {
+    if (this.refining) {
+      this.refineAgain = true;
+      return;
+    }
+    this.refining = true;
+    try {
+      do {
+        this.refineAgain = false;
+        const r = this.pending;
+        if (!r || !this.root.isConnected) break;
+        const frame = await this.frame(this.requestFor(r));
+        if (!this.pending) break;  // committed meanwhile: render() shows the frame (from the cache)
+        await this.canvas.show(frame, r);
+        if (this.pending && (this.pending.from !== r.from || this.pending.to !== r.to)) this.canvas.preview(this.pending);
+        this.root.dataset.refined = `${r.from}-${r.to}`;
+        this.root.dataset.refinedAt = String(performance.now());
+      } while (this.refineAgain);
+    } catch {
+      // The commit's render() asks again and says what went wrong.
+    } finally {
+      this.refining = false;
+    }
   }
 
   // What the cfg reader noticed about this window, or about the whole cfg and the trace (not
