@@ -23,7 +23,9 @@
 #include "include/parallax/compare.h"
 #include "include/parallax/functions.h"
 #include "include/parallax/pop.h"
+#include "include/parallax/profile.h"
 #include "include/parallax/render.h"
+#include "include/parallax/tools.h"
 #include "include/parallax/trace.h"
 #include "include/parallax/views.h"
 #include "include/parallax/window.h"
@@ -642,6 +644,132 @@ py::dict CompareWindowOf(const PyTrace& a, const PyTrace& b, const std::string& 
                   py::arg("images") = images);
 }
 
+// Pipit-style operations (docs/python.md, "Pipit's operations"): the regions' flat and time
+// profile, the point-to-point messages and traffic, and the cuts behind Trace.filter.
+py::dict RegionProfileOf(const PyTrace& t, std::optional<uint64_t> from, std::optional<uint64_t> to, uint32_t bins) {
+  RegionProfileRequest req;
+  req.from = from;
+  req.to = to;
+  req.bins = bins;
+  Result<RegionProfile> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = ProfileRegions(t.get(), req);
+  }
+  RegionProfile p = Take(std::move(r));
+  py::list names, kinds, types, values;
+  for (const RegionProfile::Region& g : p.regions) {
+    names.append(g.name);
+    kinds.append(g.kind);
+    types.append(g.type);
+    values.append(g.value);
+  }
+  auto matrix = [&](std::vector<std::vector<uint64_t>>& rows, size_t columns) {
+    std::vector<uint64_t> flat;
+    flat.reserve(rows.size() * columns);
+    for (auto& row : rows) {
+      flat.insert(flat.end(), row.begin(), row.end());
+      row = {};
+    }
+    return Array(std::move(flat)).reshape({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(columns)});
+  };
+  const size_t tasks = p.tasks.size();
+  const size_t cells = p.edges.empty() ? 0 : (p.edges.size() - 1) * tasks;
+  py::dict d;
+  d["from"] = p.from;
+  d["to"] = p.to;
+  d["time_unit"] = p.time_unit;
+  d["tasks"] = p.tasks;
+  d["threads"] = Array(std::move(p.threads));
+  d["names"] = names;
+  d["kinds"] = kinds;
+  d["types"] = types;
+  d["values"] = values;
+  d["inclusive"] = matrix(p.inclusive, tasks);
+  d["exclusive"] = matrix(p.exclusive, tasks);
+  d["calls"] = matrix(p.calls, tasks);
+  d["edges"] = Array(std::move(p.edges));
+  d["binned"] = matrix(p.binned, cells);
+  return d;
+}
+
+py::dict Messages(const PyTrace& t, std::optional<uint64_t> from, std::optional<uint64_t> to) {
+  Result<MessageColumns> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = PointToPointMessages(t.get(), from, to);
+  }
+  MessageColumns m = Take(std::move(r));
+  return py::dict(py::arg("sender") = Array(std::move(m.sender_task)),
+                  py::arg("receiver") = Array(std::move(m.receiver_task)), py::arg("send") = Array(std::move(m.send)),
+                  py::arg("recv") = Array(std::move(m.recv)), py::arg("size") = Array(std::move(m.size)));
+}
+
+// CommTraffic's task x task matrices (bytes, messages) of [from, to), every task included.
+py::dict TaskTraffic(const PyTrace& t, std::optional<uint64_t> from, std::optional<uint64_t> to) {
+  TrafficRequest req;
+  req.from = from;
+  req.to = to;
+  req.buckets = 1;
+  req.max_task_matrix = UINT32_MAX;
+  Result<Traffic> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = CommTraffic(t.get(), req);
+  }
+  Traffic tr = Take(std::move(r));
+  const size_t n = tr.tasks.size();
+  py::array_t<double> bytes({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)});
+  py::array_t<double> count({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)});
+  auto wb = bytes.mutable_unchecked<2>();
+  auto wc = count.mutable_unchecked<2>();
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      wb(i, j) = tr.task_bytes[i][j];
+      wc(i, j) = static_cast<double>(tr.task_messages[i][j]);
+    }
+  return py::dict(py::arg("tasks") = tr.tasks, py::arg("bytes") = bytes, py::arg("messages") = count,
+                  py::arg("from") = tr.from, py::arg("to") = tr.to);
+}
+
+// `parallax cut`: [begin, end) of `input` (trace units), only the tasks given (1-based ranges;
+// none: all), into `output`.
+py::dict Cut(const std::string& input, const std::string& output, uint64_t begin, uint64_t end,
+             const std::vector<std::pair<uint32_t, uint32_t>>& tasks) {
+  ToolRun run;
+  run.input = input;
+  run.output = output;
+  CutOptions opt;
+  opt.begin = begin;
+  opt.end = end;
+  for (const auto& [first, last] : tasks) opt.tasks.push_back({first, last});
+  Result<ToolReport> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = CutTrace(run, opt);
+  }
+  ToolReport rep = Take(std::move(r));
+  return py::dict(py::arg("input_records") = rep.input_records, py::arg("output_records") = rep.output_records,
+                  py::arg("notes") = rep.notes);
+}
+
+// `parallax filter` keeping only the event types given (states and communications kept).
+py::dict FilterEventTypes(const std::string& input, const std::string& output, const std::vector<uint64_t>& types) {
+  ToolRun run;
+  run.input = input;
+  run.output = output;
+  FilterOptions opt;
+  for (uint64_t type : types) opt.types.push_back({type, type, {}});
+  Result<ToolReport> r = Status::Ok();
+  {
+    py::gil_scoped_release release;
+    r = FilterTrace(run, opt);
+  }
+  ToolReport rep = Take(std::move(r));
+  return py::dict(py::arg("input_records") = rep.input_records, py::arg("output_records") = rep.output_records,
+                  py::arg("notes") = rep.notes);
+}
+
 // The standard views (docs/views.md).
 py::list Views() {
   py::list out;
@@ -715,6 +843,12 @@ PYBIND11_MODULE(_parallax, m) {
   m.def("compare_window", &CompareWindowOf, py::arg("a"), py::arg("b"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("iteration") = py::none(), py::arg("from_") = py::none(),
         py::arg("to") = py::none(), py::arg("image_format") = "png", py::arg("width") = 1000u);
+  m.def("region_profile", &RegionProfileOf, py::arg("trace"), py::arg("from_") = py::none(), py::arg("to") = py::none(),
+        py::arg("bins") = 0u);
+  m.def("messages", &Messages, py::arg("trace"), py::arg("from_") = py::none(), py::arg("to") = py::none());
+  m.def("task_traffic", &TaskTraffic, py::arg("trace"), py::arg("from_") = py::none(), py::arg("to") = py::none());
+  m.def("cut", &Cut, py::arg("input"), py::arg("output"), py::arg("begin"), py::arg("end"), py::arg("tasks"));
+  m.def("filter_event_types", &FilterEventTypes, py::arg("input"), py::arg("output"), py::arg("types"));
   m.def("functions", &Functions, py::arg("functions") = nullptr);
   m.def("views", &Views);
   m.def("view_cfg", &ViewText, py::arg("name"));

@@ -20,9 +20,11 @@ import warnings as _warnings
 
 from . import _parallax
 from ._parallax import Error
+from ._pipit import PipitOps as _PipitOps, SubTrace as _SubTrace, multirun_analysis
 
 __all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "Comparison", "DifferenceWindow", "compare", "open", "pop",
-           "functions", "register_function", "load_plugin", "LoadWarning"]
+           "functions", "register_function", "load_plugin", "LoadWarning",
+           "FilteredTrace", "multirun_analysis"]
 
 
 def _pandas():
@@ -190,8 +192,11 @@ class Records(dict):
         return _pandas().DataFrame(dict(self))
 
 
-class Trace:
-    """A loaded trace (open it with parallax.open)."""
+class Trace(_PipitOps):
+    """A loaded trace (open it with parallax.open). Pipit's operations (comm_matrix,
+    flat_profile, time_profile, filter, ...) are methods too (docs/python.md)."""
+
+    multirun_analysis = staticmethod(multirun_analysis)
 
     def __init__(self, handle, path):
         self._t = handle
@@ -316,6 +321,15 @@ class Trace:
         return Structure(_parallax.structure(self._t, marker_type=mtype, marker_value=mvalue, eps=eps,
                                              min_points=min_points, min_duration=min_duration,
                                              duration_only=duration_only))
+
+
+class FilteredTrace(_SubTrace, Trace):
+    """A trace cut from another by Trace.filter: every method of a Trace works on it; its files
+    live in `folder`, removed by close(), at the end of a `with` block, or when collected."""
+
+    def __repr__(self):
+        state = "closed" if self.closed else self.folder
+        return f"<parallax.FilteredTrace of {self.parent_path} (range {self.range}, ranks {self.ranks}): {state}>"
 
 
 class Structure:
