@@ -1,5 +1,6 @@
 #include "tracing/src/options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +59,7 @@ class Lookup {
 constexpr const char* kConfigKeys[] = {
     "enabled", "output_dir", "output_name", "buffer_size", "event_types", "merge",
     "show_runtime_threads", "verbose", "sync_rounds", "clock_offset_ns", "clock_drift_ppm",
-    "counters", "callers", "max_size", "bursts"};
+    "counters", "callers", "max_size", "bursts", "counter_sets", "counter_switch", "functions"};
 
 // Reads a configuration file: `key = value` lines (a TOML subset: "strings" with \\ \" \n
 // \t escapes, integers, decimals, true/false), comments after '#', blank lines. Returns "" or
@@ -257,7 +258,26 @@ Options ReadOptions(int rank) {
   o.verbose = env.Bool("PXT_VERBOSE", true);
   o.show_runtime_threads = env.Bool("PXT_SHOW_RUNTIME_THREADS", false);
   if (const char* v = env("PXT_COUNTERS")) o.counters = v;
-  o.callers = env.Bool("PXT_CALLERS", true);
+  if (const char* v = env("PXT_CALLERS")) {
+    // A level count; yes/true/on mean 1 (as before), no/false/off 0.
+    char* end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (end != v && *end == '\0')
+      o.callers = static_cast<int>(std::clamp<long>(n, 0, Options::kMaxCallers));
+    else
+      o.callers = env.Bool("PXT_CALLERS", true) ? 1 : 0;
+  }
+  if (const char* v = env("PXT_COUNTER_SETS")) o.counter_sets = v;
+  if (const char* v = env("PXT_COUNTER_SWITCH")) {
+    // A bare count is bursts; with a time unit (ns, us, ms, s) it is a period.
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(v, &end, 10);
+    if (end != v && *end == '\0')
+      o.counter_switch_bursts = n;
+    else
+      o.counter_switch_ns = ParseDuration(v);
+  }
+  if (const char* v = env("PXT_FUNCTIONS")) o.functions = v;
   if (const char* v = env("PXT_MAX_SIZE")) o.max_size = ParseBytes(v, 0);
   if (const char* v = env("PXT_BURSTS")) o.burst_ns = ParseDuration(v);
   if (const char* v = env("PXT_SYNC_ROUNDS")) o.sync_rounds = std::atoi(v);

@@ -26,12 +26,20 @@ struct Options {
   int64_t clock_offset_ns = 0;  // PXT_CLOCK_OFFSET_NS (test injection, per rank)
   double clock_drift_ppm = 0;   // PXT_CLOCK_DRIFT_PPM (test injection, per rank)
   std::string counters;         // PXT_COUNTERS ("" = PAPI_TOT_INS,PAPI_TOT_CYC; "none")
-  bool callers = true;          // PXT_CALLERS: record the call site of every MPI call
+  int callers = 1;              // PXT_CALLERS: levels of the call stack of every MPI call (0: none)
+  // PXT_COUNTER_SETS: counter sets switched over time ("A,B;C,D"); empty: PXT_COUNTERS only.
+  std::string counter_sets;
+  uint64_t counter_switch_bursts = 0;  // PXT_COUNTER_SWITCH=N: every N bursts of a thread
+  uint64_t counter_switch_ns = 0;      // PXT_COUNTER_SWITCH=10ms: after this time
+  std::string functions;               // PXT_FUNCTIONS: file of the function names to record
   uint64_t max_size = 0;        // PXT_MAX_SIZE: bytes per process file, then stop (0: none)
   uint64_t burst_ns = 0;        // PXT_BURSTS: burst mode's threshold in ns (0: detailed)
   // Set when the configuration file (PXT_CONFIG) cannot be used: "FILE:LINE:COL: why".
   // Tracing is then off (a configuration the user asked for is never half applied).
   std::string config_error;
+
+  // Most caller levels PXT_CALLERS may ask for (types 70000001..70000032).
+  static constexpr int kMaxCallers = 32;
 
   bool TypeEnabled(uint32_t type) const;
   // The folder holding the per-process files: <output_dir>/<output_name>.pxt.d

@@ -53,6 +53,9 @@ enum class RecordKind : uint8_t {
                     // resolves it to function and file:line with the process's module map)
   kCodeEvent = 10,  // type, code address: written as events `type` (the function) and
                     // `type + 100` ("LINE (FILE, MODULE)"), Extrae's OpenMP function types
+  kCallerAt = 11,   // level (2..32), return address: the caller at that level of the call stack
+                    // of the MPI call recorded next (PXT_CALLERS > 1; level 1 is kCaller),
+                    // written as Extrae's 7000000L (function) and 8000000L (line)
 };
 
 // A record never takes more than this many bytes (kind + 7 varints of at most 10 bytes).

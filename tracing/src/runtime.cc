@@ -93,8 +93,31 @@ void RecordCountersNow(ThreadBuffer* b, uint64_t t) {
 static void RecordCounters(ThreadBuffer* b, uint64_t t) {
   int64_t deltas[16];
   if (!b->counters->Read(deltas)) return;
-  const std::vector<CounterDef>& defs = Runtime::Get().counters().defs();
+  const std::vector<CounterDef>& defs = Runtime::Get().counters().set(b->counters->set);
   for (size_t i = 0; i < defs.size(); ++i) RecordEvent(b, t, defs[i].type, deltas[i]);
+}
+
+// PXT_COUNTER_SETS: at the end of a burst (its counts just recorded), switches the thread to the
+// next set when PXT_COUNTER_SWITCH says so: event 41999999 = the new set's number, and, as
+// Extrae writes them, zero readings of the new set's counters the old one did not have.
+static void MaybeSwitchCounterSet(ThreadBuffer* b, uint64_t t) {
+  const Runtime& rt = Runtime::Get();
+  const Counters& all = rt.counters();
+  ThreadCounters& c = *b->counters;
+  const Options& o = rt.options();
+  const bool due = o.counter_switch_ns != 0 ? t - c.switched_at >= o.counter_switch_ns
+                                            : ++c.bursts >= o.counter_switch_bursts;
+  if (!due) return;
+  const size_t old = c.set, next = (c.set + 1) % all.num_sets();
+  if (!c.Switch(next)) return;
+  c.bursts = 0;
+  c.switched_at = t;
+  RecordEvent(b, t, kCounterSetType, static_cast<int64_t>(next + 1));
+  for (const CounterDef& d : all.set(next)) {
+    bool before = false;
+    for (const CounterDef& e : all.set(old)) before = before || e.type == d.type;
+    if (!before) RecordEvent(b, t, d.type, 0);
+  }
 }
 
 ThreadBuffer::ThreadBuffer(Runtime* runtime, uint32_t index, size_t bytes)
@@ -170,8 +193,15 @@ bool Runtime::Start() {
     g_clock_skew = {true, options_.clock_offset_ns, options_.clock_drift_ppm, RawNow()};
   }
   // Hardware counters: a notice (never a failure) when they cannot be read.
-  counters_ = Counters::Init(options_.counters, &counter_notice_);
+  counters_ = Counters::Init(options_.counters, &counter_notice_, options_.counter_sets);
   for (const CounterDef& d : counters_.defs()) type_names_[d.type] = OneLine(CounterLabel(d).c_str());
+  if (counters_.num_sets() > 1) {
+    if (options_.counter_switch_bursts == 0 && options_.counter_switch_ns == 0)
+      options_.counter_switch_ns = 500000000;  // PXT_COUNTER_SWITCH's default: 500ms
+    type_names_[kCounterSetType] = "Active hardware counter set";
+    for (size_t k = 0; k < counters_.num_sets(); ++k)
+      value_names_[{kCounterSetType, static_cast<int64_t>(k + 1)}] = OneLine(CounterSetLabel(counters_, k).c_str());
+  }
   if (!counter_notice_.empty()) {
     if (options_.verbose) std::fprintf(stderr, "parallax-trace: %s\n", counter_notice_.c_str());
     extra_meta_.push_back(OneLine(("notice " + counter_notice_).c_str()));
@@ -196,6 +226,8 @@ bool Runtime::Start() {
                       "\nrun " + run_id_ + "\n";
   if (g_clock_skew.active) early += "skew 1\n";
   for (const auto& [type, label] : type_names_) early += "type " + std::to_string(type) + " " + label + "\n";
+  for (const auto& [key, label] : value_names_)
+    early += "value " + std::to_string(key.first) + " " + std::to_string(key.second) + " " + label + "\n";
   for (const auto& line : extra_meta_) early += line + "\n";
   early += ModuleMap();
   QueueMeta(early);
@@ -232,6 +264,10 @@ ThreadBuffer* Runtime::RegisterCurrentThread() {
   b->Reserve();
   const uint64_t now = Now();
   b->CheckCpu(now);
+  if (b->counters && counters_.num_sets() > 1) {  // the thread starts with the first set
+    b->counters->switched_at = now;
+    RecordEvent(b, now, kCounterSetType, 1);
+  }
   if (options_.burst_ns != 0) {
     // Burst mode: Extrae's mode event, and the thread is Idle but in the bursts it keeps.
     b->bursts.threshold = options_.burst_ns;
@@ -689,10 +725,20 @@ void EndBursts(ThreadBuffer* b, uint64_t t, bool own) {
 void RecordStateEnter(ThreadBuffer* b, uint64_t t, uint32_t state) {
   if (b->bursts.threshold != 0) [[unlikely]] {
     ++b->bursts.dropped_records;
-    if (b->bursts.depth++ == 0) EndBurst(b, t, true);
+    if (b->bursts.depth++ == 0) {
+      EndBurst(b, t, true);
+      if (b->counters && Runtime::Get().counters().num_sets() > 1) {
+        b->set_dropping(false);  // a switch is kept between the bursts
+        MaybeSwitchCounterSet(b, t);
+        b->set_dropping(true);
+      }
+    }
     return;
   }
-  if (b->counters) RecordCounters(b, t);
+  if (b->counters) {
+    RecordCounters(b, t);
+    if (b->counters->depth++ == 0 && Runtime::Get().counters().num_sets() > 1) MaybeSwitchCounterSet(b, t);
+  }
   b->Reserve();
   b->CheckCpu(t);
   b->Commit(PutVarint(b->Open(RecordKind::kStateEnter, t), state));
@@ -708,7 +754,10 @@ void RecordStateLeave(ThreadBuffer* b, uint64_t t) {
     }
     return;
   }
-  if (b->counters) RecordCounters(b, t);
+  if (b->counters) {
+    RecordCounters(b, t);
+    if (b->counters->depth > 0) --b->counters->depth;
+  }
   b->Reserve();
   b->CheckCpu(t);
   b->Commit(b->Open(RecordKind::kStateLeave, t));

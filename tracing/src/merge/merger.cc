@@ -14,6 +14,7 @@
 #include <cstring>
 #include <condition_variable>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -181,10 +182,12 @@ struct MessageSide {
 
 constexpr uint32_t kCallerFunctionType = 70000001;  // Extrae: "Caller at level 1"
 constexpr uint32_t kCallerLineType = 80000001;      // Extrae: "Caller line at level 1"
+constexpr uint64_t kMaxCallerLevel = 32;            // PXT_CALLERS' bound (options.h)
 
 struct MergeState {
   MergedTrace trace;
   std::map<uint32_t, std::map<std::string, int64_t>> code_ids;  // type -> label -> value
+  std::map<uint32_t, std::set<uint32_t>> code_types;            // id space -> types using it
   // Message ends in walk order (a later end with the same key replaces an earlier one).
   std::vector<MessageSide> sends, recvs;
   std::map<std::string, uint64_t> location_ids;
@@ -230,16 +233,25 @@ uint64_t GlobalLocation(MergeState* s, const std::string& where) {
 // The value of a code label of `type`: "End" 0, "Unresolved" 1, "_NOT_Found" 2, then the labels
 // in the order met. The labels go to the trace's value names (the .pcf).
 int64_t CodeId(MergeState* s, uint32_t type, const std::string& label, bool line) {
-  auto& ids = s->code_ids[type];
+  // The caller levels share one table of values per kind, as Extrae's do: a function has the
+  // same value at every level (70000001..70000032), a line likewise (80000001..80000032).
+  uint32_t space = type;
+  if (type > kCallerFunctionType - 1 && type < kCallerFunctionType + kMaxCallerLevel) space = kCallerFunctionType;
+  if (type > kCallerLineType - 1 && type < kCallerLineType + kMaxCallerLevel) space = kCallerLineType;
+  auto& ids = s->code_ids[space];
   auto& names = s->trace.values;
   if (ids.empty()) {
-    names[{type, 0}] = "End";
     ids[line ? "0 (Unresolved)" : "Unresolved"] = 1;
     ids[line ? "0 (_NOT_Found)" : "_NOT_Found"] = 2;
-    for (const auto& [l, id] : ids) names[{type, id}] = l;
   }
   auto [it, inserted] = ids.emplace(label, static_cast<int64_t>(ids.size()) + 1);
-  if (inserted) names[{type, it->second}] = label;
+  auto& types = s->code_types[space];
+  if (types.insert(type).second) {
+    names[{type, 0}] = "End";
+    for (const auto& [l, id] : ids) names[{type, id}] = l;
+  }
+  if (inserted)
+    for (uint32_t t : types) names[{t, it->second}] = label;
   return it->second;
 }
 
@@ -337,6 +349,11 @@ class ThreadWalker {
       case RecordKind::kCaller:
         if (!stopped_)
           sink_->Code(t, cpu_, kCallerFunctionType, kCallerLineType, r.f[0]);
+        break;
+      case RecordKind::kCallerAt:
+        if (!stopped_ && r.f[0] >= 2 && r.f[0] <= kMaxCallerLevel)
+          sink_->Code(t, cpu_, kCallerFunctionType - 1 + static_cast<uint32_t>(r.f[0]),
+                      kCallerLineType - 1 + static_cast<uint32_t>(r.f[0]), r.f[1]);
         break;
       case RecordKind::kCodeEvent:
         if (!stopped_)

@@ -296,10 +296,15 @@ void PcfUserTypes(const MergedTrace& t, std::string* out) {
   std::map<uint32_t, std::map<int64_t, std::string>> values;
   for (const auto& [key, label] : t.values) values[key.first][key.second] = label;
   std::map<uint32_t, std::string> types = t.types;
-  for (const auto& [type, v] : values)
-    types.emplace(type, type == 70000001   ? "Caller at level 1"
-                        : type == 80000001 ? "Caller line at level 1"
-                                           : "User event " + std::to_string(type));
+  for (const auto& [type, v] : values) {
+    // Extrae's caller levels: 7000000L "Caller at level L", 8000000L "Caller line at level L".
+    if (type > 70000000 && type <= 70000032)
+      types.emplace(type, "Caller at level " + std::to_string(type - 70000000));
+    else if (type > 80000000 && type <= 80000032)
+      types.emplace(type, "Caller line at level " + std::to_string(type - 80000000));
+    else
+      types.emplace(type, "User event " + std::to_string(type));
+  }
   for (const auto& [type, label] : types) PcfType(type, label, values[type], out);
 }
 

@@ -21,6 +21,7 @@ int FieldCount(RecordKind k) {
   switch (k) {
     case RecordKind::kEvent:
     case RecordKind::kCodeEvent:
+    case RecordKind::kCallerAt:
       return 2;
     case RecordKind::kStateEnter:
       return 1;

@@ -22,6 +22,9 @@ namespace parallax::tracing::mpi {
 // `address` when it is outside libparallax-mpi.so, else the first return address of the
 // calling stack that is (0 when there is none).
 uintptr_t CallerOutsideLibrary(uintptr_t address);
+// PXT_CALLERS > 1: records the return addresses of the `levels` innermost frames outside this
+// library (level 1 as kCaller, the others as kCallerAt), unwinding with libgcc's unwinder.
+void RecordCallStack(ThreadBuffer* b, uint64_t t, int levels);
 
 // The world rank of a peer's `rank` in `comm` (MPI_COMM_WORLD ranks pass through; for an
 // inter-communicator, a rank of its remote group).

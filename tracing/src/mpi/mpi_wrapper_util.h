@@ -23,8 +23,11 @@ class CallScope {
       : call_(call), b_(CurrentBuffer()) {
     if (!b_) return;
     t0_ = Now();
-    if (Runtime::Get().options().callers)
+    const int levels = Runtime::Get().options().callers;
+    if (levels == 1)
       RecordCaller(b_, t0_, CallerOutsideLibrary(reinterpret_cast<uintptr_t>(caller)));
+    else if (levels > 1)
+      RecordCallStack(b_, t0_, levels);
     RecordStateEnter(b_, t0_, call_.state);
     RecordEvent(b_, t0_, call_.type, call_.value);
   }
