@@ -28,7 +28,7 @@ def expected(r):
     def rooted(root, to_all, from_all):
         return (to_all if r == root else 0, from_all, root)
     bcast = lambda n, root: (n * I if r == root else 0, 0 if r == root else n * I, root)
-    reduce_ = lambda n, root: (n * I, n * I if r == root else 0, root)
+    reduce_ = lambda n, root: (0 if r == root else n * I, n * I if r == root else 0, root)  # the root sends 0, as Extrae
     gatherv = (v * I, 10 * I if r == 0 else 0, 0)
     blocking = [(8, 0, 0, None), (7,) + bcast(8, 0), (9,) + reduce_(4, 1), (10, 8, 8, None),
                 (13, I, 4 * I if r == 0 else 0, 0), (14,) + gatherv,

@@ -41,7 +41,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   PXT_CALL("MPI_Reduce");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(count, type),
+    // The root sends nothing, as Extrae writes it (BSC's cfgs read its 0): it receives.
+    RecordCollective(s, comm, InRootGroup(root) || IsRoot(comm, root) ? 0 : Bytes(count, type),
                      IsRoot(comm, root) ? Bytes(count, type) : 0, root);
   return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
@@ -195,7 +196,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type
   PXT_CALL("MPI_Ireduce");
   CallScope s(kCall);
   if (s.buffer())
-    RecordCollective(s, comm, InRootGroup(root) ? 0 : Bytes(count, type),
+    RecordCollective(s, comm, InRootGroup(root) || IsRoot(comm, root) ? 0 : Bytes(count, type),
                      IsRoot(comm, root) ? Bytes(count, type) : 0, root);
   return PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request);
 }
