@@ -120,7 +120,32 @@ export class RowGroups {
       }
       return ul;
     };
-    this.root.replaceChildren(list(tree));
+    // Collapse every innermost group (the tasks of threads, the nodes of cpus) but the first
+    // (at least one row stays), or expand all.
+    const leaves = [];
+    const walk = (level) => {
+      for (const [name, node] of level) {
+        if (node.children.size) walk(node.children);
+        else leaves.push(name);
+      }
+    };
+    walk(tree);
+    const all = el('div', null, 'group-all');
+    const collapseAll = el('button', 'collapse all', 'collapse-all');
+    collapseAll.type = 'button';
+    collapseAll.title = 'hide the rows of every innermost group but the first';
+    collapseAll.addEventListener('click', () => this.setAll(leaves.slice(1)));
+    const expandAll = el('button', 'expand all', 'expand-all');
+    expandAll.type = 'button';
+    expandAll.addEventListener('click', () => this.setAll([]));
+    all.append(collapseAll, ' ', expandAll);
+    this.root.replaceChildren(all, list(tree));
+  }
+
+  setAll(names) {
+    this.collapsed = new Set(names);
+    this.draw();
+    this.panel.render();
   }
 
   toggle(name) {

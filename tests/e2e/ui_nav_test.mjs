@@ -443,6 +443,13 @@ const steps = [
     await tree.locator('button.group[data-group="TASK 1.1"]').click();
     n = await waitFrame(panel, n);
     check((await rowsOf()).length === 2, 'expanding TASK 1.1 did not bring its row back');
+    // Collapse all: every task but the first; expand all brings every row back.
+    await tree.locator('button.collapse-all').click();
+    n = await waitFrame(panel, n);
+    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.1.1",0]]', `collapse all left ${JSON.stringify(await rowsOf())}`);
+    await tree.locator('button.expand-all').click();
+    n = await waitFrame(panel, n);
+    check((await rowsOf()).length === 2, 'expand all did not bring every row back');
     await tree.locator('button.group[data-group="APPL 1"]').click();  // APPL 1 is every row: refused
     check(await tree.locator('button.group[data-group="TASK 1.1"]').count() === 1, 'the refused APPL collapse hid its tasks');
     await panel.locator('button.rows').click();
