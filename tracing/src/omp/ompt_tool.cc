@@ -4,8 +4,9 @@
 //   60000001 Parallel (OMP): 3 a parallel region is open (on the thread that opened it), 1 a
 //            worksharing loop, 2 sections; 0 when closed (the enclosing value comes back)
 //   60000018 Executed OpenMP parallel function (+100: its line): each thread of a team while
-//            it runs the region; the function is the one holding the parallel construct (OMPT
-//            gives the construct's address, not the outlined body's)
+//            it runs the region: the outlined body (clang's `main.omp_outlined`), which the
+//            library takes from LLVM's `__kmpc_fork_call` (interposed: OMPT gives only the
+//            construct's address); the enclosing function when the call did not go through it
 //   60000005 OpenMP barrier: 1 while waiting in a barrier (state 5, Synchronization)
 //   60000006 / 60000007 OpenMP named (critical) / unnamed (omp_set_lock) lock: 3 waiting for
 //            it (state 5), 6 holding it, 0 released
@@ -18,6 +19,8 @@
 #include <link.h>
 #include <omp-tools.h>
 
+#include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -40,6 +43,11 @@ constexpr int64_t kRegion = 3, kLoop = 1, kSections = 2;
 constexpr int64_t kLockWait = 3, kLocked = 6, kUnlocked = 0;
 
 bool g_ompt_started = false;  // set once, by the OpenMP runtime's initialisation
+
+// The outlined body of the region this thread is forking (__kmpc_fork_call, below), for
+// OnParallelBegin, which runs inside that call on the same thread. Thread-local by necessity:
+// libomp calls the wrappers with no handle of ours.
+thread_local void* t_forking = nullptr;
 
 // Per thread: the stack of 60000001 values (a loop inside a region restores the region).
 thread_local std::vector<int64_t>* t_parallel_stack = nullptr;
@@ -69,7 +77,9 @@ void OnThreadBegin(ompt_thread_t type, ompt_data_t*) {
 
 void OnParallelBegin(ompt_data_t*, const ompt_frame_t*, ompt_data_t* parallel, unsigned, int,
                      const void* codeptr) {
-  parallel->ptr = const_cast<void*>(codeptr);
+  // The outlined body when the region was forked through __kmpc_fork_call, else the construct.
+  parallel->ptr = t_forking != nullptr ? t_forking : const_cast<void*>(codeptr);
+  t_forking = nullptr;
   if (ThreadBuffer* b = Buffer()) PushParallel(b, Now(), kRegion);
 }
 
@@ -87,6 +97,8 @@ void OnImplicitTask(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_
   if (endpoint == ompt_scope_begin) {
     if (worker) RecordStateLeave(b, t);  // Idle -> Running
     auto code = reinterpret_cast<uintptr_t>(parallel ? parallel->ptr : nullptr);
+    // A function's entry + 1 resolves to the function and its first line (the merge reads the
+    // address before a return address); a construct's return address as it is.
     RecordCodeEvent(b, t, kParallelFunction, code);
   } else {
     RecordEvent(b, t, kParallelFunction, 0);
@@ -255,6 +267,10 @@ __attribute__((constructor)) void LoadOmpTracing() {
 }
 
 }  // namespace
+
+// Called by __kmpc_fork_call (below) around libomp's: the outlined body of the region forked.
+void SetForking(void* body) { t_forking = body; }
+
 }  // namespace parallax::tracing
 
 extern "C" {
@@ -267,3 +283,41 @@ ompt_start_tool_result_t* ompt_start_tool(unsigned int, const char*) {
 }
 
 }  // extern "C"
+
+// LLVM's entry of a parallel region: `__kmpc_fork_call(loc, argc, microtask, args...)` runs
+// `microtask` (the outlined body) on every thread of the team. The wrapper notes the body for
+// OnParallelBegin and calls libomp's with the same arguments: the captured variables, one
+// pointer-sized value each, forwarded as kMaxForwarded values (libomp reads `argc` of them; the
+// rest are ignored).
+extern "C" {
+using PxtMicrotask = void (*)(int32_t*, int32_t*, ...);
+using PxtForkCall = void (*)(void*, int32_t, PxtMicrotask, ...);
+
+__attribute__((visibility("default"))) void __kmpc_fork_call(void* loc, int32_t argc, PxtMicrotask task, ...) {
+  static PxtForkCall real = reinterpret_cast<PxtForkCall>(dlsym(RTLD_NEXT, "__kmpc_fork_call"));
+  if (real == nullptr) {
+    std::fprintf(stderr, "parallax-trace: __kmpc_fork_call not found after libparallax-omp.so\n");
+    std::abort();
+  }
+  constexpr int kMaxForwarded = 64;
+  if (argc < 0 || argc > kMaxForwarded) {
+    // A va_list cannot be passed on: a region capturing more variables cannot be forwarded.
+    std::fprintf(stderr, "parallax-trace: a parallel region passes %d variables, more than the %d "
+                         "libparallax-omp.so forwards; run it without the library\n", argc, kMaxForwarded);
+    std::abort();
+  }
+  void* a[kMaxForwarded] = {};
+  va_list ap;
+  va_start(ap, task);
+  for (int i = 0; i < argc; ++i) a[i] = va_arg(ap, void*);
+  va_end(ap);
+  // The body's entry + 1: the merge resolves an address as a return address (address - 1).
+  ::parallax::tracing::SetForking(reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(task) + 1));
+  real(loc, argc, task, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14],
+       a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
+       a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38], a[39], a[40], a[41], a[42], a[43], a[44], a[45], a[46],
+       a[47], a[48], a[49], a[50], a[51], a[52], a[53], a[54], a[55], a[56], a[57], a[58], a[59], a[60], a[61], a[62],
+       a[63]);
+  ::parallax::tracing::SetForking(nullptr);
+}
+}
