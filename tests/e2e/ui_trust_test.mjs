@@ -461,6 +461,7 @@ const steps = [
     await p2.goto(server.url.replace(/\?.*$/, ''));
     await p2.locator('#first-page').waitFor();
     check(await p2.locator('#first-page').isVisible(), 'the first page does not say what to do');
+    await p2.locator('#recent li').first().waitFor({ timeout: 20000 });  // listed once the page has asked the server
     const recent = await p2.locator('#recent li').allTextContents();
     check(recent.includes('epoch/epoch_4proc.prv.gz') && recent.includes('dense/dense.prv'), `recent traces: ${recent.join(', ')}`);
     await p2.locator('#recent li', { hasText: 'epoch/epoch_4proc.prv.gz' }).click();
