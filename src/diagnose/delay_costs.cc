@@ -161,7 +161,10 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
   DelayCosts out;
   const auto& inst = waits.instances;
   out.cause.resize(inst.size());
-  if (inst.empty()) return out;
+  if (inst.empty()) {
+    if (phase_of_call != nullptr) out.phase_offsets.assign(1, 0);  // no instance, no share
+    return out;
+  }
   // Each call's waiting time, and each rank's first instance (instances are by rank, call).
   const size_t nranks = table.ranks.size();
   std::vector<std::vector<Time>> wait_of_call(nranks);
