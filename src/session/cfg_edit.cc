@@ -24,6 +24,7 @@
 #include "src/render/draw_modes.h"
 #include "src/semantic/evaluator.h"
 #include "src/semantic/function_table.h"
+#include "src/session/names.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
@@ -619,7 +620,7 @@ static Result<std::string> FunctionCfgUnguarded(const Trace& trace, const std::s
   const session::TraceImpl& t = Impl(trace);
   if (t.functions().Find(function, Slot::kThread) == nullptr)
     return Status::Error(fmt::format("unknown thread function '{}'", function), {},
-                         "see docs/functions.md for the names (as Paraver spells them)");
+                         session::ThreadFunctionHint(t.functions(), function));
   semantic::WindowSpec w;
   w.name = function;
   w.unit = t.header().unit;

@@ -13,6 +13,7 @@
 #include "src/semantic/info_type.h"
 #include "src/session/distributed.h"
 #include "src/session/guard.h"
+#include "src/session/names.h"
 #include "src/session/trace_impl.h"
 
 namespace parallax {
@@ -40,7 +41,7 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
     if (!req.parameters.empty()) f.params.push_back(req.parameters);
     if (t.functions().Find(f.name, semantic::Slot::kThread) == nullptr)
       return Status::Error(fmt::format("unknown thread function '{}'", f.name), {},
-                           "see docs/functions.md for the names (as Paraver spells them)");
+                           session::ThreadFunctionHint(t.functions(), f.name));
     w.functions[static_cast<size_t>(semantic::Slot::kThread)] = std::move(f);
     set.specs.push_back(std::move(w));
     set.draw.push_back(0);
@@ -58,7 +59,7 @@ Result<WindowSet> ResolveWindows(const session::TraceImpl& t, const TimelineRequ
   }
   if (!req.window.empty() && set.draw.empty())
     return Status::Error(fmt::format("no window named '{}' in the cfg", req.window),
-                         Location{name, 0, 0});
+                         Location{name, 0, 0}, session::WindowNamesHint(set.specs, req.window));
   if (set.draw.empty() && !set.specs.empty()) set.draw.push_back(set.specs.size() - 1);
   if (set.draw.empty()) return Status::Error("the cfg defines no window", Location{name, 0, 0});
   return set;

@@ -11,6 +11,7 @@
 #include "src/semantic/function_table.h"
 #include "src/semantic/info_type.h"
 #include "src/semantic/saturate.h"
+#include "src/session/names.h"
 #include "src/session/guard.h"
 #include "src/session/trace_impl.h"
 
@@ -198,7 +199,8 @@ Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TraceImpl::TextWind
     if (!req.window.empty()) {
       auto it = std::find_if(windows.begin(), windows.end(), [&](const auto& w) { return w.name == req.window; });
       if (it == windows.end())
-        return Status::Error(fmt::format("no window named '{}' in the cfg", req.window), Location{name, 0, 0});
+        return Status::Error(fmt::format("no window named '{}' in the cfg", req.window), Location{name, 0, 0},
+                             WindowNamesHint(windows, req.window));
       index = static_cast<size_t>(it - windows.begin());
     }
     return std::make_pair(std::move(windows), index);
@@ -210,7 +212,7 @@ Result<std::pair<std::vector<semantic::WindowSpec>, size_t>> TraceImpl::TextWind
   if (!req.parameters.empty()) f.params.push_back(req.parameters);
   if (functions().Find(f.name, semantic::Slot::kThread) == nullptr)
     return Status::Error(fmt::format("unknown thread function '{}'", f.name), {},
-                         "see docs/functions.md for the names (as Paraver spells them)");
+                         ThreadFunctionHint(functions(), f.name));
   w.functions[static_cast<size_t>(semantic::Slot::kThread)] = std::move(f);
   return std::make_pair(std::vector<semantic::WindowSpec>{std::move(w)}, size_t{0});
 }

@@ -8,28 +8,13 @@
 #include <algorithm>
 #include <string_view>
 
+#include "src/base/closest.h"
 #include "src/cfg/cfg_reader.h"
 #include "src/views/embedded_views.h"
 
 namespace parallax {
 
 namespace {
-
-// Edit distance, for "did you mean".
-size_t Distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // What a view reads, from the event types its windows filter on and their functions.
 std::vector<std::string> Needs(const cfg::CfgFile& file) {
@@ -71,18 +56,18 @@ std::vector<ViewInfo> ListViews() {
 }
 
 Result<std::string> ViewCfg(const std::string& name) {
-  std::vector<std::pair<size_t, std::string>> near;
+  std::vector<std::string> names;
   for (size_t i = 0; i < views::kEmbeddedViewCount; ++i) {
     const views::EmbeddedView& v = views::kEmbeddedViews[i];
     if (name == v.name) return std::string(v.text);
-    near.emplace_back(Distance(name, v.name), v.name);
+    names.push_back(v.name);
   }
-  std::sort(near.begin(), near.end());
   std::string hint = "`parallax views` lists them";
-  if (!near.empty()) {
-    std::string closest;
-    for (size_t k = 0; k < near.size() && k < 3; ++k) closest += (k ? ", " : "") + near[k].second;
-    hint = fmt::format("the closest: {} (`parallax views` lists them all)", closest);
+  const std::vector<std::string> closest = base::ClosestNames(name, names, 3, true);
+  if (!closest.empty()) {
+    std::string list;
+    for (const std::string& n : closest) list += (list.empty() ? "" : ", ") + n;
+    hint = fmt::format("the closest: {} (`parallax views` lists them all)", list);
   }
   return Status::Error(fmt::format("no view named '{}'", name), {}, hint);
 }
