@@ -21,7 +21,6 @@
 // nothing (its GOMP_* definitions are never called).
 
 #include <dlfcn.h>
-#include <link.h>
 
 #include <algorithm>
 #include <atomic>
@@ -33,21 +32,13 @@
 #include <utility>
 
 #include "parallax/trace.h"
+#include "tracing/src/omp/omp_common.h"
 #include "tracing/src/runtime.h"
 
 namespace parallax::tracing {
 namespace {
 
-// Extrae's OpenMP types, as ompt_tool.cc writes them.
-constexpr uint32_t kParallel = 60000001;
-constexpr uint32_t kBarrier = 60000005;
-constexpr uint32_t kNamedLock = 60000006;
-constexpr uint32_t kUnnamedLock = 60000007;
-constexpr uint32_t kParallelFunction = 60000018;
-constexpr uint32_t kTaskFunction = 60000023;
-constexpr uint32_t kTaskInstantiated = 60000024;
-constexpr int64_t kRegion = 3, kLoop = 1, kSections = 2;
-constexpr int64_t kLockWait = 3, kLocked = 6, kUnlocked = 0;
+using namespace omp;  // Extrae's OpenMP types, shared with ompt_tool.cc
 
 using Body = void (*)(void*);
 using CopyFn = void (*)(void*, void*);
@@ -359,41 +350,9 @@ void TaskBody(void* block) {
 // ---------------------------------------------------------------------------------------------
 // Start: only in a process that has libgomp.
 
-int FindLibgomp(dl_phdr_info* info, size_t, void* found) {
-  if (info->dlpi_name != nullptr && std::strstr(info->dlpi_name, "libgomp") != nullptr)
-    *static_cast<bool*>(found) = true;
-  return 0;
-}
-
-void NameEvents() {
-  Runtime& rt = Runtime::Get();
-  rt.NameType(kParallel, "Parallel (OMP)");
-  for (auto [v, l] : {std::pair<int64_t, const char*>{0, "close"}, {kLoop, "DO (open)"},
-                      {kSections, "SECTIONS (open)"}, {kRegion, "REGION (open)"}})
-    rt.NameValue(kParallel, v, l);
-  rt.NameType(kBarrier, "OpenMP barrier");
-  rt.NameValue(kBarrier, 0, "End");
-  rt.NameValue(kBarrier, 1, "Begin");
-  rt.NameType(kNamedLock, "OpenMP named-Lock");
-  rt.NameType(kUnnamedLock, "OpenMP unnamed-Lock");
-  for (uint32_t type : {kNamedLock, kUnnamedLock})
-    for (auto [v, l] : {std::pair<int64_t, const char*>{kUnlocked, "Unlocked status"},
-                        {kLockWait, "Lock"}, {kLocked, "Locked status"}})
-      rt.NameValue(type, v, l);
-  rt.NameType(kParallelFunction, "Executed OpenMP parallel function");
-  rt.NameType(kParallelFunction + 100, "Executed OpenMP parallel function line and file");
-  rt.NameType(kTaskFunction, "Executed OpenMP task function");
-  rt.NameType(kTaskFunction + 100, "Executed OpenMP task function line and file");
-  rt.NameType(kTaskInstantiated, "Instantiated OpenMP task function");
-  rt.NameType(kTaskInstantiated + 100, "Instantiated OpenMP task function line and file");
-  rt.NameState(PXT_STATE_IDLE, "Idle");
-}
-
 __attribute__((constructor)) void LoadGompTracing() {
-  bool gomp = false;
-  dl_iterate_phdr(FindLibgomp, &gomp);
-  if (!gomp) return;
-  if (pxt_start() == 0 && Runtime::Get().active()) NameEvents();
+  if (!UsesLibgomp()) return;
+  if (pxt_start() == 0 && Runtime::Get().active()) NameTypes(Runtime::Get());
 }
 
 }  // namespace

@@ -16,31 +16,22 @@
 // says so (stderr and the merge report).
 
 #include <dlfcn.h>
-#include <link.h>
 #include <omp-tools.h>
 
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
 #include "parallax/trace.h"
+#include "tracing/src/omp/omp_common.h"
 #include "tracing/src/runtime.h"
 
 namespace parallax::tracing {
 namespace {
 
-constexpr uint32_t kParallel = 60000001;
-constexpr uint32_t kBarrier = 60000005;
-constexpr uint32_t kNamedLock = 60000006;
-constexpr uint32_t kUnnamedLock = 60000007;
-constexpr uint32_t kParallelFunction = 60000018;
-constexpr uint32_t kTaskFunction = 60000023;
-constexpr uint32_t kTaskInstantiated = 60000024;
-constexpr uint32_t kStateIdle = 0;
-constexpr int64_t kRegion = 3, kLoop = 1, kSections = 2;
-constexpr int64_t kLockWait = 3, kLocked = 6, kUnlocked = 0;
+using namespace omp;  // Extrae's OpenMP types, shared with gomp_wrappers.cc
+constexpr uint32_t kStateIdle = PXT_STATE_IDLE;
 
 bool g_ompt_started = false;  // set once, by the OpenMP runtime's initialisation
 
@@ -216,44 +207,17 @@ int Initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   Set(set, ompt_callback_mutex_released, &OnMutexReleased);
   Set(set, ompt_callback_task_create, &OnTaskCreate);
   Set(set, ompt_callback_task_schedule, &OnTaskSchedule);
-  Runtime& rt = Runtime::Get();
-  rt.NameType(kParallel, "Parallel (OMP)");
-  for (auto [v, l] : {std::pair<int64_t, const char*>{0, "close"}, {kLoop, "DO (open)"},
-                      {kSections, "SECTIONS (open)"}, {kRegion, "REGION (open)"}})
-    rt.NameValue(kParallel, v, l);
-  rt.NameType(kBarrier, "OpenMP barrier");
-  rt.NameValue(kBarrier, 0, "End");
-  rt.NameValue(kBarrier, 1, "Begin");
-  rt.NameType(kNamedLock, "OpenMP named-Lock");
-  rt.NameType(kUnnamedLock, "OpenMP unnamed-Lock");
-  for (uint32_t type : {kNamedLock, kUnnamedLock})
-    for (auto [v, l] : {std::pair<int64_t, const char*>{kUnlocked, "Unlocked status"},
-                        {kLockWait, "Lock"}, {kLocked, "Locked status"}})
-      rt.NameValue(type, v, l);
-  rt.NameType(kParallelFunction, "Executed OpenMP parallel function");
-  rt.NameType(kParallelFunction + 100, "Executed OpenMP parallel function line and file");
-  rt.NameType(kTaskFunction, "Executed OpenMP task function");
-  rt.NameType(kTaskFunction + 100, "Executed OpenMP task function line and file");
-  rt.NameType(kTaskInstantiated, "Instantiated OpenMP task function");
-  rt.NameType(kTaskInstantiated + 100, "Instantiated OpenMP task function line and file");
-  rt.NameState(kStateIdle, "Idle");
+  NameTypes(Runtime::Get());
   return 1;
 }
 
 void Finalize(ompt_data_t*) {}
 
-int FindLibgomp(dl_phdr_info* info, size_t, void* found) {
-  if (info->dlpi_name && std::strstr(info->dlpi_name, "libgomp")) *static_cast<bool*>(found) = true;
-  return 0;
-}
-
 // Runs before the runtime's own exit handler (registered earlier): says why a program that
 // uses OpenMP has no OpenMP events.
 void CheckOmptAtExit() {
   if (g_ompt_started) return;
-  bool gomp = false;
-  dl_iterate_phdr(FindLibgomp, &gomp);
-  if (!gomp) return;
+  if (!UsesLibgomp()) return;
   const char* notice =
       "the program uses GCC's libgomp, which has no OMPT: OpenMP is not traced (build it with "
       "clang -fopenmp to use LLVM's libomp)";
