@@ -18,11 +18,7 @@ PROG=$BUILD/bin/pxt_test_bursts
 [ -x "$PROG" ] || { echo "skipped: $PROG not built"; exit 77; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-fail=0
-check() {  # name got expected
-  if [ "$2" = "$3" ]; then echo "ok $1: $2"; else echo "FAIL $1: got '$2', expected '$3'"; fail=1; fi
-}
+. "$(dirname "$0")/lib/tracing.bash"  # check, preload, events, values
 PXT_BURSTS=1ms PXT_COUNTERS=synthetic PXT_OUTPUT_DIR=$OUT PXT_OUTPUT_NAME=bursts "$PROG" 3000 \
   > "$OUT/stdout" 2> "$OUT/stderr"
 check "program ran" "$(cat "$OUT/stdout")" "bursts done"

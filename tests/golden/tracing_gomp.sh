@@ -21,13 +21,8 @@ command -v gcc >/dev/null || { echo "skipped: no gcc"; exit 77; }
 [ -f "$CFG/OpenMP/analysis/omp_profile.cfg" ] || { echo "skipped: no BSC OpenMP cfgs in $DATA"; exit 77; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-ASAN_LIB=$(ldd "$BUILD/bin/pxt_example_threads" 2>/dev/null | awk '/libasan/ {print $3}')
-PRELOAD="${ASAN_LIB:+$ASAN_LIB:}$LIB"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-fail=0
-check() {  # name got expected
-  if [ "$2" = "$3" ]; then echo "ok $1: $2"; else echo "FAIL $1: got '$2', expected '$3'"; fail=1; fi
-}
+. "$(dirname "$0")/lib/tracing.bash"  # check, preload, events, values
+PRELOAD=$(preload "$LIB")
 run() {  # name program: traced on 2 threads into $OUT/NAME.prv
   OMP_NUM_THREADS=2 PXT_COUNTERS=none PXT_VERBOSE=0 PXT_OUTPUT_DIR=$OUT PXT_OUTPUT_NAME=$1 \
     LD_PRELOAD="$PRELOAD" "$2"

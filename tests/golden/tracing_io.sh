@@ -20,28 +20,8 @@ command -v gcc >/dev/null || { echo "skipped: no gcc"; exit 77; }
 [ -f "$CFG/io_read_call.cfg" ] || { echo "skipped: no BSC I/O cfgs in $DATA"; exit 77; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-ASAN_LIB=$(ldd "$BUILD/bin/pxt_example_threads" 2>/dev/null | awk '/libasan/ {print $3}')
-PRELOAD="${ASAN_LIB:+$ASAN_LIB:}$LIB"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-fail=0
-check() {  # name got expected
-  if [ "$2" = "$3" ]; then echo "ok $1: $2"; else echo "FAIL $1: got '$2', expected '$3'"; fail=1; fi
-}
-# Events of thread 1 as "TYPE=VALUE" words in time order, for the types given.
-events() {  # trace type...
-  "$BIN" text "$1" --thread-function "State As Is" --json | python3 -c '
-import json, sys
-types = set(int(t) for t in sys.argv[1:])
-d = json.load(sys.stdin)
-print(" ".join("%d=%d" % (e["type"], e["value"]) for e in d["events"] if e["type"] in types))' "${@:2}"
-}
-# Non-zero intervals of a cfg window on thread 1, as "value" words.
-values() {  # trace cfg [window]
-  "$BIN" text "$1" --cfg "$2" ${3:+--window "$3"} --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(" ".join("%g" % iv["value"] for iv in d["intervals"] if iv["value"] != 0))'
-}
+. "$(dirname "$0")/lib/tracing.bash"  # check, preload, events, values
+PRELOAD=$(preload "$LIB")
 
 gcc -O1 -g "$SRC/io_files.c" -o "$OUT/io_files"
 mkdir "$OUT/files"

@@ -14,11 +14,7 @@ PROG=$BUILD/bin/pxt_test_size_limit
 [ -x "$PROG" ] || { echo "skipped: $PROG not built"; exit 77; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-fail=0
-check() {  # name got expected
-  if [ "$2" = "$3" ]; then echo "ok $1: $2"; else echo "FAIL $1: got '$2', expected '$3'"; fail=1; fi
-}
+. "$(dirname "$0")/lib/tracing.bash"  # check, preload, events, values
 N=200000
 LIMIT=262144 BUFFER=65536
 PXT_MAX_SIZE=256K PXT_BUFFER_SIZE=64K PXT_COUNTERS=none PXT_OUTPUT_DIR=$OUT PXT_OUTPUT_NAME=lim \

@@ -25,23 +25,7 @@ if ldd "$BUILD/bin/pxt_example_threads" 2>/dev/null | grep -q libasan; then
 fi
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-fail=0
-check() {  # name got expected
-  if [ "$2" = "$3" ]; then echo "ok $1: $2"; else echo "FAIL $1: got '$2', expected '$3'"; fail=1; fi
-}
-# Events of thread 1 as "TYPE=VALUE" words in time order, for the types given.
-events() {  # trace type...
-  "$BIN" text "$1" --thread-function "State As Is" --json | python3 -c '
-import json, sys
-types = set(int(t) for t in sys.argv[1:])
-d = json.load(sys.stdin)
-print(" ".join("%d=%d" % (e["type"], e["value"]) for e in d["events"] if e["type"] in types))' "${@:2}"
-}
-values() {  # trace cfg [window]: non-zero intervals of a cfg window on thread 1
-  "$BIN" text "$1" --cfg "$2" ${3:+--window "$3"} --json | python3 -c '
-import json, sys
-print(" ".join("%g" % iv["value"] for iv in json.load(sys.stdin)["intervals"] if iv["value"] != 0))'
-}
+. "$(dirname "$0")/lib/tracing.bash"  # check, preload, events, values
 run() {  # name extra-pairs [env...]
   local name=$1 extra=$2
   shift 2
