@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
@@ -104,9 +105,9 @@ int Run(const ConvertArgs& a) {
   } else {
     auto trace = LoadTraceOrReport(a.trace, a.strict);
     if (!trace) return 1;
-    TempDir dir;
+    std::optional<TempDir> dir;  // only a cut needs one: a plain conversion leaves no folder behind
     if (a.range.given()) {
-      trace = CutPortion(a, *trace, dir);
+      trace = CutPortion(a, *trace, dir.emplace());
       if (!trace) return 1;
     }
     s = IsSddf(a.output) ? WriteSddf(*trace, a.output, a.binary, a.force) : trace->Write(a.output, a.force);

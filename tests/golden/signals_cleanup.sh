@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Commands ended by a signal (SIGTERM, SIGINT) while writing leave no temporary file and no
 # partial output: each is stopped as soon as its temporary output appears (no timing involved),
-# then the folder must hold nothing but the input.
+# then the folder (also their TMPDIR) must hold nothing but the input.
 set -euo pipefail
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 GEN=$(dirname "$BIN")/parallax-gen
@@ -11,6 +11,7 @@ cd "$WORK"
 fail=0
 "$GEN" --size 64M --out "$WORK/g" > /dev/null
 export PARALLAX_CACHE=off
+export TMPDIR=$WORK  # a temporary folder a command makes for itself must not be left either
 
 # Runs `parallax ARGS...`, sends SIG once a file matching the temporary pattern appears, and
 # checks that the process ended by that signal and left only g.*.
@@ -37,7 +38,7 @@ os.execv(sys.argv[1], sys.argv[1:])' "$BIN" "$@" > /dev/null 2>&1 &
   else
     echo "FAIL $name: seen=$seen status=$status left=[$left]"; fail=1
   fi
-  rm -f -- $(ls -A | grep -v '^g\.') 2> /dev/null || true
+  rm -rf -- $(ls -A | grep -v '^g\.') 2> /dev/null || true
 }
 
 stop_when_writing TERM cut cut g.prv --from 0% --to 90% -o c.prv.gz
