@@ -45,6 +45,8 @@ std::string BrowserProgram() {
 // private file that redirects to it, as notebook servers do, so that the token does not show
 // in the process list of a shared machine. Returns false when no browser could be started.
 bool OpenBrowser(const std::string& url) {
+  std::string program = BrowserProgram();
+  if (program.empty()) return false;  // before the page: no browser, no file
   const char* tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/parallax-open-XXXXXX.html";
   int fd = mkstemps(path.data(), 5);  // 0600
@@ -53,9 +55,10 @@ bool OpenBrowser(const std::string& url) {
                      "\">Parallax</a>\n";
   bool written = write(fd, page.data(), page.size()) == static_cast<ssize_t>(page.size());
   close(fd);
-  if (!written) return false;
-  std::string program = BrowserProgram();
-  if (program.empty()) return false;
+  if (!written) {
+    unlink(path.c_str());
+    return false;
+  }
   std::string file_url = "file://" + path;
   char* argv[] = {program.data(), file_url.data(), nullptr};
   // The browser's own chatter (xdg-open lists every method it tried) stays off the terminal,
@@ -67,7 +70,10 @@ bool OpenBrowser(const std::string& url) {
   pid_t pid = 0;
   int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return false;
+  if (spawned != 0) {
+    unlink(path.c_str());  // no browser will read it
+    return false;
+  }
   std::thread([pid] {  // reap it, whenever it ends
     int status = 0;
     waitpid(pid, &status, 0);

@@ -27,7 +27,7 @@ if grep -q "$(echo "$url" | grep -o 'token=[0-9a-f]*')" "$tmp/opened"; then echo
 kill %1; wait %1 2>/dev/null || true
 
 # No browser: the server still runs and says so.
-BROWSER="$tmp/no-such-browser" "$bin" serve --root "$data/epoch" --open > "$tmp/out2" 2>&1 &
+BROWSER="$tmp/no-such-browser" TMPDIR="$tmp" "$bin" serve --root "$data/epoch" --open > "$tmp/out2" 2>&1 &
 for _ in $(seq 100); do grep -q "no browser" "$tmp/out2" && break; sleep 0.1; done
 grep -q "note: no browser was started" "$tmp/out2" || { echo "FAIL: no note"; cat "$tmp/out2"; exit 1; }
 grep -q "^Open http" "$tmp/out2" || { echo "FAIL: no URL"; exit 1; }
@@ -43,11 +43,14 @@ for i in 1 2 3 4 5; do echo "xdg-open: no method available for opening '\$1'" >&
 exit 3
 SH
 chmod +x "$tmp/bin/xdg-open"
-env -u DISPLAY -u WAYLAND_DISPLAY -u BROWSER PATH="$tmp/bin:$PATH" \
+env -u DISPLAY -u WAYLAND_DISPLAY -u BROWSER PATH="$tmp/bin:$PATH" TMPDIR="$tmp" \
   "$bin" serve --root "$data/epoch" --open > "$tmp/out3" 2>&1 &
 for _ in $(seq 100); do grep -q "no browser" "$tmp/out3" && break; sleep 0.1; done
 [ ! -e "$tmp/xdg-started" ] || { echo "FAIL: xdg-open started without a display"; cat "$tmp/out3"; exit 1; }
 grep -q "^Open http" "$tmp/out3" || { echo "FAIL: no URL"; cat "$tmp/out3"; exit 1; }
 [ "$(grep -c "no browser" "$tmp/out3")" = 1 ] || { echo "FAIL: not one note"; cat "$tmp/out3"; exit 1; }
 if grep -q "xdg-open:" "$tmp/out3"; then echo "FAIL: xdg-open's errors shown"; cat "$tmp/out3"; exit 1; fi
+# Only the browser that started got a page: where none started, none was left in $TMPDIR.
+pages=$(find "$tmp" -maxdepth 1 -name 'parallax-open-*.html' | wc -l)
+[ "$pages" = 1 ] || { echo "FAIL: $pages pages in TMPDIR, expected the first browser's only"; exit 1; }
 echo "serve --open: ok"
