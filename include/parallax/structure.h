@@ -40,6 +40,7 @@ struct IterationCandidate {
   uint32_t group = 1;
   double spread = 0, coverage = 0, consistency = 0;
   std::string rejected;
+  std::string nested_in;  // qualifies only as a loop nested in this candidate's (see docs/structure.md)
 };
 
 struct IterationsInfo {

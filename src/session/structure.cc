@@ -85,7 +85,7 @@ Result<ProgramStructure> AnalyzeStructure(const Trace& trace, const StructureOpt
     ii.why_none = its.why_none;
     for (const structure::Candidate& c : its.tried) {
       IterationCandidate ic{c.name, c.marker, c.occurrences, c.iterations, c.steady, c.group,
-                            c.spread, c.coverage, c.consistency, c.rejected};
+                            c.spread, c.coverage, c.consistency, c.rejected, c.nested_in};
       ii.tried.push_back(std::move(ic));
     }
     if (its.found) {

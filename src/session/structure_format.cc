@@ -47,6 +47,9 @@ std::string FormatStructureText(const ProgramStructure& s) {
                      it.confidence);
     o += fmt::format("  found by: {} {}{}\n", it.marker ? "marker" : "MPI call", it.anchor,
                      it.group > 1 ? fmt::format(" (every {} occurrences)", it.group) : "");
+    if (!it.tried.empty() && !it.tried.front().nested_in.empty())
+      o += fmt::format("  (durations too irregular alone, but a strict part of each iteration of {})\n",
+                       it.tried.front().nested_in);
     o += fmt::format("  loop {} .. {}; start-up {}{}, tear-down {}{}\n", Seconds(it.loop_begin_s),
                      Seconds(it.loop_end_s), Seconds(it.startup_s),
                      it.startup_iterations > 0 ? fmt::format(" (with {} irregular iterations)", it.startup_iterations) : "",
@@ -137,6 +140,7 @@ std::string FormatStructureJson(const ProgramStructure& s) {
     t["coverage"] = c.coverage;
     t["consistency"] = c.consistency;
     t["rejected"] = c.rejected;
+    if (!c.nested_in.empty()) t["nested_in"] = c.nested_in;
     tried.push_back(std::move(t));
   }
   its["tried"] = std::move(tried);

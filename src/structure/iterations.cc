@@ -25,6 +25,7 @@ constexpr uint64_t kMinSteady = 3;
 constexpr double kMaxSpread = 0.5;
 constexpr double kMinCoverage = 0.3;
 constexpr uint32_t kMaxGroup = 8;
+constexpr double kMinPositionShare = 0.5;  // of the durations' variance, for grouping
 
 // What a symbol stands for: an MPI call (kind 0) or a marker event (kind 1).
 struct SymbolKey {
@@ -117,6 +118,26 @@ std::pair<double, double> FarOutFences(const std::vector<double>& d, double m) {
   return {std::min(m / 3, std::exp(q1 - 3 * iqr)), std::max(m * 3, std::exp(q3 + 3 * iqr))};
 }
 
+// The share of the variance of the durations `d` explained by their position modulo q (the
+// between-position sum of squares over the total), over the first whole groups of q.
+double ShareByPosition(const std::vector<double>& d, uint32_t q) {
+  const size_t n = d.size() / q * q;
+  if (n < 2 * static_cast<size_t>(q)) return 0;
+  double mean = 0;
+  for (size_t j = 0; j < n; ++j) mean += d[j];
+  mean /= double(n);
+  std::vector<double> pos(q, 0);
+  double total = 0;
+  for (size_t j = 0; j < n; ++j) {
+    pos[j % q] += d[j];
+    total += (d[j] - mean) * (d[j] - mean);
+  }
+  double between = 0;
+  const double per = double(n / q);
+  for (double sum : pos) between += per * (sum / per - mean) * (sum / per - mean);
+  return total > 0 ? between / total : 0;
+}
+
 uint64_t Mix(uint64_t h, uint64_t x) {
   h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
@@ -130,11 +151,33 @@ bool MatchesAt(const std::vector<uint32_t>& symbols, size_t at, const std::vecto
 
 struct Evaluation {
   Candidate c;
+  uint32_t symbol = 0;
+  bool by_durations = false;  // rejected for its durations only (spread, far from the median)
   double variation = 0;  // coefficient of variation of the steady durations
   std::vector<std::vector<Time>> begins;  // steady iterations, per unit
   std::vector<Time> last_end;
   uint64_t startup = 0, teardown = 0;
 };
+
+// How many times `symbol` occurs in every steady iteration of `a` on every unit: the same
+// number everywhere, or 0.
+uint64_t NestedTimes(const Evaluation& a, uint32_t symbol, const std::vector<Sequence>& seq) {
+  uint64_t k = 0;
+  std::vector<Time> times;
+  for (size_t u = 0; u < seq.size(); ++u) {
+    times.clear();
+    for (size_t i = 0; i < seq[u].symbol.size(); ++i)
+      if (seq[u].symbol[i] == symbol) times.push_back(seq[u].time[i]);
+    for (size_t j = 0; j < a.begins.size(); ++j) {
+      const Time lo = a.begins[j][u], hi = j + 1 < a.begins.size() ? a.begins[j + 1][u] : a.last_end[u];
+      const auto n = static_cast<uint64_t>(std::lower_bound(times.begin(), times.end(), hi) -
+                                           std::lower_bound(times.begin(), times.end(), lo));
+      if (n == 0 || (k != 0 && n != k)) return 0;
+      k = n;
+    }
+  }
+  return k;
+}
 
 }  // namespace
 
@@ -260,6 +303,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   std::vector<Evaluation> evaluations;
   for (uint32_t s = 0; s < nsym; ++s) {
     Evaluation e;
+    e.symbol = s;
     e.c.name = name_of(keys[s]);
     e.c.marker = keys[s].kind == 1;
     const uint64_t c0 = count[0][s];
@@ -298,10 +342,9 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       return double(same) / double(sig.size() - q);
     };
     // Iterations of q intervals each: their durations, the steady loop and the measures.
-    auto evaluate = [&](uint32_t q, Evaluation& ev) {
-      ev.c.group = q;
+    // The durations of iterations of q intervals each, over all units.
+    auto durations = [&](uint32_t q) {
       const size_t n = (c0 - 1) / q;
-      ev.c.iterations = n;
       std::vector<double> d(n);
       for (size_t j = 0; j < n; ++j) {
         Time lo = UINT64_MAX, hi = 0;
@@ -311,6 +354,13 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         }
         d[j] = double(hi - lo);
       }
+      return d;
+    };
+    auto evaluate = [&](uint32_t q, Evaluation& ev) {
+      ev.c.group = q;
+      const size_t n = (c0 - 1) / q;
+      ev.c.iterations = n;
+      const std::vector<double> d = durations(q);
       const double m = Median(d);
       // The steady loop: from the first to the last iteration whose duration is not far out
       // (slower or faster ones between them are iterations too); those before are start-up,
@@ -365,6 +415,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         all_time += x;
         if (x >= m / 3 && x <= m * 3) typical += x;
       }
+      ev.by_durations = (all_time > 0 && typical < 0.5 * all_time) || ev.c.spread > kMaxSpread;
       if (all_time > 0 && typical < 0.5 * all_time)
         ev.c.rejected = fmt::format("most of the loop's time ({:.0f}%) is in iterations far from the median",
                                     100 * (1 - typical / all_time));
@@ -382,13 +433,16 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     };
     // Single intervals are iterations unless their durations are irregular (not qualifying,
     // or varying by more than 30%) while groups of q whose calls repeat (90%, where single
-    // intervals' do not) qualify and vary less than half as much: a call made q times per
-    // iteration. A checkpoint every few steps keeps single steps, their durations being regular.
+    // intervals' do not) qualify and vary less than half as much, and the intervals' durations
+    // depend on their position in the group: a call made q times per iteration. A checkpoint
+    // every few steps keeps single steps: their durations are regular, or vary as much at every
+    // position (noise, which grouping would only average out).
     Evaluation single = e;
     evaluate(1, single);
+    const std::vector<double> single_d = durations(1);
     if (match(1) < 0.9 && (!single.c.rejected.empty() || single.variation > 0.3))
       for (uint32_t g = 2; g <= kMaxGroup && (c0 - 1) / g >= kMinSteady; ++g) {
-        if (match(g) < 0.9) continue;
+        if (match(g) < 0.9 || ShareByPosition(single_d, g) < kMinPositionShare) continue;
         Evaluation grouped = e;
         evaluate(g, grouped);
         if (grouped.c.rejected.empty() && (!single.c.rejected.empty() || grouped.variation < single.variation / 2)) {
@@ -460,6 +514,22 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       if (all) e.begins.insert(e.begins.begin(), begins);
     }
     evaluations.push_back(std::move(e));
+  }
+  // A loop nested in a qualifying one: a candidate rejected for its durations alone, whose
+  // iterations hold the same calls, occurring the same number k >= 2 of times in every
+  // iteration of a qualifying candidate on every rank, is a finer loop with a strict period
+  // whose steps vary with the machine's noise (time steps with a checkpoint every k steps, on
+  // a loaded machine): the coarse loop's regularity vouches for it.
+  for (Evaluation& b : evaluations) {
+    if (!b.by_durations || b.c.consistency < 0.9 || b.c.coverage < kMinCoverage) continue;
+    for (const Evaluation& a : evaluations) {
+      if (!a.c.rejected.empty() || a.begins.empty()) continue;
+      const uint64_t k = NestedTimes(a, b.symbol, seq);
+      if (k < 2) continue;
+      b.c.rejected.clear();
+      b.c.nested_in = a.c.name;
+      break;
+    }
   }
   // The best: qualified first, markers first, then consistency (by tenths), then iterations.
   auto better = [](const Evaluation& a, const Evaluation& b) {

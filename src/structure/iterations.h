@@ -45,6 +45,9 @@ struct Candidate {
   double coverage = 0;     // of the run, by the steady iterations
   double consistency = 0;  // iterations holding the commonest set of frequent calls
   std::string rejected;    // why it was not kept ("" when it qualifies)
+  // When its durations alone would reject it: the qualifying candidate each of whose
+  // iterations holds the same number (≥ 2) of its occurrences on every rank.
+  std::string nested_in;
 };
 
 struct Iterations {
