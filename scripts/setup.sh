@@ -16,6 +16,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin gfortran libpapi-dev libdw-dev
   chromium fonts-dejavu-core
   clang libclang-rt-14-dev libomp-dev
+  debootstrap
 )
 # Node.js and npm run the browser tests; a newer Node.js already installed is kept.
 command -v node >/dev/null && command -v npm >/dev/null || PACKAGES+=(nodejs npm)
