@@ -343,6 +343,7 @@ py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg
   d["level"] = w.level;
   d["info_type"] = w.info_type;
   d["time_unit"] = w.time_unit;
+  d["unit"] = w.unit;
   d["from"] = w.from;
   d["to"] = w.to;
   d["object_names"] = w.object_names;
@@ -380,6 +381,7 @@ py::list Analyze(const PyTrace& t, const std::string& cfg, const std::string& cf
       planes.append(d);
     }
     out.append(py::dict(py::arg("name") = table.name, py::arg("statistic") = table.statistic,
+                        py::arg("unit") = table.unit,
                         py::arg("control_window") = table.control_window,
                         py::arg("data_window") = table.data_window,
                         py::arg("extra_window") = table.extra_window,

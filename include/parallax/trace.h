@@ -247,6 +247,9 @@ struct AnalyzePlane {
 struct AnalyzeTable {
   std::string name;       // Analyzer2D.Name
   std::string statistic;  // the printed statistic
+  // Of the statistic's values: the control window's time unit for times, "%", "count",
+  // "bytes", the data window's value unit (WindowIntervals::unit) for its values.
+  std::string unit;
   int control_window = -1;  // 0-based cfg window indices
   int data_window = -1;
   int extra_window = -1;    // -1 for 2D histograms

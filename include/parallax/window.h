@@ -40,6 +40,10 @@ struct WindowIntervals {
   std::string level;      // THREAD, TASK, APPL, WORKLOAD, CPU, NODE or SYSTEM
   std::string info_type;  // what the values mean (semantics.md §10): state, event value, ...
   std::string time_unit;  // of begin/end: the trace's unit (ns, us, ms)
+  // Of the values, from the info type: the window's time unit for times (ns, us, ms, s, ...),
+  // "bytes", a bandwidth ("GB/sec"), what they identify ("state", "event value", "task", ...),
+  // or "number" when the functions say nothing (flags, counts, ratios).
+  std::string unit;
   uint64_t from = 0, to = 0;                // the range evaluated
   std::vector<std::string> object_names;    // per object of the level: "THREAD 1.1.1", ...
   std::vector<uint32_t> object;             // per interval: 0-based object index

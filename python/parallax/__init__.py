@@ -21,6 +21,7 @@ import warnings as _warnings
 from . import _parallax
 from ._parallax import Error
 from ._pipit import PipitOps as _PipitOps, SubTrace as _SubTrace, multirun_analysis
+from . import _display, _plot
 
 __all__ = ["Error", "Trace", "Window", "Histogram", "Image", "PopTable", "Diagnosis", "Structure", "Comparison", "DifferenceWindow", "compare", "open", "pop",
            "functions", "register_function", "load_plugin", "LoadWarning",
@@ -62,13 +63,17 @@ def _progress_callback(progress):
 class Window:
     """The intervals of every object of a window: parallel NumPy arrays `object` (0-based index
     into `object_names`), `begin`, `end` (trace units, `time_unit`) and `value`, in object then
-    time order -- the rows paramedir dumps for the window."""
+    time order -- the rows paramedir dumps for the window. `unit` says what the values are, as
+    the core's functions declare it: a time unit (the window's: "ns", "us", "ms", ...),
+    "bytes", a bandwidth ("GB/sec"), what they name ("state", "event value", "task", ...), or
+    "number" when the functions say nothing (flags, counts, ratios)."""
 
     def __init__(self, d):
         self.name = d["window"]
         self.level = d["level"]
         self.info_type = d["info_type"]
         self.time_unit = d["time_unit"]
+        self.unit = d.get("unit", "number")
         self.range = (d["from"], d["to"])
         self.object_names = list(d["object_names"])
         self.object = d["object"]
@@ -81,13 +86,50 @@ class Window:
 
     def __repr__(self):
         return (f"<parallax.Window '{self.name}': {len(self)} intervals of "
-                f"{len(self.object_names)} {self.level} objects>")
+                f"{len(self.object_names)} {self.level} objects, values in {self.unit}>")
+
+    def _units(self):
+        return {"begin": self.time_unit, "end": self.time_unit, "duration": self.time_unit,
+                "value": self.unit}
+
+    def _columns(self):
+        return {"object": self.object, "begin": self.begin, "end": self.end,
+                "duration": self.end - self.begin, "value": self.value}
 
     def to_pandas(self):
+        """object, begin, end, duration, value; `attrs["units"]` gives each column's unit and
+        `attrs["unit"]` the values'."""
         pd = _pandas()
-        objects = pd.Categorical.from_codes(self.object, categories=self.object_names)
-        return pd.DataFrame({"object": objects, "begin": self.begin, "end": self.end,
-                             "duration": self.end - self.begin, "value": self.value})
+        columns = self._columns()
+        columns["object"] = pd.Categorical.from_codes(self.object, categories=self.object_names)
+        df = pd.DataFrame(columns)
+        df.attrs.update(units=self._units(), unit=self.unit, window=self.name)
+        return df
+
+    def to_arrow(self):
+        """The to_pandas() columns as a pyarrow Table; begin, end and value wrap the NumPy arrays
+        without a copy, object is a dictionary column over the object names. The schema's
+        metadata holds the units. ImportError when pyarrow is not installed."""
+        t = _display.columns_to_arrow(self._columns(), {"object": self.object_names})
+        return t.replace_schema_metadata({f"unit.{k}": v for k, v in self._units().items()})
+
+    def to_polars(self):
+        """The to_pandas() columns as a polars DataFrame (object as a Categorical). ImportError
+        when polars is not installed."""
+        return _display.columns_to_polars(self._columns(), {"object": self.object_names})
+
+    def matrix(self, columns=800):
+        """The window as a NumPy matrix of objects x `columns` equal time bins of its range
+        (a quantity's time-weighted mean, or the value at the bin's middle for values that name
+        things; NaN where no interval covers), and the bins' edges in trace units."""
+        return _plot.window_matrix(self, columns)
+
+    def plot(self, ax=None, columns=800, **kw):
+        """The window as an image of objects x time (matplotlib Figure; headless)."""
+        return _plot.timeline(self, ax=ax, columns=columns, **kw)
+
+    def _repr_html_(self):
+        return _display.window_html(self)
 
 
 class Histogram:
@@ -100,8 +142,11 @@ class Histogram:
         pd = _pandas()
         self.name = d["name"]
         self.statistic = d["statistic"]
+        self.unit = d.get("unit", "number")
         self.paramedir_writes = d["paramedir_writes"]
         self.planes = []
+        # Per plane, the 0-based object (at the control window's level) of each row.
+        self.row_objects = []
         frames, totals = [], []
         for p in d["planes"]:
             frame = pd.DataFrame(p["values"], index=pd.Index(p["rows"], name="object"),
@@ -109,6 +154,7 @@ class Histogram:
             tot = pd.DataFrame(p["totals"], index=pd.Index(p["total_names"], name="total"),
                                columns=p["columns"])
             self.planes.append((p["label"], frame, tot))
+            self.row_objects.append(list(p.get("row_objects", [])))
             frames.append(frame)
             totals.append(tot)
         three_d = d["extra_window"] >= 0 and len(self.planes) > 1
@@ -120,12 +166,34 @@ class Histogram:
             self.totals = pd.concat(totals, keys=labels, names=["plane"])
         else:
             self.frame, self.totals = frames[0], totals[0]
+        for f in (self.frame, self.totals):
+            f.attrs.update(unit=self.unit, statistic=self.statistic, histogram=self.name)
 
     def to_pandas(self):
+        """`frame`; its `attrs["unit"]` is the statistic's unit."""
         return self.frame
 
+    def to_arrow(self):
+        """`frame` as a pyarrow Table (the row labels as the "object" column)."""
+        return _display.frame_to_arrow(self.frame)
+
+    def to_polars(self):
+        """`frame` as a polars DataFrame (the row labels as the "object" column)."""
+        return _display.frame_to_polars(self.frame)
+
+    def plot(self, column=None, ax=None, **kw):
+        """Bars of the histogram's rows: stacked over its columns, or of one `column`
+        (matplotlib Figure)."""
+        return _plot.profile(self, column=column, ax=ax, **kw)
+
     def __repr__(self):
-        return f"<parallax.Histogram '{self.name}' ({self.statistic}): {self.frame.shape}>"
+        return f"<parallax.Histogram '{self.name}' ({self.statistic}, {self.unit}): {self.frame.shape}>"
+
+    def _repr_html_(self):
+        cap = (f"<b>{_display.esc(self.name)}</b>: {_display.esc(self.statistic)} in "
+               f"<b>{_display.esc(self.unit)}</b>")
+        tot = self.totals.to_html() if len(self.totals) else ""
+        return _display.frame_html(self.frame, cap) + tot
 
 
 class Image:
@@ -166,23 +234,50 @@ class PopTable:
         self.text = d["text"]
         self.warnings = list(d["warnings"])
         self.unavailable = {}
+        self.units = {}
         rows, names = [], []
         for line in list(d["factors"]) + list(d["raw"]):
             names.append(line["name"])
             rows.append(list(line["values"]) or [float("nan")] * len(self.traces))
+            self.units[line["name"]] = _pop_unit(line)
             if line["unavailable"]:
                 self.unavailable[line["name"]] = line["unavailable"]
         columns = [_os.path.basename(p) for p in self.traces]
         self.frame = pd.DataFrame(rows, index=pd.Index(names, name="metric"), columns=columns)
+        self.frame.attrs["units"] = dict(self.units)
 
     def to_pandas(self):
+        """`frame`; `attrs["units"]` gives each metric's unit ("%", "us", "GHz", ...)."""
         return self.frame
+
+    def plot(self, ax=None, **kw):
+        """The efficiencies as bars, one per trace (matplotlib Figure)."""
+        return _plot.pop(self, ax=ax, **kw)
 
     def __repr__(self):
         return self.text
 
     def _repr_html_(self):
-        return self.frame.to_html()
+        shown = self.frame.copy()
+        shown.insert(0, "unit", [self.units[m] for m in shown.index])
+        return _display.frame_html(shown, f"<b>POP metrics</b> ({_display.esc(self.scaling)} scaling)")
+
+
+# The unit of a line of the POP table, from the core's key (runtime_us, average_frequency_ghz).
+_POP_UNITS = {"speedup": "x", "average_ipc": "instructions/cycle", "useful_instructions": "instructions",
+              "useful_cycles": "cycles"}
+
+
+def _pop_unit(line):
+    key = line.get("key", "")
+    if line.get("percent"):
+        return "%"
+    if key in _POP_UNITS:
+        return _POP_UNITS[key]
+    for suffix, unit in (("_us", "us"), ("_ns", "ns"), ("_ms", "ms"), ("_ghz", "GHz")):
+        if key.endswith(suffix):
+            return unit
+    return "number"
 
 
 class Records(dict):
@@ -190,6 +285,14 @@ class Records(dict):
 
     def to_pandas(self):
         return _pandas().DataFrame(dict(self))
+
+    def to_arrow(self):
+        """The columns as a pyarrow Table, wrapping the NumPy arrays without a copy."""
+        return _display.columns_to_arrow(dict(self))
+
+    def to_polars(self):
+        """The columns as a polars DataFrame."""
+        return _display.columns_to_polars(dict(self))
 
 
 class Trace(_PipitOps):
@@ -207,6 +310,9 @@ class Trace(_PipitOps):
         i = self.info()
         return (f"<parallax.Trace {self.path}: {i['tasks']} tasks, {i['threads']} threads, "
                 f"{i['records']} records>")
+
+    def _repr_html_(self):
+        return _display.trace_html(self)
 
     def info(self):
         """Everything `parallax info` reports, as a dict."""
@@ -419,6 +525,14 @@ class Diagnosis:
         return (f"<parallax.Diagnosis {len(self.summary['ranks'])} ranks, {waits:.6g} s waiting, "
                 f"critical path {cp['length_s']:.6g} s>")
 
+    def _repr_html_(self):
+        cp = self.summary["critical_path"]
+        rows = [(p["name"], _display.number(p["time_s"]), p["count"])
+                for p in sorted(self.summary["patterns"].values(), key=lambda p: -p["time_s"])]
+        cap = (f"<b>parallax.Diagnosis</b>: {len(self.summary['ranks'])} ranks, critical path "
+               f"{_display.number(cp['length_s'])} s")
+        return _display.table(rows, header=["pattern", "time (s)", "instances"], caption=cap)
+
     @property
     def ranks(self):
         return list(self.summary["ranks"])
@@ -534,7 +648,60 @@ def register_function(name, kind, fn, params=(), info="same as below", doc="",
 
 
 class LoadWarning(UserWarning):
-    """A trace loaded with something missing or doubtful (a file cut short, skipped records)."""
+    """A trace loaded with something missing or doubtful (a file cut short, skipped records),
+    one per kind of damage the loader reports. Attributes: `path`; `kind` ("cut_short" for a
+    file cut short, else the loader's kind: "syntax", "out_of_order", "row_lines_ignored", ...);
+    `count` (lines or records of that kind); `examples` (the first locations); for a file cut
+    short also `last_time` and `end_time` (trace units: where the records stop and the header's
+    end), `missing_share` (the share of the run's time after the cut) and `records` (those read)."""
+
+    path = ""
+    kind = ""
+    count = 0
+    examples = ()
+
+
+# The loader's kinds that say the file was cut short: warned together, as one loss.
+_CUT_KINDS = ("truncated_input", "truncated_last_line", "missing_final_newline")
+
+
+def _load_warnings(handle, path):
+    """The LoadWarnings of a loaded trace: one per kind of damage, with its numbers."""
+    if not _parallax.load_warnings(handle):  # cheap: no pass over the records
+        return []
+    info = _parallax.info(handle)
+    problems = [d for d in info["diagnostics"] if d["severity"] != "info"]
+    out = []
+
+    def warning(message, kind, count, examples, **extra):
+        w = LoadWarning(message)
+        w.path, w.kind, w.count, w.examples = path, kind, count, tuple(examples)
+        for k, v in extra.items():
+            setattr(w, k, v)
+        out.append(w)
+
+    cut = [d for d in problems if d["kind"] in _CUT_KINDS]
+    if cut:
+        unit, last, end = info["time_unit"], info["last_time"], info["trace_end"]
+        missing = (end - last) / end if end > last else 0.0
+        what = "; ".join(d["description"] for d in cut)
+        skipped = sum(d["count"] for d in cut if d["kind"] == "truncated_last_line")
+        examples = [e for d in cut for e in d["examples"]]
+        message = (f"{path}: the file was cut short ({what}): the records stop at {last} {unit}, "
+                   f"the header says the run ends at {end} {unit}, so {missing:.1%} of the run's time "
+                   f"is missing; {info['records']} records read"
+                   + (f", {skipped} incomplete line skipped" if skipped else "")
+                   + (f" (first: {examples[0]})" if examples else ""))
+        warning(message, "cut_short", sum(d["count"] for d in cut), examples, last_time=last,
+                end_time=end, missing_share=missing, records=info["records"])
+    for d in problems:
+        if d["kind"] in _CUT_KINDS:
+            continue
+        message = f"{path}: {d['description']}: {d['count']}"
+        if d["examples"]:
+            message += f" (first: {d['examples'][0]})"
+        warning(message, d["kind"], d["count"], d["examples"])
+    return out
 
 
 def open(path, strict=False, threads=0, progress=None, cache=False, cache_dir=None,  # noqa: A001
@@ -553,9 +720,9 @@ def open(path, strict=False, threads=0, progress=None, cache=False, cache_dir=No
                                        else _os.fspath(cache_dir) if cache_dir else ""),
                             compact=compact)
     # What the load could not take from the file (a cut-off .prv.gz, a skipped record) is said,
-    # as the command line and the browser say it; strict=True refuses such a trace instead.
-    for line in _parallax.load_warnings(handle):
-        _warnings.warn(line, LoadWarning, stacklevel=2)
+    # once per kind, with its numbers; strict=True refuses such a trace instead.
+    for w in _load_warnings(handle, path):
+        _warnings.warn(w, stacklevel=2)
     return Trace(handle, path)
 
 

@@ -36,9 +36,36 @@ OMP_CFGS = {
 }
 
 
-def _statistic(trace, cfg_dir, cfgs):
+def _threads(trace):
+    """(appl, task, thread) of every thread of the trace, 1-based, in thread order: from the
+    default names of a thread-level window's objects ("THREAD a.t.h", whatever the .row says)."""
+    w = trace.window(function="Thread ID", to=1)
+    return [tuple(int(x) for x in name.split(" ")[-1].split(".")) for name in w.object_names]
+
+
+def mpi_application(trace, threads=None):
+    """The application (1-based) whose ranks pypop's statistics describe: the only one, or the
+    only one with MPI calls. ValueError when that is ambiguous (several applications and none,
+    or more than one, with MPI calls): give `appl=` to statistics()."""
+    threads = threads if threads is not None else _threads(trace)
+    appls = sorted({a for a, _, _ in threads})
+    if len(appls) == 1:
+        return appls[0]
+    tasks = sorted({(a, t) for a, t, _ in threads})  # global task index -> (appl, task)
+    by_kind = trace.flat_profile(metrics=["count"], groupby="kind", per_process=True)
+    mpi = by_kind.xs("MPI", level="Kind") if "MPI" in by_kind.index.get_level_values("Kind") else by_kind.iloc[:0]
+    with_mpi = sorted({tasks[p][0] for p, n in zip(mpi.index, mpi["count"]) if n > 0 and p < len(tasks)})
+    if len(with_mpi) == 1:
+        return with_mpi[0]
+    which = "none has" if not with_mpi else f"applications {', '.join(map(str, with_mpi))} have"
+    raise ValueError(f"the trace has {len(appls)} applications and {which} MPI calls: "
+                     f"give statistics(..., appl=N) with N in {appls}")
+
+
+def _statistic(trace, cfg_dir, cfgs, threads, appl):
     """The single-column histogram of the first cfg that paramedir would write, as a Series
-    indexed by (rank, thread); None when none of them writes."""
+    indexed by (rank, thread) over the threads of application `appl`; None when none of them
+    writes."""
     pd = __import__("pandas")
     for name in cfgs:
         path = os.path.join(cfg_dir, name)
@@ -50,27 +77,40 @@ def _statistic(trace, cfg_dir, cfgs):
         frame = histogram.frame
         if frame.shape[1] != 1:
             raise ValueError(f"{path}: expected a histogram of one column, got {frame.shape[1]}")
-        index = pd.MultiIndex.from_tuples(
-            [tuple(int(x) for x in label.split(" ")[-1].split(".")[1:]) for label in frame.index],
-            names=["rank", "thread"])
-        return pd.Series(frame.iloc[:, 0].to_numpy(), index=index)
+        # Rows by the thread they are (the .row may name them anything), kept for `appl` only.
+        keep, index = [], []
+        for row, obj in enumerate(histogram.row_objects[0]):
+            a, task, thread = threads[obj]
+            if a == appl:
+                keep.append(row)
+                index.append((task, thread))
+        return pd.Series(frame.iloc[keep, 0].to_numpy(),
+                         index=pd.MultiIndex.from_tuples(index, names=["rank", "thread"]))
     return None
 
 
-def statistics(trace, cfg_dir):
+def statistics(trace, cfg_dir, appl=None):
     """pypop's per-thread statistics of a trace: a DataFrame indexed by (rank, thread) with the
     columns pypop computes (Total Runtime, Serial/OpenMP/Total Useful Computation, Total
     Non-MPI Runtime, Useful Instructions, Useful Cycles, IPC, Frequency). The ideal-network
-    columns (Dimemas in pypop) are not included."""
+    columns (Dimemas in pypop) are not included. A trace of several applications (an MPI run
+    and a helper process, ...) gives the rows of one: `appl` (1-based), by default the one with
+    MPI calls (mpi_application); ranks are its task numbers."""
     pd = __import__("pandas")
+    threads = _threads(trace)
+    if appl is None:
+        appl = mpi_application(trace, threads)
+    elif appl not in {a for a, _, _ in threads}:
+        raise ValueError(f"appl={appl}: the trace's applications are "
+                         f"{sorted({a for a, _, _ in threads})}")
     columns = {}
     for name, cfgs in BASE_CFGS.items():
-        s = _statistic(trace, cfg_dir, cfgs)
+        s = _statistic(trace, cfg_dir, cfgs, threads, appl)
         if s is None:
             raise ValueError(f"none of {', '.join(cfgs)} applies to this trace")
         columns[name] = s
     index = columns["Total Runtime"].index
-    omp = {name: _statistic(trace, cfg_dir, cfgs) for name, cfgs in OMP_CFGS.items()}
+    omp = {name: _statistic(trace, cfg_dir, cfgs, threads, appl) for name, cfgs in OMP_CFGS.items()}
     # As pypop: when any OpenMP statistic has no cfg that applies, they are all 0.
     if any(s is None for s in omp.values()):
         omp = {name: pd.Series(0.0, index=index) for name in OMP_CFGS}

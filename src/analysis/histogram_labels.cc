@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/analysis/histogram.h"
 #include "src/filter/filter.h"
 #include "src/semantic/evaluator.h"
 
@@ -148,6 +149,59 @@ std::string ValueLabel(const LabelContext& ctx, const std::vector<semantic::Wind
       break;
   }
   return GroupedNumber(v, 2, false);
+}
+
+std::string ValueUnit(const std::vector<semantic::WindowSpec>& ws, size_t index,
+                      const semantic::FunctionRegistry* functions) {
+  const model::TimeUnit u = ws[index].unit;
+  switch (WindowInfoType(ws, index, functions)) {
+    case InfoType::kTime: return std::string(model::TimeUnitName(u));
+    case InfoType::kCommSize: return "bytes";
+    case InfoType::kBandwidth: return BandwidthUnit(u);
+    case InfoType::kState: return "state";
+    case InfoType::kEventType: return "event type";
+    case InfoType::kEventValue: return "event value";
+    case InfoType::kCommTag: return "tag";
+    case InfoType::kObject: return "object";
+    case InfoType::kAppl: return "appl";
+    case InfoType::kTask: return "task";
+    case InfoType::kThread: return "thread";
+    case InfoType::kNode: return "node";
+    case InfoType::kCpu: return "cpu";
+    default: return "number";
+  }
+}
+
+std::string StatisticUnit(std::string_view statistic, const std::vector<semantic::WindowSpec>& ws,
+                          int control, int data, const semantic::FunctionRegistry* functions) {
+  if (data < 0) data = control;
+  if (control < 0 || static_cast<size_t>(control) >= ws.size() || static_cast<size_t>(data) >= ws.size())
+    return "number";
+  const std::string control_time(model::TimeUnitName(ws[static_cast<size_t>(control)].unit));
+  const std::string data_time(model::TimeUnitName(ws[static_cast<size_t>(data)].unit));
+  switch (CommStatisticIndex(statistic)) {
+    case 0:
+    case 1: return "count";
+    case -1: break;
+    default: return "bytes";
+  }
+  switch (SemanticStatisticIndex(statistic)) {
+    case 0:   // Time
+    case 10:  // Average Burst Time
+    case 11:  // Stdev Burst Time
+      return control_time;
+    case 1:
+    case 2:
+    case 3:
+    case 5: return "%";
+    case 4:
+    case 15: return "count";
+    case 6: {  // Integral: |value| x duration in the data window's unit
+      std::string v = ValueUnit(ws, static_cast<size_t>(data), functions);
+      return v == "number" ? data_time : v + "*" + data_time;
+    }
+    default: return ValueUnit(ws, static_cast<size_t>(data), functions);
+  }
 }
 
 }  // namespace parallax::analysis

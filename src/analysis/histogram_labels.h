@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/model/pcf_catalog.h"
@@ -35,6 +36,21 @@ std::string ObjectLabel(const LabelContext& ctx, model::Level level, uint32_t o)
 // precision: 2 decimals).
 std::string ValueLabel(const LabelContext& ctx, const std::vector<semantic::WindowSpec>& windows,
                        size_t index, double v, bool short_labels);
+
+// The unit of window `index`'s values, from its info type (semantics.md §10): its time unit
+// for times ("ns", "us", "ms", "s", ...), "bytes" for sizes, the bandwidth unit ("GB/sec" for a
+// window in ns), else what the values identify: "state", "event type", "event value", "tag",
+// "appl", "task", "thread", "node", "cpu", "object"; "number" when the functions say nothing
+// (info type none: flags, counts, ratios, values a compose function changed).
+std::string ValueUnit(const std::vector<semantic::WindowSpec>& windows, size_t index,
+                      const semantic::FunctionRegistry* functions);
+
+// The unit of a histogram statistic (analysis.md §6.2, §7.2): times in the control window's
+// unit, "%" for shares, "count" for bursts and messages, "bytes" for message sizes, the data
+// window's value unit for its values, and that unit times the data window's time unit for the
+// integral ("bytes*ms"; just the time unit when the values are numbers).
+std::string StatisticUnit(std::string_view statistic, const std::vector<semantic::WindowSpec>& windows,
+                          int control, int data, const semantic::FunctionRegistry* functions);
 
 // Numbers as Paraver's labels print them: fixed with `precision` decimals when `v` has a
 // fractional part (or always when `always_decimals`), 0 otherwise, with `,` grouping.

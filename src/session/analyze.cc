@@ -149,6 +149,8 @@ static Result<std::vector<AnalyzeTable>> AnalyzeUnguarded(const Trace& trace, co
     AnalyzeTable table;
     table.name = in.spec.name;
     table.statistic = in.spec.statistic;
+    table.unit = analysis::StatisticUnit(in.spec.statistic, in.windows, in.spec.control, in.spec.data,
+                                         &impl.functions());
     table.control_window = in.spec.control;
     table.data_window = in.spec.data < 0 ? in.spec.control : in.spec.data;
     table.extra_window = in.spec.extra;

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "include/parallax/window.h"
+#include "src/analysis/histogram_labels.h"
 #include "src/analysis/timeline_dump.h"
 #include "src/base/parallel.h"
 #include "src/cfg/cfg_names.h"
@@ -65,6 +66,7 @@ Result<WindowIntervals> EvaluateWindowUnguarded(const Trace& trace, const Window
   out.level = std::string(model::LevelName(w.level()));
   out.info_type = std::string(semantic::InfoTypeName(info));
   out.time_unit = std::string(model::TimeUnitName(impl.header().unit));
+  out.unit = analysis::ValueUnit(specs, index, &impl.functions());
   out.from = req.from.value_or(w.begin_time());
   out.to = std::min<uint64_t>(req.to.value_or(w.end_time()), w.trace_end());
   if (out.to < out.from)
