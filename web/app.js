@@ -10,6 +10,7 @@ import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 import { CompareView } from './compare.js';
 import { GlobalSearch } from './search.js';
+import { objectRanges, parseObjectRanges } from './groups.js';
 
 const $ = (id) => document.getElementById(id);
 const STATUS_SECONDS = 10;
@@ -73,13 +74,21 @@ class App {
     if (text && !isError) this.statusTimer = setTimeout(() => this.status(''), STATUS_SECONDS * 1000);
   }
 
-  // A banner for what the load could not take from the file (LoadWarnings on the server).
-  showLoadWarnings(lines) {
+  // A banner for what the load of the current trace could not take from its file (LoadWarnings
+  // on the server); none for a clean trace, so another trace's banner never stays.
+  showLoadWarnings(trace) {
     const box = $('load-warning');
-    if (!lines.length) return;
+    const lines = (this.traces.get(trace) || {}).warnings || [];
+    box.dataset.trace = trace;
+    box.hidden = !lines.length || this.dismissed === trace;
     box.querySelector('ul').replaceChildren(...lines.map((l) => el('li', l)));
-    box.querySelector('button').onclick = () => { box.hidden = true; };
-    box.hidden = false;
+    box.querySelector('button').onclick = () => { box.hidden = true; this.dismissed = trace; };
+  }
+
+  // What was shown changed (the current trace, a window's range or cfg): an error in the status
+  // bar was about what was shown before, so it goes (docs/serve.md, "Messages").
+  viewChanged() {
+    if ($('status').className === 'error') this.status('');
   }
 
   showError(e, owner = null) {
@@ -173,7 +182,6 @@ class App {
       this.traces.set(path, info);
       this.remember(path);
       this.status(`${path} loaded in ${info.load_seconds.toFixed(2)} s`);
-      this.showLoadWarnings(info.warnings || []);
       if (select || !this.current) this.setCurrent(path);
       this.listTraces();
       if (!this.panels.some((p) => p.doc.trace === path)) await this.openFirstView(path, info);
@@ -185,8 +193,16 @@ class App {
     return undefined;
   }
 
+  // The trace new windows open on. Another trace: what was found or said about the last one goes
+  // (the search's hits and its line, an error in the status bar), and the banner is this one's.
   setCurrent(path) {
+    const changed = this.current !== path;
     this.current = path;
+    if (changed) {
+      if (this.search) this.search.reset();
+      this.viewChanged();
+    }
+    this.showLoadWarnings(path);
     this.showInfo(this.traces.get(path));
     this.listTraces();
     this.linkChanged();
@@ -345,9 +361,12 @@ class App {
     if (o && (o === panel || (o === panel.doc && !this.panels.some((p) => p.doc === o)))) this.status('');
   }
 
-  // After an edit: every panel of the doc shows the new cfg.
+  // After an edit: every panel of the doc shows the new cfg (what was found or shown with the
+  // old one goes).
   docChanged(doc) {
+    this.viewChanged();
     for (const p of this.panels.filter((x) => x.doc === doc)) {
+      if (p instanceof TimelinePanel) p.cfgChanged();
       p.refreshControls();
       p.render();
     }
@@ -776,8 +795,9 @@ class App {
     $('first-page').hidden = this.panels.length > 0;
   }
 
-  // The address of this page says what it shows (#trace=...&open=cfg:a.cfg,view:mpi-call&from=&to=),
-  // so that it can be shared or bookmarked (the token stays out of it: the cookie carries it).
+  // The address of this page says what it shows
+  // (#trace=...&open=cfg:a.cfg|view:mpi-call&from=&to=&select=), so that it can be shared or
+  // bookmarked (the token stays out of it: the cookie carries it).
   linkChanged() {
     if (this.restoring) return;
     $('first-page').hidden = this.panels.length > 0;
@@ -791,6 +811,13 @@ class App {
       if (shown.length) {
         params.set('from', String(shown[0].zoom.range.from));
         params.set('to', String(shown[0].zoom.range.to));
+      }
+      // The area selected, in the first window that has one: WINDOW:FROM-TO:OBJECTS (WINDOW the
+      // window's place among those listed, OBJECTS 1-based, as "1-4,7").
+      const k = shown.findIndex((p) => p.areaStats.area);
+      if (k >= 0) {
+        const a = shown[k].areaStats.area;
+        params.set('select', `${k}:${a.from}-${a.to}:${objectRanges(a.objects)}`);
       }
       const hash = params.toString();
       history.replaceState(null, '', `${location.pathname}${hash ? `#${hash}` : ''}`);
@@ -820,8 +847,13 @@ class App {
         }
       }
       const from = Number(params.get('from')), to = Number(params.get('to'));
-      const first = this.panels.find((p) => p instanceof TimelinePanel && p.doc.trace === trace);
+      const shown = this.panels.filter((p) => p instanceof TimelinePanel && p.doc.trace === trace);
+      const first = shown[0];
       if (first && Number.isFinite(from) && Number.isFinite(to) && to > from) first.userRange(first.zoom.go({ from, to }));
+      const area = /^(\d+):(\d+)-(\d+):([\d,-]+)$/.exec(params.get('select') || '');
+      if (area && shown[Number(area[1])] && Number(area[3]) > Number(area[2])) {
+        shown[Number(area[1])].areaStats.select({ from: Number(area[2]), to: Number(area[3]), objects: parseObjectRanges(area[4]) });
+      }
     } finally {
       this.restoring = false;
       this.linkChanged();

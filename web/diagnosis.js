@@ -7,6 +7,69 @@
 import { oneAtATime, postJson } from './api.js';
 import { el, seconds } from './tables.js';
 import { convertTime } from './timeline.js';
+import { clipToArea, register } from './overlays.js';
+
+// On the timeline ({waits, path, selected}): the waiting parts of MPI calls shaded, the critical
+// path as a line through the rows it goes through, and an arrow from the culprit of the
+// selected wait.
+register('diagnosis', {
+  order: 40,
+  legend: () => 'red: the waiting part of MPI calls; yellow line: the critical path; click a wait for its culprit',
+  tooltip(view, point, o) {
+    const row = view.list.rows.find(([, y, h]) => point.y >= y && point.y < y + Math.max(h, 1));
+    const w = row && o.waits.find((x) => x.object === row[3] && view.x(x.begin) - 1 <= point.x && point.x <= view.x(x.end) + 1);
+    return w ? `${w.pattern.replace(/_/g, ' ')} in ${w.call}${w.culpritRank ? ` (waiting for rank ${w.culpritRank})` : ''}` : '';
+  },
+  draw(g, view, o) {
+    const { rows, x } = view;
+    const [ax, , aw] = view.area;
+    clipToArea(g, view, () => {
+      g.fillStyle = 'rgba(255, 40, 40, 0.45)';
+      for (const w of o.waits) {
+        const row = rows.get(w.object);
+        if (!row) continue;
+        const x0 = x(w.begin), x1 = x(w.end);
+        if (x1 < ax || x0 > ax + aw) continue;
+        g.fillRect(x0, row[1], Math.max(1, x1 - x0), Math.max(2, row[2]));
+      }
+      const mid = (row) => row[1] + Math.max(2, row[2]) / 2;
+      g.strokeStyle = '#ffd000';
+      g.lineWidth = 2;
+      g.beginPath();
+      let last = null;
+      for (const s of o.path) {
+        const row = rows.get(s.object);
+        if (!row) { last = null; continue; }
+        const y = mid(row);
+        if (last && last.object !== s.object) {
+          g.moveTo(x(s.begin), last.y);
+          g.lineTo(x(s.begin), y);
+        }
+        g.moveTo(x(s.begin), y);
+        g.lineTo(x(s.end), y);
+        last = { object: s.object, y };
+      }
+      g.stroke();
+      const sel = o.selected;
+      const from = sel && sel.culprit !== null && rows.get(sel.culprit), to = sel && rows.get(sel.object);
+      if (!from || !to) return;
+      const x0 = x(sel.culpritTime), y0 = mid(from), x1 = x(sel.end), y1 = mid(to);
+      g.strokeStyle = '#00e5ff';
+      g.fillStyle = '#00e5ff';
+      g.beginPath();
+      g.moveTo(x0, y0);
+      g.lineTo(x1, y1);
+      g.stroke();
+      const a = Math.atan2(y1 - y0, x1 - x0);
+      g.beginPath();
+      g.moveTo(x1, y1);
+      g.lineTo(x1 - 8 * Math.cos(a - 0.4), y1 - 8 * Math.sin(a - 0.4));
+      g.lineTo(x1 - 8 * Math.cos(a + 0.4), y1 - 8 * Math.sin(a + 0.4));
+      g.closePath();
+      g.fill();
+    });
+  },
+});
 
 export class DiagnosisView {
   constructor(panel) {
@@ -26,7 +89,7 @@ export class DiagnosisView {
     this.root.hidden = !this.root.hidden;
     if (this.root.hidden) {
       this.overlay = null;
-      this.panel.canvas.setDiagnosis(null);
+      this.panel.canvas.overlays.set('diagnosis', null);
     } else {
       this.update();
     }
@@ -108,7 +171,12 @@ export class DiagnosisView {
       this.summary.append(el('div', 'the overlay shows on thread or task windows', 'diagnosis-note'));
     const selected = this.overlay && this.overlay.selected;
     this.overlay = { waits, path: segments, selected: selected && waits.find((x) => x.object === selected.object && x.begin === selected.begin) };
-    this.panel.canvas.setDiagnosis(this.overlay);
+    if (!this.overlay.selected) {  // the wait said is not in the new range
+      this.overlay.selected = null;
+      this.detail.textContent = '';
+      delete this.root.dataset.selected;
+    }
+    this.panel.canvas.overlays.set('diagnosis', this.overlay);
     Object.assign(this.root.dataset, { from: range.from, to: range.to, waits: waits.length, segments: segments.length });
   }
 
@@ -119,7 +187,7 @@ export class DiagnosisView {
     const span = (this.panel.zoom.range.to - this.panel.zoom.range.from) / 500;  // a pixel or two
     const hit = o.waits.find((x) => x.object === row[3] && x.begin - span <= time && time <= x.end + span);
     o.selected = hit || null;
-    this.panel.canvas.setDiagnosis(o);
+    this.panel.canvas.overlays.set('diagnosis', o);
     if (!hit) {
       this.detail.textContent = '';
       return false;

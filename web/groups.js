@@ -29,6 +29,19 @@ export function objectRanges(objects) {
   return parts.join(',');
 }
 
+// The 1-based ranges "1-4,7" as 0-based objects (the inverse of objectRanges); bad parts are
+// left out.
+export function parseObjectRanges(text) {
+  const out = [];
+  for (const part of String(text).split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) continue;
+    const a = Number(m[1]), b = m[2] === undefined ? a : Number(m[2]);
+    for (let o = a; o <= b && o - a < 100000; o += 1) if (o >= 1) out.push(o - 1);
+  }
+  return out;
+}
+
 export class RowGroups {
   constructor(panel) {
     this.panel = panel;

@@ -5,6 +5,49 @@
 import { postJson } from './api.js';
 import { timeFormatter } from './timeline.js';
 import { el } from './tables.js';
+import { register } from './overlays.js';
+
+// An area selection {from, to, objects}: shaded and outlined over its rows.
+register('area', {
+  order: 10,
+  draw(g, view, a) {
+    const rows = view.list.rows.filter((row) => a.objects.includes(row[3]));
+    if (!rows.length) return;
+    const [ax, , aw] = view.area;
+    const x0 = Math.max(ax, view.x(a.from)), x1 = Math.min(ax + aw, view.x(a.to));
+    if (x1 <= x0) return;
+    const y0 = Math.min(...rows.map((row) => row[1])), y1 = Math.max(...rows.map((row) => row[1] + Math.max(1, row[2])));
+    g.fillStyle = 'rgba(120, 200, 255, 0.25)';
+    g.fillRect(x0, y0, x1 - x0, y1 - y0);
+    g.strokeStyle = '#7cf';
+    g.strokeRect(x0 + 0.5, y0 - 0.5, Math.max(1, x1 - x0 - 1), y1 - y0 + 1);
+  },
+});
+
+// A find match {time, end, object_index}: a magenta line at its time and a triangle above its
+// row (its extent outlined when it is wider than a pixel).
+register('found', {
+  order: 20,
+  draw(g, view, m) {
+    const [ax, ay, aw, ah] = view.area;
+    const x0 = view.x(m.time), x1 = view.x(m.end);
+    if (x1 < ax || x0 > ax + aw) return;
+    g.strokeStyle = '#ff40ff';
+    g.fillStyle = '#ff40ff';
+    g.beginPath();
+    g.moveTo(Math.round(x0) + 0.5, ay);
+    g.lineTo(Math.round(x0) + 0.5, ay + ah);
+    g.stroke();
+    const row = view.rows.get(m.object_index);
+    if (!row) return;
+    g.beginPath();  // a triangle above the row
+    g.moveTo(x0 - 5, row[1] - 6);
+    g.lineTo(x0 + 5, row[1] - 6);
+    g.lineTo(x0, row[1]);
+    g.fill();
+    if (x1 - x0 >= 2) g.strokeRect(Math.max(ax, x0), row[1], Math.min(ax + aw, x1) - Math.max(ax, x0), Math.max(1, row[2]));
+  },
+});
 
 const HOVER_MS = 80;  // the cursor must rest this long before the server is asked
 const PIXEL_VALUES = 4;  // values of a pixel listed by name
@@ -70,13 +113,13 @@ export class CellTooltip {
     const seq = ++this.seq;
     try {
       const a = await postJson('/api/at', { ...windowOf(this.panel), object_index: row[3], time, from, to });
-      if (seq === this.seq) this.show(a, time, at);
+      if (seq === this.seq) this.show(a, time, at, pt);
     } catch (e) {
       if (seq === this.seq) this.place([el('div', `${e.message}${e.hint ? ` (${e.hint})` : ''}`, 'error')], at);
     }
   }
 
-  show(a, time, at) {
+  show(a, time, at, pt) {
     const f = timeFormatter(a.time_unit, this.panel.window.unit);
     const t = (x) => `${f.format(x)} ${f.unit}`;
     const lines = [el('div', a.objects[0], 'tip-object'), el('div', `time ${t(time)}`, 'tip-time')];
@@ -95,6 +138,9 @@ export class CellTooltip {
       if (a.values.length > PIXEL_VALUES) shown.push(`${a.values.length - PIXEL_VALUES} more`);
       lines.push(el('div', shown.join(', '), 'tip-values'));
     }
+    // What the overlays drawn there say (web/overlays.js).
+    const c = this.panel.canvas;
+    if (pt && c.list) for (const o of c.overlays.tooltip(c.viewport(), pt)) lines.push(el('div', o.text, `tip-overlay tip-${o.name}`));
     Object.assign(this.tip.dataset, { time, from: a.from, to: a.to, intervals: a.intervals, begin: a.at ? a.at.begin : '', end: a.at ? a.at.end : '' });
     this.place(lines, at);
   }
@@ -137,13 +183,15 @@ export class AreaStats {
     this.area = null;
     this.root.hidden = true;
     this.root.replaceChildren();
-    this.panel.canvas.setArea(null);
+    this.panel.canvas.overlays.set('area', null);
+    this.panel.app.linkChanged();
   }
 
   async select(area) {
     const seq = ++this.seq;
     this.area = area;
-    this.panel.canvas.setArea(area);
+    this.panel.canvas.overlays.set('area', area);
+    this.panel.app.linkChanged();
     this.root.hidden = false;
     this.root.replaceChildren(el('div', 'summing the selected cells…', 'area-note'));
     try {
@@ -263,9 +311,16 @@ export class FindBar {
 
   close() {
     this.root.hidden = true;
-    this.last = null;
-    this.panel.canvas.setFound(null);
+    this.forget();
     this.input.blur();
+  }
+
+  // Forgets the last match: its mark, its line and where the next search starts.
+  forget() {
+    this.seq += 1;
+    this.last = null;
+    this.result.textContent = '';
+    this.panel.canvas.overlays.set('found', null);
   }
 
   async go(direction) {
@@ -297,7 +352,7 @@ export class FindBar {
       this.result.textContent = `${m.what} on ${m.object} at ${f.format(m.time)} ${f.unit}`;
       Object.assign(this.root.dataset, { time: m.time, end: m.end, object: m.object_index });
       const span = view.to - view.from;
-      c.setFound(m);
+      c.overlays.set('found', m);
       this.panel.userRange(this.panel.zoom.go({ from: m.time - span / 2, to: m.time - span / 2 + span }));
     } catch (e) {
       if (seq !== this.seq) return;

@@ -43,6 +43,20 @@ export class GlobalSearch {
     this.seq = 0;
   }
 
+  // Forgets the last search: its marks in the windows, its line and where the next one starts
+  // (another trace is current; the matches were about the last one).
+  reset() {
+    this.seq += 1;
+    this.last = null;
+    const m = this.marked;
+    if (m && m.panel.canvas.overlays.get('found') === m.match) m.panel.canvas.overlays.set('found', null);
+    this.marked = null;
+    if (this.outlined && this.outlined.root.isConnected) this.outlined.canvas.mark(null);
+    this.outlined = null;
+    this.say('');
+    for (const k of ['time', 'window', 'object']) delete this.result.dataset[k];
+  }
+
   panels() {
     return this.app.panels.filter((p) => p instanceof TimelinePanel && !p.highlight
       && p.doc.trace === this.app.current && p.canvas.list);
@@ -82,7 +96,8 @@ export class GlobalSearch {
       this.last = { time: m.time };
       const p = m.panel;
       const view = p.shown(), span = view.to - view.from;
-      for (const x of panels) x.canvas.setFound(x === p ? m : null);
+      for (const x of panels) x.canvas.overlays.set('found', x === p ? m : null);
+      this.marked = { panel: p, match: m };
       p.userRange(p.zoom.go({ from: m.time - span / 2, to: m.time - span / 2 + span }));
       p.root.scrollIntoView({ block: 'nearest' });
       const f = timeFormatter(this.app.traceInfo(this.app.current).time_unit, p.window.unit);
@@ -103,6 +118,7 @@ export class GlobalSearch {
         || p.canvas.list.rows.find((r) => String(r[0]).toLowerCase().includes(q));
       if (!row) continue;
       p.canvas.mark(row[3]);
+      this.outlined = p;
       p.root.scrollIntoView({ block: 'nearest' });
       this.say(`${row[0]} in ${p.window.name}`);
       Object.assign(this.result.dataset, { window: p.window.name, object: row[3] });

@@ -6,6 +6,22 @@
 
 import { getJson } from './api.js';
 import { el } from './tables.js';
+import { register } from './overlays.js';
+
+// Click-forward on the timeline: an orange tick at each event [{time, object_index}] of the line.
+register('source', {
+  order: 25,
+  draw(g, view, marks) {
+    const [ax, , aw] = view.area;
+    g.fillStyle = '#ff8c00';
+    for (const m of marks) {
+      const row = view.rows.get(m.object_index);
+      const x = view.x(m.time);
+      if (!row || x < ax || x > ax + aw) continue;
+      g.fillRect(Math.round(x) - 1, row[1], 2, Math.max(3, row[2]));
+    }
+  },
+});
 
 // Whether `label` names a source location (the server's parser decides which file).
 export function isSourceLabel(label) {

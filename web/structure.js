@@ -6,6 +6,38 @@
 
 import { oneAtATime, postJson } from './api.js';
 import { el, seconds } from './tables.js';
+import { clipToArea, register } from './overlays.js';
+
+// On the timeline ({marks, bursts}): each burst as a strip of its cluster's colour along the
+// bottom third of its row, and a dashed line at each iteration's begin.
+register('structure', {
+  order: 30,
+  legend: () => 'dashed lines: iteration begins; strips along the rows: computation bursts by cluster',
+  draw(g, view, o) {
+    const { rows, x } = view;
+    const [ax, , aw] = view.area;
+    clipToArea(g, view, () => {
+      for (const b of o.bursts) {
+        const row = rows.get(b.object);
+        if (!row) continue;
+        const x0 = x(b.begin), x1 = x(b.end);
+        if (x1 < ax || x0 > ax + aw) continue;
+        const h = Math.max(2, Math.round(Math.max(1, row[2]) / 3));
+        g.fillStyle = b.colour;
+        g.fillRect(x0, row[1] + Math.max(1, row[2]) - h, Math.max(1, x1 - x0), h);
+      }
+      g.strokeStyle = '#ffffff';
+      g.setLineDash([4, 3]);
+      g.beginPath();
+      for (const t of o.marks) {
+        const xm = Math.round(x(t)) + 0.5;
+        g.moveTo(xm, 0);
+        g.lineTo(xm, view.list.height);
+      }
+      g.stroke();
+    });
+  },
+});
 
 // Cluster colours: noise grey, filtered and missing data not drawn.
 const COLOURS = ['#00c853', '#ffd600', '#ff1744', '#2979ff', '#d500f9', '#00e5ff', '#ff9100', '#76ff03',
@@ -30,7 +62,7 @@ export class StructureView {
 
   toggle() {
     this.root.hidden = !this.root.hidden;
-    if (this.root.hidden) this.panel.canvas.setStructure(null);
+    if (this.root.hidden) this.panel.canvas.overlays.set('structure', null);
     else this.update();
   }
 
@@ -99,7 +131,7 @@ export class StructureView {
       const object = this.objectOf(b.thread[i]);
       if (colour && object !== null) bursts.push({ object, begin: b.begin[i], end: b.end[i], colour });
     }
-    this.panel.canvas.setStructure({ marks, bursts });
+    this.panel.canvas.overlays.set('structure', { marks, bursts });
     Object.assign(this.root.dataset, { from: range.from, to: range.to, iterations: cells.length, bursts: bursts.length,
       clusters: s.clusters.length });
   }

@@ -3,6 +3,22 @@
 // drag into a pan, a click into
 // (row, time) and the wheel into zooms and pans at the cursor.
 // It knows nothing about the server: its owner loads the frame for the range it asks for.
+// What is drawn over the frames goes through its OverlaySet (web/overlays.js).
+
+import { OverlaySet, register, viewOf } from './overlays.js';
+
+// An outlined row (the cell of an analyzer, an object searched for): {object}.
+register('row', {
+  order: 100,
+  draw(g, view, { object }) {
+    const row = view.rows.get(object);
+    if (!row) return;
+    const [ax, , aw] = view.area;
+    g.strokeStyle = '#ffd000';
+    g.lineWidth = 2;
+    g.strokeRect(ax - 1, row[1] - 1, aw + 2, Math.max(1, row[2]) + 2);
+  },
+});
 
 // Wheel pixels (deltaY) per factor e of zoom, and per view width of pan.
 const WHEEL_ZOOM = 500;
@@ -16,9 +32,10 @@ export class TimelineCanvas {
   // (all null: it left).
   // onSelect({from, to, objects}): a shift+drag over a time range and rows. onDragPan(range,
   // fraction): a drag with the middle button or ctrl, `fraction` of `range` (the view pressed on).
+  // onOverlays(overlays): an overlay was set or cleared.
   constructor(canvas, selection, {
     onZoom, onClick, onSelect = () => {}, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {},
-    onDragPan = () => {}, paraverMouse = () => false, onDoubleClick = () => {},
+    onDragPan = () => {}, paraverMouse = () => false, onDoubleClick = () => {}, onOverlays = () => {},
   }) {
     this.canvas = canvas;
     this.paraverMouse = paraverMouse;  // () => true: Paraver's mouse convention
@@ -32,16 +49,16 @@ export class TimelineCanvas {
     this.onSelect = onSelect;
     this.onDragPan = onDragPan;  // (range at the press, fraction of it moved): a ctrl or middle drag
     this.panning = null;
-    this.area = null;  // an area selection to outline
-    this.found = null;  // a find match to mark
+    // What is drawn over the frames (web/overlays.js): selections, marks, analyses.
+    this.overlays = new OverlaySet(() => {
+      if (this.list) this.draw();
+      onOverlays(this.overlays);
+    });
     this.list = null;  // the layout: width, height, area, rows
     this.image = null;
     this.range = null;
     this.view = null;  // the range on screen while a zoom or pan waits for its frame
     this.drag = null;
-    this.marked = null;  // [y, h] of a row to outline
-    this.diagnosis = null;  // the diagnosis overlay (web/diagnosis.js)
-    this.structure = null;  // the structure overlay (web/structure.js)
     canvas.addEventListener('mousedown', (e) => this.down(e));
     canvas.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
     canvas.addEventListener('mousemove', (e) => this.hover(e));
@@ -128,25 +145,18 @@ export class TimelineCanvas {
       g.drawImage(this.image, ax, 0, aw, l.height, x0, 0, aw * k, l.height);
       g.restore();
     }
-    if (this.area) this.drawArea(g);
-    if (this.found) this.drawFound(g);
-    if (this.sourceMarks) this.drawSourceMarks(g);
-    if (this.structure) this.drawStructure(g);
-    if (this.diagnosis) this.drawDiagnosis(g);
-    if (this.marked) {
-      const [ax, , aw] = l.area;
-      g.strokeStyle = '#ffd000';
-      g.lineWidth = 2;
-      g.strokeRect(ax - 1, this.marked[0] - 1, aw + 2, Math.max(1, this.marked[1]) + 2);
-      g.lineWidth = 1;
-    }
+    this.overlays.draw(g, this.viewport());
   }
 
-  // Outlines the row drawn for `object` (0-based, at the window's level).
+  // What overlays draw in: the frame's layout and the range on screen (web/overlays.js).
+  viewport() {
+    return viewOf(this.list, this.view || this.range);
+  }
+
+  // Outlines the row drawn for `object` (0-based, at the window's level; null: none).
   mark(object) {
-    const row = this.list && this.list.rows.find((r) => r[3] === object);
-    this.marked = row ? [row[1], row[2]] : null;
-    if (this.list) this.draw();
+    const row = object !== null && this.list && this.list.rows.find((r) => r[3] === object);
+    this.overlays.set('row', row ? { object } : null);
     return Boolean(row);
   }
 
@@ -219,182 +229,6 @@ export class TimelineCanvas {
     }
     const row = this.rowAt(start.y);
     if (row) this.onClick(row, this.timeAt(start.x));
-  }
-
-  // Marks a find match {time, end, object_index} (null: none) on the frames from now on.
-  setFound(found) {
-    this.found = found;
-    if (this.list) this.draw();
-  }
-
-  drawFound(g) {
-    const m = this.found, l = this.list;
-    const [ax, ay, aw, ah] = l.area;
-    const r = this.view || this.range, span = r.to - r.from;
-    const x0 = ax + ((m.time - r.from) / span) * aw, x1 = ax + ((m.end - r.from) / span) * aw;
-    if (x1 < ax || x0 > ax + aw) return;
-    g.strokeStyle = '#ff40ff';
-    g.fillStyle = '#ff40ff';
-    g.beginPath();
-    g.moveTo(Math.round(x0) + 0.5, ay);
-    g.lineTo(Math.round(x0) + 0.5, ay + ah);
-    g.stroke();
-    const row = l.rows.find((x) => x[3] === m.object_index);
-    if (row) {
-      g.beginPath();  // a triangle above the row
-      g.moveTo(x0 - 5, row[1] - 6);
-      g.lineTo(x0 + 5, row[1] - 6);
-      g.lineTo(x0, row[1]);
-      g.fill();
-      if (x1 - x0 >= 2) g.strokeRect(Math.max(ax, x0), row[1], Math.min(ax + aw, x1) - Math.max(ax, x0), Math.max(1, row[2]));
-    }
-  }
-
-  // Click-forward: ticks at events [{time, object_index}] (null: none) on the frames from now on.
-  setSourceMarks(marks) {
-    this.sourceMarks = marks;
-    if (this.list) this.draw();
-  }
-
-  drawSourceMarks(g) {
-    const l = this.list;
-    const [ax, , aw] = l.area;
-    const r = this.view || this.range, span = r.to - r.from;
-    const rows = new Map(l.rows.map((row) => [row[3], row]));
-    g.fillStyle = '#ff8c00';
-    for (const m of this.sourceMarks) {
-      const row = rows.get(m.object_index);
-      const x = ax + ((m.time - r.from) / span) * aw;
-      if (!row || x < ax || x > ax + aw) continue;
-      g.fillRect(Math.round(x) - 1, row[1], 2, Math.max(3, row[2]));
-    }
-  }
-
-  // The structure overlay ({marks, bursts}, web/structure.js; null: none).
-  setStructure(overlay) {
-    this.structure = overlay;
-    if (this.list) this.draw();
-  }
-
-  // Each burst as a strip of its cluster's colour along the bottom third of its row, and a
-  // dashed line at each iteration's begin.
-  drawStructure(g) {
-    const l = this.list, o = this.structure;
-    const [ax, , aw] = l.area;
-    const r = this.view || this.range, span = r.to - r.from;
-    const rows = new Map(l.rows.map((row) => [row[3], row]));
-    const x = (t) => ax + ((t - r.from) / span) * aw;
-    g.save();
-    g.beginPath();
-    g.rect(ax, 0, aw, l.height);
-    g.clip();
-    for (const b of o.bursts) {
-      const row = rows.get(b.object);
-      if (!row) continue;
-      const x0 = x(b.begin), x1 = x(b.end);
-      if (x1 < ax || x0 > ax + aw) continue;
-      const h = Math.max(2, Math.round(Math.max(1, row[2]) / 3));
-      g.fillStyle = b.colour;
-      g.fillRect(x0, row[1] + Math.max(1, row[2]) - h, Math.max(1, x1 - x0), h);
-    }
-    g.strokeStyle = '#ffffff';
-    g.setLineDash([4, 3]);
-    g.beginPath();
-    for (const t of o.marks) {
-      const xm = Math.round(x(t)) + 0.5;
-      g.moveTo(xm, 0);
-      g.lineTo(xm, l.height);
-    }
-    g.stroke();
-    g.restore();
-  }
-
-  // The diagnosis overlay ({waits, path, selected}, web/diagnosis.js; null: none).
-  setDiagnosis(overlay) {
-    this.diagnosis = overlay;
-    if (this.list) this.draw();
-  }
-
-  // Waiting parts of MPI calls shaded, the critical path as a line through the rows it goes
-  // through, and an arrow from the culprit of the selected wait.
-  drawDiagnosis(g) {
-    const l = this.list, o = this.diagnosis;
-    const [ax, , aw] = l.area;
-    const r = this.view || this.range, span = r.to - r.from;
-    const rows = new Map(l.rows.map((row) => [row[3], row]));
-    const x = (t) => ax + ((t - r.from) / span) * aw;
-    g.save();
-    g.beginPath();
-    g.rect(ax, 0, aw, l.height);
-    g.clip();
-    g.fillStyle = 'rgba(255, 40, 40, 0.45)';
-    for (const w of o.waits) {
-      const row = rows.get(w.object);
-      if (!row) continue;
-      const x0 = x(w.begin), x1 = x(w.end);
-      if (x1 < ax || x0 > ax + aw) continue;
-      g.fillRect(x0, row[1], Math.max(1, x1 - x0), Math.max(2, row[2]));
-    }
-    const mid = (row) => row[1] + Math.max(2, row[2]) / 2;
-    g.strokeStyle = '#ffd000';
-    g.lineWidth = 2;
-    g.beginPath();
-    let last = null;
-    for (const s of o.path) {
-      const row = rows.get(s.object);
-      if (!row) { last = null; continue; }
-      const y = mid(row);
-      if (last && last.object !== s.object) {
-        g.moveTo(x(s.begin), last.y);
-        g.lineTo(x(s.begin), y);
-      }
-      g.moveTo(x(s.begin), y);
-      g.lineTo(x(s.end), y);
-      last = { object: s.object, y };
-    }
-    g.stroke();
-    const sel = o.selected;
-    const from = sel && sel.culprit !== null && rows.get(sel.culprit), to = sel && rows.get(sel.object);
-    if (from && to) {
-      const x0 = x(sel.culpritTime), y0 = mid(from), x1 = x(sel.end), y1 = mid(to);
-      g.strokeStyle = '#00e5ff';
-      g.fillStyle = '#00e5ff';
-      g.lineWidth = 2;
-      g.beginPath();
-      g.moveTo(x0, y0);
-      g.lineTo(x1, y1);
-      g.stroke();
-      const a = Math.atan2(y1 - y0, x1 - x0);
-      g.beginPath();
-      g.moveTo(x1, y1);
-      g.lineTo(x1 - 8 * Math.cos(a - 0.4), y1 - 8 * Math.sin(a - 0.4));
-      g.lineTo(x1 - 8 * Math.cos(a + 0.4), y1 - 8 * Math.sin(a + 0.4));
-      g.closePath();
-      g.fill();
-    }
-    g.restore();
-    g.lineWidth = 1;
-  }
-
-  // Outlines an area selection {from, to, objects} (null: none) on the frames from now on.
-  setArea(area) {
-    this.area = area;
-    if (this.list) this.draw();
-  }
-
-  drawArea(g) {
-    const a = this.area, l = this.list;
-    const rows = l.rows.filter((row) => a.objects.includes(row[3]));
-    if (!rows.length) return;
-    const [ax, , aw] = l.area;
-    const r = this.view || this.range, span = r.to - r.from;
-    const x0 = Math.max(ax, ax + ((a.from - r.from) / span) * aw), x1 = Math.min(ax + aw, ax + ((a.to - r.from) / span) * aw);
-    if (x1 <= x0) return;
-    const y0 = Math.min(...rows.map((row) => row[1])), y1 = Math.max(...rows.map((row) => row[1] + Math.max(1, row[2])));
-    g.fillStyle = 'rgba(120, 200, 255, 0.25)';
-    g.fillRect(x0, y0, x1 - x0, y1 - y0);
-    g.strokeStyle = '#7cf';
-    g.strokeRect(x0 + 0.5, y0 - 0.5, Math.max(1, x1 - x0 - 1), y1 - y0 + 1);
   }
 }
 

@@ -158,6 +158,7 @@ export class TimelinePanel extends Panel {
       onDragPan: (range, fraction) => this.preview(panRange(range, fraction)),
       paraverMouse: () => this.app.mouse === 'paraver',
       onDoubleClick: () => this.zoomToArea(),
+      onOverlays: (overlays) => this.showOverlayLegend(overlays),
       onHover: (fraction, point, event) => {
         this.app.active = this;
         this.hoverFraction = fraction;
@@ -199,10 +200,13 @@ export class TimelinePanel extends Panel {
     });
     this.linesText = el('span');
     this.linesNote.append(this.linesText, ' ', showLines);
+    // What the overlays drawn on the timeline mean (those that say it), under it.
+    this.overlayLegend = el('div', null, 'overlay-legend');
+    this.overlayLegend.hidden = true;
     this.range = el('span', null, 'range');
     this.textBox = el('div', null, 'text-view');
     this.textBox.hidden = true;
-    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.linesNote, this.cpuUse.root, this.traffic.root, this.structure.root, this.diagnosis.root, this.areaStats.root,
+    this.root.append(this.findBar.root, this.animation.root, this.groups.root, this.overview.root, this.box, this.overlayLegend, this.linesNote, this.cpuUse.root, this.traffic.root, this.structure.root, this.diagnosis.root, this.areaStats.root,
       this.textBox);
     this.buildBar();
     this.refreshControls();
@@ -226,6 +230,20 @@ export class TimelinePanel extends Panel {
     this.animation.pause();
     if (this.app.active === this) this.app.active = null;
     super.close();
+  }
+
+  // The cfg changed: a find match and the textual view were computed with the old one.
+  cfgChanged() {
+    this.findBar.forget();
+    this.textBox.hidden = true;
+    this.textBox.replaceChildren();
+  }
+
+  // One line per overlay that says what it draws (web/overlays.js).
+  showOverlayLegend(overlays) {
+    const items = overlays.legend();
+    this.overlayLegend.replaceChildren(...items.map((x) => el('div', x.text, `overlay-${x.name}`)));
+    this.overlayLegend.hidden = !items.length;
   }
 
   // The range on screen: the one being zoomed or panned to, else the current one.
@@ -524,6 +542,7 @@ export class TimelinePanel extends Panel {
   userRange(range) {
     if (!range) return;
     this.app.userMoved(this);
+    this.app.viewChanged();
     this.render();
     this.app.syncRange(this, range);
     this.app.linkChanged();
@@ -540,7 +559,6 @@ export class TimelinePanel extends Panel {
       const frame = await this.frame(body);
       this.root.dataset.fetchMs = (performance.now() - t0).toFixed(1);
       if (seq !== this.seq) return;  // a newer request is on its way
-      if (this.highlight) this.canvas.marked = null;
       this.tooltip.hide();  // it was about the frame before
       await this.canvas.show(frame, range);
       if (seq !== this.seq) return;
@@ -668,7 +686,7 @@ export class TimelinePanel extends Panel {
     const objects = c.list ? c.list.rows.map((r) => r[3]) : [];
     const seq = ++this.markSeq;
     if (!m || !objects.length) {
-      c.setSourceMarks(null);
+      c.overlays.set('source', null);
       this.sourceCount = 0;
       return 0;
     }
@@ -678,7 +696,7 @@ export class TimelinePanel extends Panel {
       object_first: Math.min(...objects), object_last: Math.max(...objects), from: view.from, to: view.to,
     });
     if (seq === this.markSeq && this.app.sourceMark === m) {
-      c.setSourceMarks(r.marks);
+      c.overlays.set('source', r.marks);
       this.sourceCount = r.count;
       this.root.dataset.sourceFrom = view.from;
       this.root.dataset.sourceTo = view.to;

@@ -109,7 +109,7 @@ const steps = [
   ['Waits hides the table and the overlay', async () => {
     await panel.locator('button.diagnosis-toggle').click();
     check(await view.isHidden(), 'the diagnosis is still shown');
-    const overlay = await panel.evaluate((e) => window.parallax.panels.find((x) => x.root === e).canvas.diagnosis);
+    const overlay = await panel.evaluate((e) => window.parallax.panels.find((x) => x.root === e).canvas.overlays.get('diagnosis'));
     check(overlay === null, 'the overlay is still drawn');
   }],
   ['on a trace without MPI, Waits says so and draws nothing', async () => {

@@ -263,11 +263,11 @@ const steps = [
     const pct = shown.reduce((s, [, , p]) => s + p, 0);
     check(Math.abs(pct - 100) < 0.05, `the percentages add up to ${pct}`);
     check(shown[0][1] >= shown[shown.length - 1][1], 'the values are not sorted by time');
-    check(await panel.evaluate((e) => Boolean(window.parallax.panels.find((p) => p.root === e).canvas.area)), 'the area is not outlined');
+    check(await panel.evaluate((e) => Boolean(window.parallax.panels.find((p) => p.root === e).canvas.overlays.get('area'))), 'the area is not outlined');
     await shot('04-area');
     await page.keyboard.press('Escape');
     await stats.waitFor({ state: 'hidden', timeout: 5000 });
-    check(await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.area === null), 'Esc left the area outlined');
+    check(await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.overlays.get('area') === null), 'Esc left the area outlined');
   }],
   ['typed begin and end times', async () => {
     const begin = panel.locator('input.begin-time'), end = panel.locator('input.end-time');

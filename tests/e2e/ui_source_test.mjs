@@ -74,7 +74,7 @@ const steps = [
     const count = Number(await sourcePanel.getAttribute('data-count'));
     check(count === expected, `the panel counts ${count} events of line 7, the .prv has ${expected}`);
     check(await sourcePanel.getAttribute('data-marked') === '7', 'the marked line is not line 7');
-    const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.sourceMarks);
+    const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.overlays.get('source'));
     check(marks.length === expected, `${marks.length} marks are drawn, not ${expected}`);
     const times = prv.filter((l) => l.endsWith(':80000001:3')).map((l) => Number(l.split(':')[5]));
     check(JSON.stringify(marks.map((m) => m.time)) === JSON.stringify(times), 'the marks are not at the events of line 7');
@@ -106,7 +106,7 @@ const steps = [
       const expected = line7.filter((t) => t >= from && t < to);
       await page.waitForFunction(([e, f, t]) => e.dataset.sourceFrom === String(f) && e.dataset.sourceTo === String(t),
         [await panel.elementHandle(), from, to], { timeout: 20000 });
-      const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.sourceMarks);
+      const marks = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.overlays.get('source'));
       check(JSON.stringify(marks.map((m) => m.time)) === JSON.stringify(expected),
         `over ${from}-${to} the marks are at ${marks.map((m) => m.time).slice(0, 5)}..., the .prv's line 7 events at ${expected.slice(0, 5)}...`);
       await page.waitForFunction((n) => document.querySelector('#source-panel').dataset.count === String(n), expected.length, { timeout: 10000 });
@@ -127,7 +127,7 @@ const steps = [
   ['Esc closes the panel and clears the marks', async () => {
     await page.keyboard.press('Escape');
     await sourcePanel.waitFor({ state: 'hidden', timeout: 5000 });
-    await page.waitForFunction(() => !window.parallax.panels[0].canvas.sourceMarks, null, { timeout: 5000 });
+    await page.waitForFunction(() => !window.parallax.panels[0].canvas.overlays.get('source'), null, { timeout: 5000 });
     await shot('04-closed');
   }],
 ];

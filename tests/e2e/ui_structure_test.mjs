@@ -87,7 +87,7 @@ const steps = [
   ['Structure hides the panel and the overlay', async () => {
     await panel.locator('button.structure-toggle').click();
     check(await view.isHidden(), 'the structure is still shown');
-    const overlay = await panel.evaluate((e) => window.parallax.panels.find((x) => x.root === e).canvas.structure);
+    const overlay = await panel.evaluate((e) => window.parallax.panels.find((x) => x.root === e).canvas.overlays.get('structure'));
     check(overlay === null, 'the overlay is still drawn');
   }],
   ['on a trace without a loop, Structure says so', async () => {

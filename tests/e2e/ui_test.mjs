@@ -156,7 +156,7 @@ async function run() {
   const where = panels.nth(before);
   await waitFrame(where);
   check((await where.locator('h3').textContent()).includes('where'), 'the cell window does not say what it shows');
-  check(await page.evaluate((k) => window.parallax.panels.filter((p) => p.highlight)[0].canvas.marked !== null, before),
+  check(await page.evaluate((k) => window.parallax.panels.filter((p) => p.highlight)[0].canvas.overlays.get('row') !== null, before),
     'the row of the cell is not outlined');
   await where.scrollIntoViewIfNeeded();
   await shot('07-cell-in-timeline');
