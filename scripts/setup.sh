@@ -12,7 +12,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 time libxml2-utils
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
-  python3-venv python3-pip python3-setuptools python3-wheel
+  python3-nbconvert python3-nbclient python3-ipykernel
+  python3-venv python3-pip python3-build
   libopenmpi-dev openmpi-bin gfortran libpapi-dev libdw-dev
   chromium fonts-dejavu-core
   clang libclang-rt-14-dev libomp-dev
