@@ -31,6 +31,18 @@ def _np():
     return numpy
 
 
+# The unit of each metric: Pipit's times are nanoseconds, calls a count.
+_UNITS = {"time.inc": "ns", "time.exc": "ns", "count": "count"}
+
+
+def _with_units(frame, units):
+    """`frame` with attrs["units"] (per column) and attrs["unit"] when all columns share one."""
+    frame.attrs["units"] = dict(units)
+    if len(set(units.values())) == 1:
+        frame.attrs["unit"] = next(iter(units.values()))
+    return frame
+
+
 def _groupby_column(groupby):
     key = {"name": "Name", "kind": "Kind", "type": "Kind"}.get(str(groupby).lower())
     if key is None:
@@ -85,9 +97,10 @@ class PipitOps:
         column = _groupby_column(groupby)
         long = self._long_profile(from_, to)
         sums = long.groupby([column, "Process"], observed=True)[metrics].sum()
+        units = {m: _UNITS[m] for m in metrics}
         if per_process:
-            return sums
-        return sums.groupby(level=column).mean()
+            return _with_units(sums, units)
+        return _with_units(sums.groupby(level=column).mean(), units)
 
     def time_profile(self, num_bins=50, normalized=False, per_process=False, from_=None, to=None):
         """Exclusive time (ns) of each function in each of `num_bins` equal time bins of the
@@ -122,9 +135,10 @@ class PipitOps:
             ends = np.repeat(edges[1:], tasks)
         else:
             starts, ends = edges[:-1], edges[1:]
+        units = {c: "fraction" if normalized else "ns" for c in frame.columns}
         frame.insert(0, "bin_end", ends)
         frame.insert(0, "bin_start", starts)
-        return frame
+        return _with_units(frame, {"bin_start": "ns", "bin_end": "ns", **units})
 
     def _threads_per_rank(self, tasks):
         return self._region_profile()["threads"].astype("float64")
@@ -146,7 +160,9 @@ class PipitOps:
         frame = pd.DataFrame.from_dict(rows, orient="index",
                                        columns=[f"{metric}.imbalance", "Top processes", f"{metric}.mean"])
         frame.index.name = "Name"
-        return frame.sort_values(f"{metric}.mean", ascending=False, kind="stable")
+        frame = frame.sort_values(f"{metric}.mean", ascending=False, kind="stable")
+        return _with_units(frame, {f"{metric}.imbalance": "ratio", "Top processes": "rank",
+                                   f"{metric}.mean": _UNITS[metric]})
 
     def idle_time(self, idle_functions=("Idle",), mpi_events=False, from_=None, to=None):
         """Per process (rank), the time in ns in the idle functions: by default the state Idle
@@ -159,7 +175,8 @@ class PipitOps:
         tasks = len(self._region_profile(from_, to)["tasks"])
         idle = long[long.Name.isin(names)].groupby("Process")["time.inc"].sum()
         idle = idle.reindex(range(tasks), fill_value=0)
-        return pd.DataFrame({"Process": range(tasks), "Idle Time": idle.to_numpy()})
+        frame = pd.DataFrame({"Process": range(tasks), "Idle Time": idle.to_numpy()})
+        return _with_units(frame, {"Process": "rank", "Idle Time": "ns"})
 
     # -- communication -------------------------------------------------------------------------
 
@@ -183,7 +200,8 @@ class PipitOps:
         index Process."""
         m = self.comm_matrix(output, from_, to)
         frame = _pandas().DataFrame({"Sent": m.sum(axis=1), "Received": m.sum(axis=0)})
-        return frame.rename_axis("Process")
+        unit = "bytes" if output == "size" else "count"
+        return _with_units(frame.rename_axis("Process"), {"Sent": unit, "Received": unit})
 
     def message_histogram(self, bins=20, from_=None, to=None, **kwargs):
         """numpy.histogram of the sizes (bytes) of the point-to-point messages: (counts, bin
@@ -229,7 +247,8 @@ def multirun_analysis(traces, metric="time.exc", groupby="name"):
     frame = pd.concat(rows, axis=1).T.fillna(0.0)
     frame.index = pd.Index(index, name="Number of Processes")
     frame.columns.name = None
-    return frame[frame.sum().sort_values(ascending=False, kind="stable").index]
+    frame = frame[frame.sum().sort_values(ascending=False, kind="stable").index]
+    return _with_units(frame, {c: _UNITS[metric] for c in frame.columns})
 
 
 class SubTrace:

@@ -121,6 +121,22 @@ def test_pop_table_and_pipit_frames_say_their_units():
     assert p.frame.attrs["units"]["Speedup"] == "x"
 
 
+def test_pipit_frames_say_their_units(two_appls):
+    t = parallax.open(two_appls)
+    fp = t.flat_profile(metrics=["time.exc", "count"], per_process=True)
+    assert fp.attrs["units"] == {"time.exc": "ns", "count": "count"}
+    assert fp.loc[("Computation", 0), "time.exc"] == 600  # task 1.1 ran [0, 600)
+    assert t.time_profile(num_bins=2).attrs["unit"] == "ns"
+    assert t.time_profile(num_bins=2, normalized=True).attrs["units"]["Computation"] == "fraction"
+    assert t.comm_by_process(output="count").attrs["unit"] == "count"
+    assert t.idle_time().attrs["units"]["Idle Time"] == "ns"
+    li = t.load_imbalance()
+    assert li.attrs["units"]["time.exc.imbalance"] == "ratio" and li.attrs["units"]["time.exc.mean"] == "ns"
+    # plot() reads the unit from attrs when not given.
+    ax = parallax._plot.profile(t.flat_profile()).axes[0]
+    assert ax.get_xlabel() == "time.exc (ns)"
+
+
 # -- damage -----------------------------------------------------------------------------------
 
 def load_warnings(path, **kw):
