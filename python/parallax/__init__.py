@@ -18,6 +18,13 @@ import builtins as _builtins
 import os as _os
 import warnings as _warnings
 
+from ._needs import missing as _missing
+
+try:  # the compiled module hands its arrays to NumPy: say so at import, not at the first window
+    import numpy as _numpy  # noqa: F401
+except ImportError as _e:
+    raise _missing("parallax", "numpy", "python3-numpy") from _e
+
 from . import _parallax
 from ._parallax import Error
 from ._pipit import PipitOps as _PipitOps, SubTrace as _SubTrace, multirun_analysis
@@ -32,7 +39,7 @@ def _pandas():
     try:
         import pandas
     except ImportError as e:  # pragma: no cover - pandas is installed by scripts/setup.sh
-        raise ImportError("this needs pandas (Debian: apt-get install python3-pandas)") from e
+        raise _missing("this", "pandas", "python3-pandas") from e
     return pandas
 
 

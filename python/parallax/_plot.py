@@ -8,6 +8,8 @@ Jupyter shows a returned Figure inline.
 
 from __future__ import annotations
 
+from ._needs import missing
+
 # Units whose values name things (codes), drawn with a qualitative colour map; the others are
 # quantities, drawn with a sequential one and a colour bar.
 CATEGORICAL_UNITS = frozenset({"state", "event type", "event value", "tag", "object", "appl",
@@ -19,8 +21,7 @@ def _matplotlib():
     try:
         from matplotlib.figure import Figure
     except ImportError as e:
-        raise ImportError("plot() needs matplotlib (Debian: apt-get install python3-matplotlib; "
-                          "pip install matplotlib)") from e
+        raise missing("plot()", "matplotlib", "python3-matplotlib") from e
     return Figure
 
 
