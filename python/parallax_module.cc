@@ -819,6 +819,7 @@ PYBIND11_MODULE(_parallax, m) {
         py::arg("progress") = nullptr, py::arg("functions") = nullptr, py::arg("cache") = false,
         py::arg("cache_dir") = "", py::arg("compact") = false);
   m.def("info", &Info);
+  m.def("thread_names", [](const PyTrace& t) { return ThreadNames(t.get()); });
   m.def("load_warnings", &LoadWarningsOf);
   m.def("window", &Window, py::arg("trace"), py::arg("cfg") = "", py::arg("cfg_text") = "",
         py::arg("window") = "", py::arg("function") = "",

@@ -80,6 +80,10 @@ struct TraceRecords {
 
 Result<TraceRecords> Records(const Trace& trace);
 
+// The names of the trace's threads ("THREAD 1.1.1" or the .row's labels), in thread order, as
+// TraceRecords::thread_names gives them, without reading any record.
+std::vector<std::string> ThreadNames(const Trace& trace);
+
 // Point-to-point traffic of a time range (PROVE's communication-over-time view and host
 // matrix): every communication whose logical send time is in [from, to) counts once, by its
 // size in bytes. Over time: `buckets` equal columns of the range, per task and in total. Matrix:

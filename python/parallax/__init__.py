@@ -412,7 +412,10 @@ class Trace(_PipitOps):
 
     @property
     def thread_names(self):
-        return list(self._all_records()["thread_names"])
+        """The threads' names ("THREAD 1.1.1", or the .row's labels), in thread order; no record is read."""
+        if self._records is not None:
+            return list(self._records["thread_names"])
+        return list(_parallax.thread_names(self._t))
 
     def pop(self, from_=None, to=None):
         """The POP metrics of this trace alone, or of its portion [from_, to) (trace units)."""

@@ -119,8 +119,8 @@ TraceRecords RecordsUnguarded(const Trace& trace) {
   auto& e = out.events;
   s.thread.reserve(states);
   e.thread.reserve(events);
+  out.thread_names = ThreadNames(trace);
   for (uint32_t t = 0; t < st.threads(); ++t) {
-    out.thread_names.push_back(semantic::ObjectName(impl.header(), model::Level::kThread, t));
     const auto pin = st.Pin(model::ThreadIndex(t));
     const store::ThreadRecords& r = *pin;
     s.thread.insert(s.thread.end(), r.states.size(), t);
@@ -145,6 +145,15 @@ TraceRecords RecordsUnguarded(const Trace& trace) {
 Result<WindowIntervals> EvaluateWindow(const Trace& trace, const WindowRequest& req) {
   return session::GuardedOn(trace, session::PathOf(trace),
                           [&] { return EvaluateWindowUnguarded(trace, req); });
+}
+
+std::vector<std::string> ThreadNames(const Trace& trace) {
+  const auto& impl = static_cast<const session::TraceImpl&>(trace);
+  std::vector<std::string> names;
+  names.reserve(impl.store().threads());
+  for (uint32_t t = 0; t < impl.store().threads(); ++t)
+    names.push_back(semantic::ObjectName(impl.header(), model::Level::kThread, t));
+  return names;
 }
 
 Result<TraceRecords> Records(const Trace& trace) {

@@ -130,6 +130,14 @@ def test_records_match_the_counts_of_info(epoch2):
     assert epoch2.thread_names == ["THREAD 1.1.1", "THREAD 1.2.1"]
 
 
+def test_thread_names_read_no_record():
+    t = parallax.open(os.path.join(DATA, "epoch/epoch_4proc.prv.gz"))
+    names = t.thread_names
+    assert t._records is None  # the names came from the header and .row, not from extracted records
+    assert names == ["THREAD 1.%d.1" % i for i in range(1, 5)]
+    assert names == list(t._all_records()["thread_names"])
+
+
 def test_timeline_png_displays_in_jupyter(epoch2):
     img = epoch2.timeline(os.path.join(CFG, "bsc/mpi/views/MPI_call.cfg"), width=400)
     png = img._repr_png_()
