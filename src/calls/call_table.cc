@@ -143,12 +143,44 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
   }
 }
 
+// The first call of `calls` entered after t, searched from `*hint` (the answer of the previous
+// search on these calls, updated): exponentially away from it, then by bisection, so queries in
+// nearly increasing time order (a rank's messages) cost a few steps each instead of a search of
+// every call (cache misses over megabytes).
+size_t UpperBoundFrom(const std::vector<Call>& calls, Time t, size_t* hint) {
+  const size_t n = calls.size();
+  size_t lo = 0, hi = n;  // the answer is in [lo, hi]
+  const size_t h = std::min(*hint, n);
+  if (h < n && calls[h].entry <= t) {
+    size_t step = 1;
+    lo = h + 1;
+    while (lo + step - 1 < n && calls[lo + step - 1].entry <= t) {
+      lo += step;
+      step *= 2;
+    }
+    hi = std::min(n, lo + step - 1);
+  } else {
+    size_t step = 1;
+    hi = h;
+    while (hi >= step && calls[hi - step].entry > t) {
+      hi -= step;
+      step *= 2;
+    }
+    lo = hi >= step ? hi - step + 1 : 0;
+  }
+  auto it = std::upper_bound(calls.begin() + static_cast<std::ptrdiff_t>(lo),
+                             calls.begin() + static_cast<std::ptrdiff_t>(hi), t,
+                             [](Time v, const Call& c) { return v < c.entry; });
+  *hint = static_cast<size_t>(it - calls.begin());
+  return *hint;
+}
+
 // The call of `calls` holding time t (entry <= t <= exit), preferring calls for which `wanted`
 // is true, then the one that starts at t (`at_start`) or ends at t; kNoCall when none holds it.
+// `hint`: as UpperBoundFrom's.
 template <typename Wanted>
-uint32_t CallHolding(const std::vector<Call>& calls, Time t, Wanted wanted, bool at_start) {
-  auto it = std::upper_bound(calls.begin(), calls.end(), t,
-                             [](Time v, const Call& c) { return v < c.entry; });
+uint32_t CallHolding(const std::vector<Call>& calls, Time t, Wanted wanted, bool at_start, size_t* hint) {
+  auto it = calls.begin() + static_cast<std::ptrdiff_t>(UpperBoundFrom(calls, t, hint));
   uint32_t best = kNoCall;
   int best_score = -1;
   // Calls do not overlap, so only calls that begin at t, and the one before them, can hold it.
@@ -247,16 +279,18 @@ CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceSto
 
   const store::CommTable& comms = store.comms();
   table.messages.resize(comms.rows());
+  // Per rank, where its last send, completion and post were found: messages come in time order.
+  std::vector<std::array<size_t, 3>> hints(table.ranks.size(), {0, 0, 0});
   for (size_t i = 0; i < comms.rows(); ++i) {
     MessageCalls& m = table.messages[i];
     if (comms.sender[i] < threads) m.sender = table.rank_of_thread[comms.sender[i]];
     if (comms.receiver[i] < threads) m.receiver = table.rank_of_thread[comms.receiver[i]];
     if (m.sender != kNoRank)
-      m.send_call = CallHolding(table.ranks[m.sender].calls, comms.log_send[i], StartsSend, true);
+      m.send_call = CallHolding(table.ranks[m.sender].calls, comms.log_send[i], StartsSend, true, &hints[m.sender][0]);
     if (m.receiver != kNoRank) {
       const std::vector<Call>& rc = table.ranks[m.receiver].calls;
-      m.done_call = CallHolding(rc, comms.phy_recv[i], CompletesReceive, false);
-      m.post_call = CallHolding(rc, comms.log_recv[i], PostsReceive, false);
+      m.done_call = CallHolding(rc, comms.phy_recv[i], CompletesReceive, false, &hints[m.receiver][1]);
+      m.post_call = CallHolding(rc, comms.log_recv[i], PostsReceive, false, &hints[m.receiver][2]);
     }
     if (m.send_call == kNoCall || m.done_call == kNoCall)
       if (table.counts.unbound_messages++ == 0) table.counts.first_unbound = i;

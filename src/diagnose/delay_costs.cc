@@ -192,8 +192,9 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
   std::vector<double> pushed(inst.size(), 0);  // waiting propagated into each instance
   std::vector<bool> done(inst.size(), false);
   std::vector<std::pair<size_t, double>> into;
-  std::vector<std::vector<PhaseShare>> shares;  // per instance, when split by phase
-  if (phase_of_call != nullptr) shares.resize(inst.size());
+  // (instance, share) in the order instances are met, when split by phase: one flat list
+  // (an instance's shares are consecutive), placed by instance at the end.
+  std::vector<std::pair<uint32_t, PhaseShare>> shares;
   std::vector<std::pair<uint16_t, double>> by_phase;
 
   for (const auto& [end, i] : order) {
@@ -251,7 +252,7 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
           if (v > 0) excess_sum += v;
         for (const auto& [p, v] : by_phase)
           if (v > 0) {
-            shares[i].push_back({p, static_cast<float>(v / excess_sum)});
+            shares.push_back({i, PhaseShare{p, static_cast<float>(v / excess_sum)}});
             if (v > largest) largest = v, cause.phase = p;
           }
       }
@@ -278,12 +279,13 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
     }
   }
   if (phase_of_call != nullptr) {
-    out.phase_offsets.reserve(inst.size() + 1);
-    out.phase_offsets.push_back(0);
-    for (const auto& v : shares) {
-      out.phase_shares.insert(out.phase_shares.end(), v.begin(), v.end());
-      out.phase_offsets.push_back(static_cast<uint32_t>(out.phase_shares.size()));
-    }
+    // A counting sort by instance, keeping each instance's shares in their order.
+    out.phase_offsets.assign(inst.size() + 1, 0);
+    for (const auto& [i, share] : shares) ++out.phase_offsets[i + 1];
+    for (size_t i = 0; i < inst.size(); ++i) out.phase_offsets[i + 1] += out.phase_offsets[i];
+    out.phase_shares.resize(shares.size());
+    std::vector<uint32_t> next(out.phase_offsets.begin(), out.phase_offsets.end() - 1);
+    for (const auto& [i, share] : shares) out.phase_shares[next[i]++] = share;
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -235,6 +236,17 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     if (added) keys.push_back(k);
     return it->second;
   };
+  // Consecutive symbols repeat a few keys: a small direct-mapped cache before the map.
+  struct Cached {
+    SymbolKey key;
+    uint32_t id = UINT32_MAX;
+  };
+  std::array<Cached, 32> recent{};
+  auto cached_id_of = [&](const SymbolKey& k) {
+    Cached& c = recent[KeyHash()(k) & (recent.size() - 1)];
+    if (c.id == UINT32_MAX || !(c.key == k)) c = {k, id_of(k)};
+    return c.id;
+  };
   std::vector<Sequence> seq(units);
   for (size_t u = 0; u < units; ++u) {
     std::vector<std::pair<Time, SymbolKey>> all = std::move(markers[u]);
@@ -242,21 +254,31 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     // markers first among equal times (a stable sort of the two would give the same).
     auto by_time = [](const auto& a, const auto& b) { return a.first < b.first; };
     if (!std::is_sorted(all.begin(), all.end(), by_time)) std::stable_sort(all.begin(), all.end(), by_time);
+    Sequence& out_seq = seq[u];
+    auto push = [&](Time t, const SymbolKey& k) {
+      out_seq.symbol.push_back(cached_id_of(k));
+      out_seq.time.push_back(t);
+    };
+    size_t m = 0;
     if (mpi && !options.marker) {
-      const size_t markers_end = all.size();
-      all.reserve(all.size() + table.ranks[u].calls.size());
-      for (const calls::Call& c : table.ranks[u].calls) {
-        const bool collective = calls::IsCollective(c.op);
-        all.push_back({c.entry, SymbolKey{0, c.type, c.value, collective ? c.communicator : 0}});
+      const std::vector<calls::Call>& rank_calls = table.ranks[u].calls;
+      std::vector<uint32_t> order;  // the calls by entry, when they are not in that order
+      auto by_entry = [](const calls::Call& a, const calls::Call& b) { return a.entry < b.entry; };
+      if (!std::is_sorted(rank_calls.begin(), rank_calls.end(), by_entry)) {
+        order.resize(rank_calls.size());
+        for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return rank_calls[a].entry < rank_calls[b].entry; });
       }
-      const auto mid = all.begin() + static_cast<std::ptrdiff_t>(markers_end);
-      if (!std::is_sorted(mid, all.end(), by_time)) std::stable_sort(mid, all.end(), by_time);
-      std::inplace_merge(all.begin(), mid, all.end(), by_time);
+      out_seq.symbol.reserve(all.size() + rank_calls.size());
+      out_seq.time.reserve(all.size() + rank_calls.size());
+      for (size_t k = 0; k < rank_calls.size(); ++k) {
+        const calls::Call& c = order.empty() ? rank_calls[k] : rank_calls[order[k]];
+        for (; m < all.size() && all[m].first <= c.entry; ++m) push(all[m].first, all[m].second);
+        push(c.entry, SymbolKey{0, c.type, c.value, calls::IsCollective(c.op) ? c.communicator : 0});
+      }
     }
-    for (const auto& [t, k] : all) {
-      seq[u].symbol.push_back(id_of(k));
-      seq[u].time.push_back(t);
-    }
+    for (; m < all.size(); ++m) push(all[m].first, all[m].second);
   }
   // The run: from the first symbol to the last, but from the end of MPI_Init to the start of
   // MPI_Finalize on a rank that calls them (their own time, often long in a short run, is the
@@ -281,6 +303,20 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   std::vector<std::vector<uint64_t>> count(units, std::vector<uint64_t>(nsym, 0));
   for (size_t u = 0; u < units; ++u)
     for (uint32_t s : seq[u].symbol) ++count[u][s];
+  // Per unit, the positions of each symbol, grouped by symbol (symbol s's are
+  // [offset[s], offset[s + 1]) of `positions`): one pass instead of one per candidate.
+  struct Positions {
+    std::vector<uint32_t> offset, positions;
+  };
+  std::vector<Positions> where(units);
+  for (size_t u = 0; u < units; ++u) {
+    Positions& w = where[u];
+    w.offset.assign(nsym + 1, 0);
+    for (size_t s = 0; s < nsym; ++s) w.offset[s + 1] = w.offset[s] + static_cast<uint32_t>(count[u][s]);
+    w.positions.resize(seq[u].symbol.size());
+    std::vector<uint32_t> next(w.offset.begin(), w.offset.end() - 1);
+    for (size_t i = 0; i < seq[u].symbol.size(); ++i) w.positions[next[seq[u].symbol[i]]++] = static_cast<uint32_t>(i);
+  }
   auto name_of = [&](const SymbolKey& k) -> std::string {
     if (k.kind == 0) {
       calls::Call c;
@@ -323,12 +359,8 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
       continue;
     }
     // Occurrences per unit, and the signatures of unit 0's intervals (the calls between two).
-    std::vector<std::vector<size_t>> at(units);
-    for (size_t u = 0; u < units; ++u) {
-      at[u].reserve(c0);
-      for (size_t i = 0; i < seq[u].symbol.size(); ++i)
-        if (seq[u].symbol[i] == s) at[u].push_back(i);
-    }
+    std::vector<const uint32_t*> at(units);
+    for (size_t u = 0; u < units; ++u) at[u] = where[u].positions.data() + where[u].offset[s];
     std::vector<uint64_t> sig(c0 - 1);
     for (size_t j = 0; j + 1 < c0; ++j) {
       uint64_t h = 1469598103934665603ULL;

@@ -91,5 +91,5 @@ else
   check "the build's own module is untouched" "'$PY' -c 'import sys; sys.path.insert(0, \"$BUILD/python\"); import parallax' "
 fi
 after=$(cd "$SRC" && git status --porcelain 2>/dev/null || true)
-check "pip leaves no file in the source tree (its output is under the ignored build/)" "[ \"\$before\" = \"\$after\" ]"
+check "pip leaves no file in the source tree (its output is under the ignored build/)" "[ \"\$before\" = \"\$after\" ] || { diff <(echo \"\$before\") <(echo \"\$after\"); false; }"
 exit $fail
