@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "src/render/font.h"
@@ -20,6 +21,7 @@ constexpr int32_t kLegendLine = 12;
 constexpr int32_t kSwatch = 9;
 constexpr size_t kMaxLegendEntries = 48;
 constexpr int32_t kMaxLabelWidth = 160;
+constexpr int32_t kLabelGap = 8;  // pixels at least between two labels of the time axis
 
 // Numbers as Paraver prints them: 2 decimals when fractional, `,` thousands grouping.
 std::string Number(double v) {
@@ -167,15 +169,23 @@ void AddTicks(Frame& f, int32_t y) {
   const long double div = to_window >= 1 ? 1 : std::round(1 / to_window);
   const long double wb = static_cast<long double>(f.columns.begin) * mul / div;
   const long double span = static_cast<long double>(f.columns.end - f.columns.begin) * mul / div;
-  // A tick every 110 pixels, or more where labels are long (19 digits and their commas).
-  const int32_t label = TextWidth(FixedNumber(wb + span, 0)) + 24;
-  long double step = TickStep(span, l.area_w / static_cast<double>(std::max(110, label)));
-  if (!(step > 0)) return;
-  if (step < 1 && wb + span >= 1e15L) step = 1;  // labels there have no decimals (FixedNumber)
-  // As many decimals as the step needs, so consecutive ticks differ at any zoom.
-  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9L));
+  // A tick every 110 pixels, or more where labels are long (19 digits and their commas, and the
+  // decimals a fine step needs: the step is chosen again for labels that wide).
+  int decimals = 0;
+  long double step = 0;
+  for (int decimals_assumed = 0, pass = 0; pass < 2; ++pass) {
+    const int32_t label = TextWidth(FixedNumber(wb + span, decimals_assumed)) + 24;
+    step = TickStep(span, l.area_w / static_cast<double>(std::max(110, label)));
+    if (!(step > 0)) return;
+    if (step < 1 && wb + span >= 1e15L) step = 1;  // labels there have no decimals (FixedNumber)
+    // As many decimals as the step needs, so consecutive ticks differ at any zoom.
+    decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9L));
+    if (decimals == decimals_assumed) break;
+    decimals_assumed = decimals;
+  }
   const long double first = std::ceil(wb / step);
   long double previous = -1;
+  int32_t last_right = std::numeric_limits<int32_t>::min() / 2;  // of the last label written
   for (int32_t i = 0; i <= l.area_w; ++i) {
     const long double t = (first + i) * step;
     const long double offset = t - wb;  // window units from the left edge
@@ -186,8 +196,16 @@ void AddTicks(Frame& f, int32_t y) {
     if (x > l.area_x + l.area_w) break;
     l.lines.push_back(Line{x, y, x, y + 3, fg});
     std::string text = FixedNumber(std::fabs(t) < step * 1e-6L ? 0 : t, decimals);
-    Anchor a = x + TextWidth(text) / 2 >= l.width ? Anchor::kRight : Anchor::kCenter;
-    l.texts.push_back(Text{a == Anchor::kRight ? l.width - 1 : x, y + 6, std::move(text), fg, a});
+    // Centred under its tick, kept inside the image; a label that would touch the one before
+    // it (a narrow window) is left out, its tick drawn.
+    const int32_t w = TextWidth(text);
+    const int32_t left = std::clamp(x - w / 2, 0, std::max(0, l.width - 1 - w));
+    if (left < last_right + kLabelGap) continue;
+    last_right = left + w;
+    if (left == x - w / 2)
+      l.texts.push_back(Text{x, y + 6, std::move(text), fg, Anchor::kCenter});
+    else
+      l.texts.push_back(Text{left, y + 6, std::move(text), fg, Anchor::kLeft});
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/render/font.h"
 #include "tests/unit/render/render_test_util.h"
 
 namespace parallax::render::testing {
@@ -31,11 +32,13 @@ std::vector<std::string> TickLabels(const DrawList& l) {
   return out;
 }
 
-DrawList Axis(const Loaded& t, model::TimeUnit unit, model::Time from, model::Time to) {
+DrawList Axis(const Loaded& t, model::TimeUnit unit, model::Time from, model::Time to, uint32_t width = 1000,
+              bool labels = true) {
   semantic::WindowSpec w = Window("State As Is");
   w.unit = unit;
   TimelineOptions o;
-  o.width = 1000;
+  o.width = width;
+  o.labels = labels;
   o.from = from;
   o.to = to;
   o.threads = 1;
@@ -101,6 +104,44 @@ TEST(TimeAxis, NanosecondsNearTodayKeepTicksApartAndEnd) {
                                           "1,700,000,000,000,000,501", "1,700,000,000,000,000,502"}));
   // In microseconds the 3 ns are 0.003 us: whole units there (no decimals beyond 1e15).
   EXPECT_EQ(us, (std::vector<std::string>{"1,700,000,000,000,000"}));
+}
+
+// Labels never touch: in a narrow window (side by side, 160 pixels and up) a deep zoom at large
+// times made ticks closer than their labels ("1,000,000,000" over "1,000,000,050" at 160
+// pixels), and without row labels the first label began left of the image. Every text's box
+// (the bitmap font's width) is inside the image and at least a pixel away from every other.
+TEST(TimeAxis, LabelsNeverOverlapAndStayInside) {
+  Loaded t = Load(kTrace);
+  const std::vector<std::pair<model::Time, model::Time>> ranges = {
+      {0, 10000000000}, {1000000000, 1000000050}, {1000000000, 1000005000}, {5000000000, 5000123457},
+      {999999, 1000003}, {9999999000, 10000000000}};
+  for (uint32_t width : {160u, 200u, 240u, 320u, 500u, 800u})
+    for (auto [from, to] : ranges)
+      for (model::TimeUnit unit : {model::TimeUnit::kNs, model::TimeUnit::kUs, model::TimeUnit::kMs})
+        for (bool labels : {true, false}) {
+          DrawList l = Axis(t, unit, from, to, width, labels);
+          struct Box {
+            int32_t x0, y0, x1, y1;
+            std::string text;
+          };
+          std::vector<Box> boxes;
+          for (const Text& x : l.texts) {
+            const int32_t w = TextWidth(x.text);
+            const int32_t x0 = x.anchor == Anchor::kLeft ? x.x : x.anchor == Anchor::kRight ? x.x - w : x.x - w / 2;
+            boxes.push_back({x0, x.y, x0 + w, x.y + kGlyphHeight, x.text});
+          }
+          const std::string where = std::to_string(width) + " px, " + std::to_string(from) + " .. " + std::to_string(to);
+          for (size_t i = 0; i < boxes.size(); ++i) {
+            EXPECT_GE(boxes[i].x0, 0) << boxes[i].text << " at " << where;
+            EXPECT_LE(boxes[i].x1, l.width) << boxes[i].text << " at " << where;
+            for (size_t j = i + 1; j < boxes.size(); ++j) {
+              const Box &a = boxes[i], &b = boxes[j];
+              const bool apart = a.x1 + 1 < b.x0 || b.x1 + 1 < a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0;
+              EXPECT_TRUE(apart) << "'" << a.text << "' and '" << b.text << "' touch at " << where;
+            }
+          }
+          EXPECT_GE(TickLabels(l).size(), 1u) << where;
+        }
 }
 
 }  // namespace
