@@ -10,7 +10,7 @@ import { el } from './tables.js';
 import { AnalyzerPanel, Doc, TimelinePanel } from './windows.js';
 import { CompareView } from './compare.js';
 import { GlobalSearch } from './search.js';
-import { objectRanges, parseObjectRanges } from './groups.js';
+import { objectRanges, orderedRanges, parseObjectRanges } from './groups.js';
 
 const $ = (id) => document.getElementById(id);
 const STATUS_SECONDS = 10;
@@ -796,7 +796,7 @@ class App {
   }
 
   // The address of this page says what it shows
-  // (#trace=...&open=cfg:a.cfg|view:mpi-call&from=&to=&select=), so that it can be shared or
+  // (#trace=...&open=cfg:a.cfg|view:mpi-call&from=&to=&pins=&select=), so that it can be shared or
   // bookmarked (the token stays out of it: the cookie carries it).
   linkChanged() {
     if (this.restoring) return;
@@ -814,6 +814,9 @@ class App {
       }
       // The area selected, in the first window that has one: WINDOW:FROM-TO:OBJECTS (WINDOW the
       // window's place among those listed, OBJECTS 1-based, as "1-4,7").
+      // Pinned rows: WINDOW:OBJECTS;... (OBJECTS in the order drawn).
+      const pins = shown.map((p, i) => (p.groups.pinned.length ? `${i}:${orderedRanges(p.groups.pinned)}` : '')).filter(Boolean);
+      if (pins.length) params.set('pins', pins.join(';'));
       const k = shown.findIndex((p) => p.areaStats.area);
       if (k >= 0) {
         const a = shown[k].areaStats.area;
@@ -850,6 +853,13 @@ class App {
       const shown = this.panels.filter((p) => p instanceof TimelinePanel && p.doc.trace === trace);
       const first = shown[0];
       if (first && Number.isFinite(from) && Number.isFinite(to) && to > from) first.userRange(first.zoom.go({ from, to }));
+      for (const pin of (params.get('pins') || '').split(';')) {
+        const m = /^(\d+):([\d,-]+)$/.exec(pin);
+        const p = m && shown[Number(m[1])];
+        if (!p) continue;
+        p.groups.pinned = parseObjectRanges(m[2]);
+        p.render();
+      }
       const area = /^(\d+):(\d+)-(\d+):([\d,-]+)$/.exec(params.get('select') || '');
       if (area && shown[Number(area[1])] && Number(area[3]) > Number(area[2])) {
         shown[Number(area[1])].areaStats.select({ from: Number(area[2]), to: Number(area[3]), objects: parseObjectRanges(area[4]) });

@@ -1,9 +1,39 @@
-// Collapsible groups of a timeline window's rows: threads under tasks under applications, tasks
-// under applications, cpus under nodes (from the objects' canonical names, /api/objects). A
-// collapsed group's objects are left out of the frame (the `objects` of the request).
+// The rows of a timeline window: collapsible groups (threads under tasks under applications,
+// tasks under applications, cpus under nodes, from the objects' canonical names, /api/objects)
+// and pinned rows. A collapsed group is drawn as one summary row, labelled with its name and
+// how many rows it holds (the `summaries` of the frame request: the dominant value of its rows
+// in each pixel column, their mean for gradients and lines); pinned rows are drawn first, and a
+// strip over the canvas keeps them at the top of the window while the rest scrolls.
 
 import { postJson } from './api.js';
 import { el } from './tables.js';
+import { register } from './overlays.js';
+
+// On the timeline ({objects}): a pin left of each pinned row's label and a line under
+// the last of them.
+register('pins', {
+  order: 5,
+  draw(g, view, { objects }) {
+    let bottom = 0;
+    g.fillStyle = '#ffd000';
+    for (const o of objects) {
+      const row = view.rows.get(o);
+      if (!row) continue;
+      const y = row[1] + Math.max(1, row[2]) / 2;
+      g.beginPath();  // a pin: a head and its point
+      g.arc(5, y - 1, 3, 0, 2 * Math.PI);
+      g.fill();
+      g.fillRect(4.5, y, 1, 4);
+      bottom = Math.max(bottom, row[1] + Math.max(1, row[2]));
+    }
+    if (!bottom) return;
+    g.strokeStyle = '#ffd000';
+    g.beginPath();
+    g.moveTo(0, bottom + 1.5);
+    g.lineTo(view.list.width, bottom + 1.5);
+    g.stroke();
+  },
+});
 
 // The groups an object belongs to, outermost first, from its canonical name.
 export function groupsOf(name) {
@@ -18,12 +48,16 @@ export function groupsOf(name) {
 
 // 0-based objects as the 1-based ranges the server reads ("1-4,7").
 export function objectRanges(objects) {
-  const sorted = [...objects].sort((a, b) => a - b);
+  return orderedRanges([...objects].sort((a, b) => a - b));
+}
+
+// 0-based objects, in their order, as 1-based ranges ("7,1-4": 7 drawn first).
+export function orderedRanges(objects) {
   const parts = [];
-  for (let i = 0; i < sorted.length;) {
+  for (let i = 0; i < objects.length;) {
     let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j += 1;
-    parts.push(i === j ? `${sorted[i] + 1}` : `${sorted[i] + 1}-${sorted[j] + 1}`);
+    while (j + 1 < objects.length && objects[j + 1] === objects[j] + 1) j += 1;
+    parts.push(i === j ? `${objects[i] + 1}` : `${objects[i] + 1}-${objects[j] + 1}`);
     i = j + 1;
   }
   return parts.join(',');
@@ -51,26 +85,60 @@ export class RowGroups {
     this.level = null;  // the level they are of
     this.base = null;  // the objects the window draws with nothing collapsed
     this.collapsed = new Set();  // group names
+    this.pinned = [];  // pinned objects, in the order drawn (first pinned on top)
   }
 
-  // The `objects` to ask for: none (the cfg's) unless a group is collapsed.
+  // The `objects` to ask for: none (the cfg's) unless rows are pinned or collapsed; else every
+  // object, the pinned ones first.
   objects() {
+    if (!this.base || (!this.pinned.length && !(this.collapsed.size && this.names))) return undefined;
+    const pinned = this.pinned.filter((o) => this.base.includes(o));
+    return orderedRanges([...pinned, ...this.base.filter((o) => !pinned.includes(o))]);
+  }
+
+  // The collapsed groups (the outermost, when nested) as summary rows: [{objects, label}].
+  summaries() {
     if (!this.collapsed.size || !this.base || !this.names) return undefined;
-    return objectRanges(this.visible());
+    const members = new Map();  // group → its objects drawn (not pinned)
+    for (const o of this.base) {
+      if (this.pinned.includes(o)) continue;
+      const g = groupsOf(this.names[o] || '').find((x) => this.collapsed.has(x));
+      if (!g) continue;
+      if (!members.has(g)) members.set(g, []);
+      members.get(g).push(o);
+    }
+    return [...members].map(([g, objects]) => ({ objects: objectRanges(objects), label: `${g} (${objects.length})` }));
   }
 
-  visible() {
-    return this.base.filter((o) => !groupsOf(this.names[o] || '').some((g) => this.collapsed.has(g)));
+  // After a frame: the objects drawn when nothing is collapsed, in the window's order; and the
+  // pins shown. True when the frame was asked before the rows were known (pins from a link):
+  // it must be asked again.
+  framed(rows, asked) {
+    if (!this.collapsed.size) this.base = rows.map((r) => r[3]).sort((a, b) => a - b);
+    const pinned = this.pinned.filter((o) => rows.some((r) => r[3] === o && !r[4]));
+    this.panel.canvas.overlays.set('pins', pinned.length ? { objects: pinned } : null);
+    return !asked && this.objects() !== undefined;
   }
 
-  // After a frame: the objects drawn when nothing is collapsed.
-  framed(rows) {
-    if (!this.collapsed.size) this.base = rows.map((r) => r[3]);
+  isPinned(object) {
+    return this.pinned.includes(object);
+  }
+
+  // Pins `object`'s row (it is drawn first, and stays at the top of the window while the rest
+  // scrolls), or unpins it.
+  togglePin(object) {
+    if (this.isPinned(object)) this.pinned = this.pinned.filter((o) => o !== object);
+    else this.pinned = [...this.pinned, object];
+    this.panel.render();
+    this.panel.app.linkChanged();
   }
 
   // The window's level changed (properties): its groups are others.
   reset() {
-    if (this.level === this.panel.window.level) return;
+    const level = this.panel.window.level;
+    if (this.pinLevel !== undefined && this.pinLevel !== level) this.pinned = [];
+    this.pinLevel = level;
+    if (this.level === level) return;
     this.names = null;
     this.collapsed.clear();
     if (!this.root.hidden) this.show();
@@ -125,7 +193,7 @@ export class RowGroups {
         b.type = 'button';
         b.dataset.group = name;
         b.setAttribute('aria-expanded', String(!closed));
-        b.title = `${closed ? 'show' : 'hide'} its ${node.objects.length} row(s)`;
+        b.title = closed ? `show its ${node.objects.length} row(s)` : `draw its ${node.objects.length} row(s) as one summary row`;
         b.addEventListener('click', () => this.toggle(name));
         li.append(b, el('span', ` ${node.objects.length} row${node.objects.length === 1 ? '' : 's'}`, 'count'));
         if (!closed && node.children.size) li.append(list(node.children));
@@ -133,8 +201,8 @@ export class RowGroups {
       }
       return ul;
     };
-    // Collapse every innermost group (the tasks of threads, the nodes of cpus) but the first
-    // (at least one row stays), or expand all.
+    // Collapse every innermost group (the tasks of threads, the nodes of cpus: a summary row
+    // each), or expand all.
     const leaves = [];
     const walk = (level) => {
       for (const [name, node] of level) {
@@ -146,8 +214,8 @@ export class RowGroups {
     const all = el('div', null, 'group-all');
     const collapseAll = el('button', 'collapse all', 'collapse-all');
     collapseAll.type = 'button';
-    collapseAll.title = 'hide the rows of every innermost group but the first';
-    collapseAll.addEventListener('click', () => this.setAll(leaves.slice(1)));
+    collapseAll.title = 'draw every innermost group (a task\'s threads, a node\'s cpus) as one summary row';
+    collapseAll.addEventListener('click', () => this.setAll(leaves));
     const expandAll = el('button', 'expand all', 'expand-all');
     expandAll.type = 'button';
     expandAll.addEventListener('click', () => this.setAll([]));
@@ -162,16 +230,8 @@ export class RowGroups {
   }
 
   toggle(name) {
-    if (this.collapsed.has(name)) {
-      this.collapsed.delete(name);
-    } else {
-      this.collapsed.add(name);
-      if (!this.visible().length) {
-        this.collapsed.delete(name);
-        this.panel.warn(`${name} holds every row left: at least one row stays.`);
-        return;
-      }
-    }
+    if (this.collapsed.has(name)) this.collapsed.delete(name);
+    else this.collapsed.add(name);
     this.draw();
     this.panel.render();
   }

@@ -25,21 +25,29 @@ const WHEEL_ZOOM = 500;
 const WHEEL_PAN = 1000;
 
 export class TimelineCanvas {
-  // onZoom(from, to): a dragged range. onClick(row, time): row is [label, y, h, object].
+  // onZoom(from, to): a dragged range. onClick(row, time, x): row is [label, y, h, object] (and
+  // a fifth element, its objects' count, for a summary row), x the canvas x clicked.
   // onWheelZoom(factor, fraction): zoom the view by `factor` (< 1: in) keeping the time at
   // `fraction` of the area where it is. onWheelPan(fraction): pan by a fraction of the view.
   // onHover(fraction, point, event): the cursor at `fraction` of the area, at canvas `point`
   // (all null: it left).
   // onSelect({from, to, objects}): a shift+drag over a time range and rows. onDragPan(range,
   // fraction): a drag with the middle button or ctrl, `fraction` of `range` (the view pressed on).
-  // onOverlays(overlays): an overlay was set or cleared.
+  // onOverlays(overlays): an overlay was set or cleared. onContextMenu(row, point): a right
+  // click on a row (true: handled). onPaint(): the canvas was painted.
   constructor(canvas, selection, {
     onZoom, onClick, onSelect = () => {}, onWheelZoom = () => {}, onWheelPan = () => {}, onHover = () => {},
     onDragPan = () => {}, paraverMouse = () => false, onDoubleClick = () => {}, onOverlays = () => {},
+    onContextMenu = () => false, onPaint = () => {},
   }) {
     this.canvas = canvas;
     this.paraverMouse = paraverMouse;  // () => true: Paraver's mouse convention
     canvas.addEventListener('dblclick', (e) => { e.preventDefault(); onDoubleClick(); });
+    this.onPaint = onPaint;
+    canvas.addEventListener('contextmenu', (e) => {
+      const row = this.list && this.rowAt(this.local(e).y);
+      if (row && onContextMenu(row, this.local(e))) e.preventDefault();
+    });
     this.selection = selection;
     this.onZoom = onZoom;
     this.onClick = onClick;
@@ -146,6 +154,7 @@ export class TimelineCanvas {
       g.restore();
     }
     this.overlays.draw(g, this.viewport());
+    this.onPaint();
   }
 
   // What overlays draw in: the frame's layout and the range on screen (web/overlays.js).
@@ -228,7 +237,7 @@ export class TimelineCanvas {
       return;
     }
     const row = this.rowAt(start.y);
-    if (row) this.onClick(row, this.timeAt(start.x));
+    if (row) this.onClick(row, this.timeAt(start.x), start.x);
   }
 }
 

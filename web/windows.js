@@ -148,10 +148,24 @@ export class TimelinePanel extends Panel {
     const canvas = el('canvas');
     const selection = el('div', null, 'selection');
     selection.hidden = true;
-    this.box.append(canvas, selection);
+    // The pinned rows, copied from the canvas into a strip that sticks to the top of the window
+    // while the rest of its rows scrolls (hidden when no row is pinned). Its canvas is in a
+    // closed shadow root: the window's canvas stays the one `canvas` of its box.
+    this.stripBox = el('div', null, 'pinned-rows');
+    this.stripBox.hidden = true;
+    this.strip = document.createElement('canvas');
+    this.strip.style.display = 'block';
+    this.stripBox.attachShadow({ mode: 'closed' }).append(this.strip);
+    this.menu = el('div', null, 'row-menu');
+    this.menu.hidden = true;
+    this.box.append(this.stripBox, canvas, selection, this.menu);
     this.canvas = new TimelineCanvas(canvas, selection, {
       onZoom: (from, to) => this.userRange(this.zoom.go({ from, to })),
-      onClick: (row, time) => { if (!this.diagnosis.select(row, time)) this.showText(row, time); },
+      onClick: (row, time, x) => {
+        if (x < this.canvas.list.area[0] && !row[4]) this.groups.togglePin(row[3]);  // its label: pin or unpin
+        else if (!this.diagnosis.select(row, time)) this.showText(row, time);
+      },
+      onContextMenu: (row, point) => this.rowMenu(row, point),
       onSelect: (area) => this.areaStats.select(area),
       onWheelZoom: (factor, fraction) => this.preview(zoomRange(this.shown(), factor, fraction)),
       onWheelPan: (fraction) => this.preview(panRange(this.shown(), fraction)),
@@ -159,6 +173,7 @@ export class TimelinePanel extends Panel {
       paraverMouse: () => this.app.mouse === 'paraver',
       onDoubleClick: () => this.zoomToArea(),
       onOverlays: (overlays) => this.showOverlayLegend(overlays),
+      onPaint: () => this.pinStrip(),
       onHover: (fraction, point, event) => {
         this.app.active = this;
         this.hoverFraction = fraction;
@@ -237,6 +252,48 @@ export class TimelinePanel extends Panel {
     this.findBar.forget();
     this.textBox.hidden = true;
     this.textBox.replaceChildren();
+  }
+
+  // The strip of pinned rows: the top of the canvas down to the last pinned row, drawn again
+  // with every paint of the canvas (web/groups.js).
+  pinStrip() {
+    const c = this.canvas, pins = c.overlays.get('pins');
+    const rows = pins && c.list ? c.list.rows.filter((r) => pins.objects.includes(r[3])) : [];
+    this.stripBox.hidden = !rows.length;
+    if (!rows.length) return;
+    const h = Math.max(...rows.map((r) => r[1] + Math.max(1, r[2]))) + 3;
+    this.strip.width = c.canvas.width;
+    this.strip.height = h;
+    this.strip.style.width = `${c.canvas.clientWidth}px`;
+    this.strip.style.height = `${(h * c.canvas.clientWidth) / c.canvas.width}px`;
+    this.stripBox.style.height = this.strip.style.height;
+    this.stripBox.style.marginBottom = `-${this.strip.style.height}`;
+    this.strip.getContext('2d').drawImage(c.canvas, 0, 0, c.canvas.width, h, 0, 0, c.canvas.width, h);
+    this.stripBox.dataset.rows = rows.map((r) => r[3]).join(',');
+  }
+
+  // A menu at a row (right click): pin or unpin it.
+  rowMenu(row, point) {
+    if (row[4]) return false;  // a summary row
+    const pinned = this.groups.isPinned(row[3]);
+    const item = el('button', `${pinned ? 'Unpin' : '📌 Pin'} ${row[0]}`, 'pin-row');
+    item.type = 'button';
+    item.title = pinned ? 'back to its place among the rows' : 'draw it first, at the top of the window while the rest scrolls';
+    item.addEventListener('click', () => {
+      this.menu.hidden = true;
+      this.groups.togglePin(row[3]);
+    });
+    this.menu.replaceChildren(item);
+    const k = this.canvas.canvas.clientWidth / this.canvas.canvas.width;
+    Object.assign(this.menu.style, { left: `${point.x * k}px`, top: `${point.y * k}px` });
+    this.menu.hidden = false;
+    const away = (e) => {
+      if (this.menu.contains(e.target)) return;
+      this.menu.hidden = true;
+      window.removeEventListener('mousedown', away, true);
+    };
+    window.addEventListener('mousedown', away, true);
+    return true;
   }
 
   // One line per overlay that says what it draws (web/overlays.js).
@@ -534,6 +591,8 @@ export class TimelinePanel extends Panel {
     if (this.app.palette) body.palette = this.app.palette;
     const objects = this.groups.objects();
     if (objects) body.objects = objects;
+    const summaries = this.groups.summaries();
+    if (summaries && summaries.length) body.summaries = summaries;
     if (this.highlight) Object.assign(body, { highlight_min: this.highlight.min, highlight_max: this.highlight.max });
     return body;
   }
@@ -563,7 +622,10 @@ export class TimelinePanel extends Panel {
       await this.canvas.show(frame, range);
       if (seq !== this.seq) return;
       if (this.highlight) this.canvas.mark(this.highlight.object);
-      this.groups.framed(frame.layout.rows);
+      if (this.groups.framed(frame.layout.rows, Boolean(body.objects))) {
+        this.render();  // pinned rows known only now (a link): drawn first
+        return;
+      }
       const hidden = frame.layout.lines_hidden || 0;
       this.linesNote.hidden = !hidden;
       if (hidden) {

@@ -698,6 +698,29 @@ class ServerImpl final : public Server {
     SendJson(res, {{"traces", std::move(a)}, {"preloaded", std::move(preloaded)}});
   }
 
+  // `summaries` of a timeline (a JSON body only): [{objects: "5-8", label: "TASK 1.2 (4)"}...].
+  static std::vector<RowSummary> Summaries(const Params& p) {
+    constexpr size_t kMaxSummaries = 4096;
+    std::vector<RowSummary> out;
+    const json* j = p.JsonField("summaries");
+    if (j == nullptr) return out;
+    if (!j->is_array() || j->size() > kMaxSummaries)
+      throw ApiError{400, "field 'summaries' must be a list of at most " + std::to_string(kMaxSummaries) +
+                              " {objects, label}"};
+    for (const json& s : *j) {
+      const auto objects = s.is_object() ? s.find("objects") : s.end();
+      const auto label = s.is_object() ? s.find("label") : s.end();
+      const bool ok = s.is_object() && s.size() <= 2 && objects != s.end() && objects->is_string() &&
+                      objects->get_ref<const std::string&>().size() <= 1024 &&
+                      (label == s.end() || (label->is_string() && label->get_ref<const std::string&>().size() <= 256));
+      if (!ok)
+        throw ApiError{400, "each of 'summaries' must be {objects: \"5-8\", label: \"...\"} (objects up to 1024 "
+                            "characters, label up to 256)"};
+      out.push_back({objects->get<std::string>(), label == s.end() ? "" : label->get<std::string>()});
+    }
+    return out;
+  }
+
   // GET (query) or POST (JSON body), the same parameters.
   void Timeline(const httplib::Request& req, httplib::Response& res) {
     Params p = Params::Of(req);
@@ -724,6 +747,7 @@ class ServerImpl final : public Server {
                      "at most " + std::to_string(kMaxPixels) + " pixels (width x height)"};
     TimeRange(p, &r.from, &r.to);
     r.objects = p.String("objects", 1024);
+    r.summaries = Summaries(p);
     r.draw_mode = p.String("draw_mode", 64);
     r.object_draw_mode = p.String("object_draw_mode", 64);
     r.color_mode = p.String("color_mode", 64);

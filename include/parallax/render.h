@@ -12,6 +12,14 @@
 
 namespace parallax {
 
+// Objects drawn as one row that summarises them (a collapsed group of rows): at each pixel
+// column the most frequent of their values (the dominant state, in code colours), or their mean
+// (gradients and function lines).
+struct RowSummary {
+  std::string objects;  // 1-based window-level objects, "5-8"
+  std::string label;    // the row's label; empty: its first object's
+};
+
 // Which window to draw and how. Unset fields take the cfg's display settings (or Paraver's
 // defaults for a --thread-function window).
 struct TimelineRequest {
@@ -25,6 +33,10 @@ struct TimelineRequest {
   uint32_t height = 0;                 // whole image; 0: from the number of rows
   std::optional<uint64_t> from, to;    // trace units; default: the window's range
   std::string objects;                 // 1-based window-level objects, "1-4,7"; empty: the cfg's
+                                       // (drawn in this order)
+  // Each drawn as one row, where its first object is met in `objects` (its objects missing there
+  // are added); an object belongs to one summary at most.
+  std::vector<RowSummary> summaries;
   std::string draw_mode;               // time draw mode: last, maximum, minimum-not-zero, random,
                                        // random-not-zero, average, average-not-zero, mode,
                                        // abs-maximum, abs-minimum
@@ -64,7 +76,8 @@ struct TimelineImage {
   std::string data;    // the encoded bytes
   // Where things are in the image, as JSON: {"width","height","background","area":[x,y,w,h],
   // "any_non_zero" (some value in the range is not 0), "lines_hidden" (communication lines left
-  // out by max_comm_lines), "rows":[[label,y,h,object]...]} (object: 0-based, at the window's level).
+  // out by max_comm_lines), "rows":[[label,y,h,object]...]} (object: 0-based, at the window's level;
+  // a summary row has a fifth element, how many objects it summarises).
   std::string layout;
 };
 

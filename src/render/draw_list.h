@@ -40,6 +40,7 @@ struct RowBox {
   int32_t y = 0;        // band top
   int32_t h = 0;        // band height
   uint32_t object = 0;  // 0-based window-level object of the row (the first, when several share it)
+  uint32_t summarised = 0;  // a summary row: how many objects it summarises; else 0
 };
 
 struct DrawList {

@@ -21,6 +21,13 @@ struct RowGroup {
   std::vector<uint32_t> members;  // indices into Frame::objects
   int32_t y = 0;                  // band top
   int32_t h = 1;                  // band height
+  int32_t summary = -1;           // the summary row it is (TimelineOptions::summaries), or -1
+};
+
+// The rows of a frame before they get pixels: each one object, or a summary's objects.
+struct PlannedRow {
+  std::vector<uint32_t> members;  // indices into Frame::objects
+  int32_t summary = -1;
 };
 
 // What the flags and communication lines of a frame are, before they are drawn: per row group,
@@ -47,6 +54,7 @@ struct Frame {
   std::vector<std::string> labels;
   Columns columns;
   std::vector<FoldedRow> folded;  // parallel to objects
+  std::vector<PlannedRow> planned;  // the rows, in order (PlanSummaries)
   std::vector<RowGroup> groups;
   ColorScheme scheme;
   double lower_y = 0;  // lower bound of line and punctual modes

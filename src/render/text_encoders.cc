@@ -89,9 +89,11 @@ std::string JsonLayoutFields(const DrawList& l) {
       "\"lines_hidden\":{},\"rows\":[",
       l.width, l.height, Hex(l.background), l.area_x, l.area_y, l.area_w, l.area_h, l.any_non_zero,
       l.lines_hidden);
-  for (size_t i = 0; i < l.rows.size(); ++i)
-    out += fmt::format("{}[{},{},{},{}]", i ? "," : "", JsonString(l.rows[i].label), l.rows[i].y,
-                       l.rows[i].h, l.rows[i].object);
+  for (size_t i = 0; i < l.rows.size(); ++i) {
+    const RowBox& r = l.rows[i];
+    out += fmt::format("{}[{},{},{},{}", i ? "," : "", JsonString(r.label), r.y, r.h, r.object);
+    out += r.summarised > 0 ? fmt::format(",{}]", r.summarised) : "]";
+  }
   return out + "]";
 }
 

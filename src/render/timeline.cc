@@ -15,17 +15,43 @@ constexpr int32_t kMargin = 6;
 constexpr int32_t kTitleHeight = 16;
 constexpr int32_t kAxisHeight = 24;
 
+// The objects asked for (else the window's selection), then the summaries' objects missing
+// from them.
 std::vector<uint32_t> SelectObjects(const semantic::WindowEvaluator& w, const TimelineOptions& o) {
   std::vector<uint32_t> out;
   if (!o.objects.empty()) {
     for (uint32_t obj : o.objects)
       if (obj < w.rows()) out.push_back(obj);
-    return out;
+  } else {
+    const auto& sel = w.spec().selected[static_cast<size_t>(w.level())];
+    for (uint32_t i = 0; i < w.rows(); ++i)
+      if (sel.empty() || (i < sel.size() && sel[i])) out.push_back(i);
   }
-  const auto& sel = w.spec().selected[static_cast<size_t>(w.level())];
-  for (uint32_t i = 0; i < w.rows(); ++i)
-    if (sel.empty() || (i < sel.size() && sel[i])) out.push_back(i);
+  for (const auto& s : o.summaries)
+    for (uint32_t obj : s.objects)
+      if (obj < w.rows() && std::find(out.begin(), out.end(), obj) == out.end()) out.push_back(obj);
   return out;
+}
+
+// The rows in order: an object each, but a summary's objects together, where the first of them
+// is met.
+void PlanSummaries(Frame& f) {
+  const auto& summaries = f.options->summaries;
+  std::vector<int32_t> summary_of(f.objects.size(), -1);
+  for (size_t k = 0; k < f.objects.size(); ++k)
+    for (size_t s = 0; s < summaries.size() && summary_of[k] < 0; ++s)
+      if (std::find(summaries[s].objects.begin(), summaries[s].objects.end(), f.objects[k]) != summaries[s].objects.end())
+        summary_of[k] = static_cast<int32_t>(s);
+  std::vector<int32_t> planned_at(summaries.size(), -1);
+  for (size_t k = 0; k < f.objects.size(); ++k) {
+    const int32_t s = summary_of[k];
+    if (s >= 0 && planned_at[static_cast<size_t>(s)] >= 0) {
+      f.planned[static_cast<size_t>(planned_at[static_cast<size_t>(s)])].members.push_back(static_cast<uint32_t>(k));
+      continue;
+    }
+    if (s >= 0) planned_at[static_cast<size_t>(s)] = static_cast<int32_t>(f.planned.size());
+    f.planned.push_back(PlannedRow{{static_cast<uint32_t>(k)}, s});
+  }
 }
 
 // Semantic scale (§3): fixed, or fitted to the values of every row drawn.
@@ -56,23 +82,33 @@ void PlanScale(Frame& f) {
   f.lower_y = o.min_at_zero && exist_zero && f.scheme.min_y > 0 ? 0 : f.scheme.min_y;
 }
 
-// Spreads the objects over the area height; objects on the same pixel row form one group (§1).
+// Spreads the rows over the area height; rows on the same pixel row form one group (§1).
 void PlanRows(Frame& f) {
   const DrawList& l = f.list;
-  const auto n = static_cast<double>(f.objects.size());
+  const auto n = static_cast<double>(f.planned.size());
   const double row_h = l.area_h / n;
   const auto gap = static_cast<int32_t>(row_h >= 4 ? std::floor(row_h / 4) : 0);
-  for (size_t k = 0; k < f.objects.size(); ++k) {
+  for (size_t k = 0; k < f.planned.size(); ++k) {
+    const PlannedRow& p = f.planned[k];
     auto y = static_cast<int32_t>(l.area_y + std::floor(static_cast<double>(k) * row_h));
     if (!f.groups.empty() && f.groups.back().y == y) {
-      f.groups.back().members.push_back(static_cast<uint32_t>(k));
+      RowGroup& g = f.groups.back();
+      g.members.insert(g.members.end(), p.members.begin(), p.members.end());
+      g.summary = -1;  // rows sharing a pixel row: the object draw mode
       continue;
     }
     auto next = static_cast<int32_t>(l.area_y + std::floor(static_cast<double>(k + 1) * row_h));
-    f.groups.push_back(RowGroup{{static_cast<uint32_t>(k)}, y, std::max(1, next - y - gap)});
+    f.groups.push_back(RowGroup{p.members, y, std::max(1, next - y - gap), p.summary});
   }
-  for (const RowGroup& g : f.groups)
-    f.list.rows.push_back(RowBox{f.labels[g.members[0]], g.y, g.h, f.objects[g.members[0]]});
+  for (const RowGroup& g : f.groups) {
+    RowBox box{f.labels[g.members[0]], g.y, g.h, f.objects[g.members[0]]};
+    if (g.summary >= 0) {
+      const std::string& label = f.options->summaries[static_cast<size_t>(g.summary)].label;
+      if (!label.empty()) box.label = label;
+      box.summarised = static_cast<uint32_t>(g.members.size());
+    }
+    f.list.rows.push_back(std::move(box));
+  }
 }
 
 Rgb ColorOf(const Frame& f, double v) {
@@ -89,7 +125,8 @@ Rgb ColorOf(const Frame& f, double v) {
   }
 }
 
-// The object-draw-mode value of a group at column j.
+// The value of a group at column j: of its objects, by the object draw mode; of a summary row,
+// the most frequent (code colours: the dominant state) or the mean (gradients, lines).
 double GroupValue(const Frame& f, const RowGroup& g, uint32_t j, std::vector<double>& buf) {
   if (g.members.size() == 1) return f.folded[g.members[0]].values[j];
   buf.clear();
@@ -97,7 +134,9 @@ double GroupValue(const Frame& f, const RowGroup& g, uint32_t j, std::vector<dou
     double v = f.folded[m].values[j];
     if (!std::isnan(v)) buf.push_back(v);  // kNoValue takes no part (highlight)
   }
-  return buf.empty() ? kNoValue : Reduce(f.options->object_mode, buf, PixelRandom(g.y, j));
+  DrawMode mode = f.options->object_mode;
+  if (g.summary >= 0) mode = f.options->color == ColorMode::kCode ? DrawMode::kMode : DrawMode::kAverage;
+  return buf.empty() ? kNoValue : Reduce(mode, buf, PixelRandom(g.y, j));
 }
 
 // Colour bands: one rectangle per run of columns of the same colour.
@@ -207,7 +246,7 @@ Status PlaceArea(Frame& f) {
   l.area_y = kMargin + (o.title.empty() ? 0 : kTitleHeight);
   int32_t below = (o.axis ? kAxisHeight : kMargin) + (o.legend ? f.legend_h : 0);
   if (o.height == 0) {
-    auto rows = static_cast<int32_t>(f.objects.size());
+    auto rows = static_cast<int32_t>(f.planned.size());
     l.area_h = std::clamp(rows * 16, 48, 800);
   } else {
     l.area_h = static_cast<int32_t>(o.height) - l.area_y - below;
@@ -282,6 +321,7 @@ Status PlanFolded(Frame& f) {
   for (const FoldedRow& r : f.folded) l.any_non_zero = l.any_non_zero || r.any_non_zero;
   PlanScale(f);
   if (f.options->legend) PlanLegend(f);
+  PlanSummaries(f);
   if (Status s = PlaceArea(f); !s.ok()) return s;
   if (const uint64_t pixels = uint64_t(l.width) * uint64_t(l.height); pixels > kMaxImagePixels)
     return SizeError(fmt::format("an image of {} x {} pixels is beyond the maximum of {} pixels", l.width, l.height,

@@ -39,6 +39,13 @@ struct TimelineOptions {
   uint32_t height = 0;                  // whole image; 0: from the number of rows
   std::optional<model::Time> from, to;  // trace units; default: the window's range
   std::vector<uint32_t> objects;        // window-level objects; empty: the window's selection
+  // Objects drawn as one summary row each (RowSummary, include/parallax/render.h): the most
+  // frequent value of the members per column in code colours, else their mean.
+  struct Summary {
+    std::vector<uint32_t> objects;  // window-level
+    std::string label;              // empty: the first object's
+  };
+  std::vector<Summary> summaries;
   DrawMode time_mode = DrawMode::kMaximum;
   DrawMode object_mode = DrawMode::kMaximum;
   ColorMode color = ColorMode::kCode;

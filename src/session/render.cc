@@ -166,6 +166,12 @@ Result<render::TimelineOptions> Options(const session::TraceImpl& t, const Timel
   auto objects = ParseObjects(req.objects, semantic::ObjectCount(t.header(), level), level);
   if (!objects.ok()) return objects.status();
   o.objects = std::move(objects.value());
+  for (const RowSummary& summary : req.summaries) {
+    auto members = ParseObjects(summary.objects, semantic::ObjectCount(t.header(), level), level);
+    if (!members.ok()) return members.status();
+    if (members->empty()) return Status::Error("a summary row has no object", {}, "write its objects: 5-8");
+    o.summaries.push_back({std::move(members.value()), summary.label});
+  }
   o.width = req.width;
   o.height = req.height;
   o.from = req.from;

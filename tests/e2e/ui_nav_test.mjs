@@ -426,32 +426,33 @@ const steps = [
     let n = await frames(panel);
     await tree.locator('button.group[data-group="TASK 1.1"]').click();
     n = await waitFrame(panel, n);
-    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.2.1",1]]', `with TASK 1.1 collapsed the rows are ${JSON.stringify(await rowsOf())}`);
+    // A collapsed group is one summary row (its name and its rows' count; ui_rows_test.mjs draws it).
+    check(JSON.stringify(await rowsOf()) === '[["TASK 1.1 (1)",0],["THREAD 1.2.1",1]]', `with TASK 1.1 collapsed the rows are ${JSON.stringify(await rowsOf())}`);
     check(await tree.locator('button.group[data-group="TASK 1.1"]').textContent() === '▸ TASK 1.1', 'the collapsed group does not say so');
     await shot('09-groups');
-    // The tooltip and the area follow the rows drawn: the only row is THREAD 1.2.1's.
-    const [, rowY, rowH] = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[0]);
+    // The tooltip and the area follow the rows drawn: the second row is THREAD 1.2.1's.
+    const [, rowY, rowH] = await panel.evaluate((e) => window.parallax.panels.find((p) => p.root === e).canvas.list.rows[1]);
     const box = await panel.locator('canvas').boundingBox();
     const p = await at(0.5);
     await page.mouse.move(p.x, box.y + rowY + rowH / 2);
     await page.waitForFunction((t) => !t.hidden && t.querySelector('.tip-object'), await panel.locator('.tooltip').elementHandle(), { timeout: 10000 });
     check(await panel.locator('.tooltip .tip-object').textContent() === 'THREAD 1.2.1', 'the tooltip is not about THREAD 1.2.1');
-    await tree.locator('button.group[data-group="TASK 1.2"]').click();  // would leave no row
-    await page.waitForTimeout(300);
-    check((await panel.locator('.panel-message').textContent()).includes('at least one row stays'), 'collapsing every row was not refused');
-    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.2.1",1]]', 'the refused collapse changed the rows');
     await tree.locator('button.group[data-group="TASK 1.1"]').click();
     n = await waitFrame(panel, n);
-    check((await rowsOf()).length === 2, 'expanding TASK 1.1 did not bring its row back');
-    // Collapse all: every task but the first; expand all brings every row back.
+    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.1.1",0],["THREAD 1.2.1",1]]', 'expanding TASK 1.1 did not bring its row back');
+    // Collapse all: a summary row per task; expand all brings every row back.
     await tree.locator('button.collapse-all').click();
     n = await waitFrame(panel, n);
-    check(JSON.stringify(await rowsOf()) === '[["THREAD 1.1.1",0]]', `collapse all left ${JSON.stringify(await rowsOf())}`);
+    check(JSON.stringify(await rowsOf()) === '[["TASK 1.1 (1)",0],["TASK 1.2 (1)",1]]', `collapse all left ${JSON.stringify(await rowsOf())}`);
     await tree.locator('button.expand-all').click();
     n = await waitFrame(panel, n);
     check((await rowsOf()).length === 2, 'expand all did not bring every row back');
-    await tree.locator('button.group[data-group="APPL 1"]').click();  // APPL 1 is every row: refused
-    check(await tree.locator('button.group[data-group="TASK 1.1"]').count() === 1, 'the refused APPL collapse hid its tasks');
+    await tree.locator('button.group[data-group="APPL 1"]').click();  // every row: one summary row
+    n = await waitFrame(panel, n);
+    check(JSON.stringify(await rowsOf()) === '[["APPL 1 (2)",0]]', `with APPL 1 collapsed the rows are ${JSON.stringify(await rowsOf())}`);
+    check(await tree.locator('button.group[data-group="TASK 1.1"]').count() === 0, 'the collapsed APPL still lists its tasks');
+    await tree.locator('button.group[data-group="APPL 1"]').click();
+    n = await waitFrame(panel, n);
     await panel.locator('button.rows').click();
     await tree.waitFor({ state: 'hidden' });
     // The groups of other levels' canonical names: cpus under nodes, tasks under applications.
