@@ -40,6 +40,7 @@ const KEYS = [
   ['ctrl + drag, middle drag', 'pan: the trace follows the mouse'],
   ['Esc', 'clear the area selection; close this help'],
   ['click', 'textual view of the row around the time clicked'],
+  ['click on a row\'s label, right click', 'pin or unpin the row: it stays at the top of the window'],
   ['hover', 'tooltip: object, time, value, interval and what the pixel folds'],
   ['begin – end boxes', 'type a range (1.5 ms, 2000 us, ...), Enter applies'],
   ['F', 'find: events by type, type:value or label, or the window\'s values, with next / previous'],
