@@ -15,6 +15,7 @@
 #include "apps/cli/commands.h"
 #include "apps/cli/progress.h"
 #include "apps/cli/range_options.h"
+#include "include/parallax/output.h"
 #include "include/parallax/tools.h"
 #include "include/parallax/trace.h"
 
@@ -37,17 +38,10 @@ bool EndsWith(const std::string& s, const std::string& end) {
   return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
-// A temporary folder removed when it goes out of scope.
+// A temporary folder removed when it goes out of scope, or by a signal that ends the process.
 struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "parallax-convert-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path.empty()) std::filesystem::remove_all(path, ignored);
-  }
+  ScratchFolder folder{"parallax-convert"};
+  std::filesystem::path path{folder.path()};
 };
 
 // The portion of `trace` (loaded from a.trace) that the range options give, cut into a .prv in

@@ -28,4 +28,20 @@ std::string EncodeBase64(std::string_view bytes);
 // own does not call it.
 void RemoveTemporaryFilesOnSignals();
 
+// A scratch folder "<TMPDIR or /tmp>/PREFIX-XXXXXX" (mode 0700) for files a command makes on
+// its way (a cut before a conversion): removed with the files directly in it when the object
+// goes out of scope, or by a signal after RemoveTemporaryFilesOnSignals. path() is empty when
+// the folder could not be made (errno says why).
+class ScratchFolder {
+ public:
+  explicit ScratchFolder(const std::string& prefix);
+  ~ScratchFolder();
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 }  // namespace parallax

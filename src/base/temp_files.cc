@@ -5,11 +5,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <cstddef>
 #include <ctime>
 #include <mutex>
 
@@ -25,6 +27,7 @@ enum SlotState : int { kFree = 0, kWriting = 1, kReady = 2 };
 struct Registry {
   std::atomic<int> state[kMaxTempFiles];
   char path[kMaxTempFiles][kMaxPath];
+  bool folder[kMaxTempFiles];  // a folder: its files, then itself
   // Threads between creating a file and registering it (see CreateRegistered).
   std::atomic<int> creating;
   // Set by the first cleanup handler: from then on no thread creates a file.
@@ -32,6 +35,29 @@ struct Registry {
 };
 Registry registry{};
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
+
+// Removes the files directly in `dir`, then `dir`, with system calls only (safe in a signal
+// handler, unlike opendir/readdir): getdents64 lists the entries, unlinkat removes them.
+void RemoveFolderSafely(const char* dir) {
+  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(8) char buffer[4096];
+    for (;;) {
+      const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+      if (n <= 0) break;
+      for (long at = 0; at < n;) {
+        // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
+        unsigned short reclen;
+        std::memcpy(&reclen, buffer + at + 16, sizeof reclen);
+        const char* name = buffer + at + 19;
+        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) ::unlinkat(fd, name, 0);
+        at += reclen;
+      }
+    }
+    ::close(fd);
+  }
+  ::rmdir(dir);
+}
 
 [[noreturn]] void WaitForTheEnd() {
   for (;;) ::pause();
@@ -49,23 +75,33 @@ void RemoveAndReraise(int sig) {
     ::nanosleep(&pause, nullptr);
   }
   for (int i = 0; i < kMaxTempFiles; ++i)
-    if (registry.state[i].load(std::memory_order_acquire) == kReady) ::unlink(registry.path[i]);
+    if (registry.state[i].load(std::memory_order_acquire) == kReady && !registry.folder[i]) ::unlink(registry.path[i]);
+  // Folders after files: a registered file may be in one.
+  for (int i = 0; i < kMaxTempFiles; ++i)
+    if (registry.state[i].load(std::memory_order_acquire) == kReady && registry.folder[i]) RemoveFolderSafely(registry.path[i]);
   ::signal(sig, SIG_DFL);
   ::raise(sig);  // the cleanup signals are blocked in this handler: delivered on its return
 }
 
 }  // namespace
 
-void RegisterTempFile(const std::string& path) {
+namespace {
+
+void Register(const std::string& path, bool folder) {
   if (path.empty() || path.size() >= kMaxPath) return;
   for (int i = 0; i < kMaxTempFiles; ++i) {
     int expected = kFree;
     if (!registry.state[i].compare_exchange_strong(expected, kWriting, std::memory_order_acq_rel)) continue;
     std::memcpy(registry.path[i], path.c_str(), path.size() + 1);
+    registry.folder[i] = folder;
     registry.state[i].store(kReady, std::memory_order_release);
     return;
   }
 }
+
+}  // namespace
+
+void RegisterTempFile(const std::string& path) { Register(path, false); }
 
 void UnregisterTempFile(const std::string& path) {
   for (int i = 0; i < kMaxTempFiles; ++i) {
@@ -76,12 +112,12 @@ void UnregisterTempFile(const std::string& path) {
   }
 }
 
-// Runs `create` (which returns a descriptor, or -1 with errno set) and registers `*name` when
-// it succeeds, with no moment at which a signal could end the process and leave the new file
-// behind: the cleanup signals are blocked in this thread, and a handler running on another
+// Runs `create` (which returns a descriptor, or -1 with errno set) and registers `*name` (a file,
+// or a `folder`) when it succeeds, with no moment at which a signal could end the process and
+// leave the new file behind: the cleanup signals are blocked in this thread, and a handler running on another
 // thread waits for the registration.
 template <typename Create>
-int CreateRegistered(std::string* name, Create create) {
+int CreateRegistered(std::string* name, Create create, bool folder = false) {
   sigset_t cleanup, old;
   sigemptyset(&cleanup);
   for (int sig : kCleanupSignals) sigaddset(&cleanup, sig);
@@ -94,7 +130,7 @@ int CreateRegistered(std::string* name, Create create) {
   }
   const int fd = create();
   const int saved_errno = errno;
-  if (fd >= 0) RegisterTempFile(*name);
+  if (fd >= 0) Register(*name, folder);
   registry.creating.fetch_sub(1);
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
   errno = saved_errno;
@@ -111,6 +147,19 @@ int CreateTempBeside(const std::string& path, std::string* tmp_path) {
   ::fchmod(fd, 0644);
   *tmp_path = name;
   return fd;
+}
+
+std::string CreateTempDir(const std::string& prefix) {
+  const char* tmpdir = ::getenv("TMPDIR");
+  std::string name = std::string(tmpdir != nullptr && tmpdir[0] != 0 ? tmpdir : "/tmp") + "/" + prefix + "-XXXXXX";
+  const int made = CreateRegistered(&name, [&] { return ::mkdtemp(name.data()) != nullptr ? 0 : -1; }, true);
+  return made == 0 ? name : std::string();
+}
+
+void RemoveTempDir(const std::string& path) {
+  if (path.empty()) return;
+  RemoveFolderSafely(path.c_str());
+  UnregisterTempFile(path);
 }
 
 int CreateTempFile(const std::string& path) {

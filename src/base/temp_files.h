@@ -5,7 +5,8 @@
 //
 // A deliberate exception to "no mutable globals": a signal handler can only reach process-wide
 // state. The registry is a fixed table written without locks and read by the handler with
-// async-signal-safe calls only (unlink, raise).
+// async-signal-safe calls only (unlink, rmdir, raise; a folder's entries are listed by the
+// getdents64 system call on a descriptor, not by readdir).
 
 #include <string>
 
@@ -32,7 +33,14 @@ int CreateTempBeside(const std::string& path, std::string* tmp_path);
 // descriptor; -1 with errno set when it cannot be created (EEXIST when it exists).
 int CreateTempFile(const std::string& path);
 
-// Both leave no moment at which a signal could end the process between the file's creation
-// and its registration, whichever thread the signal is delivered to.
+// Creates a temporary folder "<TMPDIR or /tmp>/PREFIX-XXXXXX" (mode 0700), registered like the
+// files: a signal that ends the process removes the files directly in it, then the folder
+// (one level: the folder must hold no sub-folder). Returns its path, "" with errno set when it
+// cannot be created. RemoveTempDir removes it the same way and unregisters it.
+std::string CreateTempDir(const std::string& prefix);
+void RemoveTempDir(const std::string& path);
+
+// All three leave no moment at which a signal could end the process between the creation and
+// the registration, whichever thread the signal is delivered to.
 
 }  // namespace parallax::base

@@ -19,6 +19,10 @@ Status WriteOutputFile(const std::string& path, std::string_view content, bool o
 
 void RemoveTemporaryFilesOnSignals() { base::InstallTempFileCleanup(); }
 
+ScratchFolder::ScratchFolder(const std::string& prefix) : path_(base::CreateTempDir(prefix)) {}
+
+ScratchFolder::~ScratchFolder() { base::RemoveTempDir(path_); }
+
 std::string EncodeBase64(std::string_view bytes) { return base::Base64(bytes); }
 
 Status FinishStandardOutput() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Commands ended by a signal (SIGTERM, SIGINT) while writing leave no temporary file and no
-# partial output: each is stopped as soon as its temporary output appears (no timing involved),
-# then the folder (also their TMPDIR) must hold nothing but the input.
+# partial output: each is stopped as soon as its temporary output appears (here or in a folder
+# of its own; no timing involved), then the folder (also their TMPDIR) must hold nothing but the
+# input.
 set -euo pipefail
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 GEN=$(dirname "$BIN")/parallax-gen
@@ -24,7 +25,9 @@ for s in (signal.SIGINT, signal.SIGTERM): signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$BIN" "$@" > /dev/null 2>&1 &
   local pid=$! seen=0
   for _ in $(seq 1 3000); do
-    if compgen -G '.*.tmp*' > /dev/null || compgen -G '*.tmp*' > /dev/null; then seen=1; break; fi
+    if compgen -G '.*.tmp*' > /dev/null || compgen -G '*.tmp*' > /dev/null || compgen -G '*/.*.tmp*' > /dev/null; then
+      seen=1; break
+    fi
     kill -0 "$pid" 2> /dev/null || break
     sleep 0.01
   done
@@ -46,4 +49,7 @@ stop_when_writing INT filter filter g.prv --types 50000001 -o f.prv.gz
 stop_when_writing TERM softcounters softcounters g.prv --interval 1000000 -o s.prv.gz
 stop_when_writing TERM sort sort g.prv -o o.prv.gz
 stop_when_writing TERM convert convert g.prv -o x.json
+# A cut before the conversion is written into a folder of its own under TMPDIR: stopped while
+# the cut is written there, the folder goes too.
+stop_when_writing TERM convert-cut convert g.prv --from 10% --to 80% -o x.json
 exit $fail

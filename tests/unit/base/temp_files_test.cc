@@ -1,6 +1,7 @@
 #include "src/base/temp_files.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +25,22 @@ namespace {
   std::thread idle([&] {
     while (!stop.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
   });
+  if (mode == 2) {  // temporary folders holding files that are not registered themselves
+    ::setenv("TMPDIR", folder.c_str(), 1);
+    for (unsigned i = 0;; ++i) {
+      const std::string dir = CreateTempDir("scratch");
+      if (dir.empty()) _exit(3);
+      for (int k = 0; k < 3; ++k) {
+        const std::string file = dir + "/file" + std::to_string(k);
+        const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0) _exit(4);
+        ::close(fd);
+      }
+      // The first ten are left for the signal (within the registry's size); the others are
+      // removed at once, so the signal also comes between creation and removal.
+      if (i >= 10) RemoveTempDir(dir);
+    }
+  }
   for (unsigned i = 0;; ++i) {
     std::string tmp = folder + "/.out" + std::to_string(i % 7) + ".tmp";
     int fd = mode == 0 ? CreateTempBeside(folder + "/out", &tmp) : CreateTempFile(tmp);
@@ -60,6 +77,8 @@ void CheckNothingLeft(int mode) {
 
 TEST(TempFilesTest, ASignalAtAnyMomentLeavesNoTemporaryFileBeside) { CheckNothingLeft(0); }
 TEST(TempFilesTest, ASignalAtAnyMomentLeavesNoTemporaryFileNamed) { CheckNothingLeft(1); }
+// A registered folder goes with the files in it, whatever the moment.
+TEST(TempFilesTest, ASignalAtAnyMomentLeavesNoTemporaryFolder) { CheckNothingLeft(2); }
 
 }  // namespace
 }  // namespace parallax::base
