@@ -797,7 +797,7 @@ class App {
   }
 
   // The address of this page says what it shows
-  // (#trace=...&open=cfg:a.cfg|view:mpi-call&from=&to=&pins=&select=), so that it can be shared or
+  // (#trace=...&open=cfg:a.cfg|view:mpi-call&from=&to=&pins=&groups=&select=), so that it can be shared or
   // bookmarked (the token stays out of it: the cookie carries it).
   linkChanged() {
     if (this.restoring) return;
@@ -818,6 +818,9 @@ class App {
       // Pinned rows: WINDOW:OBJECTS;... (OBJECTS in the order drawn).
       const pins = shown.map((p, i) => (p.groups.pinned.length ? `${i}:${orderedRanges(p.groups.pinned)}` : '')).filter(Boolean);
       if (pins.length) params.set('pins', pins.join(';'));
+      // Collapsed groups: WINDOW:NAME,NAME;... (names as "TASK 1.2": no comma, colon or semicolon).
+      const groups = shown.map((p, i) => (p.groups.collapsed.size ? `${i}:${[...p.groups.collapsed].join(',')}` : '')).filter(Boolean);
+      if (groups.length) params.set('groups', groups.join(';'));
       const k = shown.findIndex((p) => p.areaStats.area);
       if (k >= 0) {
         const a = shown[k].areaStats.area;
@@ -860,6 +863,11 @@ class App {
         if (!p) continue;
         p.groups.pinned = parseObjectRanges(m[2]);
         p.render();
+      }
+      for (const item of (params.get('groups') || '').split(';')) {
+        const m = /^(\d+):((?:(?:APPL|TASK|NODE) [\d.]+,?)+)$/.exec(item);
+        const p = m && shown[Number(m[1])];
+        if (p) await p.groups.restore(m[2].split(',').filter(Boolean));
       }
       const area = /^(\d+):(\d+)-(\d+):([\d,-]+)$/.exec(params.get('select') || '');
       if (area && shown[Number(area[1])] && Number(area[3]) > Number(area[2])) {

@@ -114,7 +114,9 @@ export class RowGroups {
   // pins shown. True when the frame was asked before the rows were known (pins from a link):
   // it must be asked again.
   framed(rows, asked) {
-    if (!this.collapsed.size) this.base = rows.map((r) => r[3]).sort((a, b) => a - b);
+    // A frame asked without objects has the cfg's rows, whatever is collapsed (groups from a
+    // link are set before the first frame).
+    if (!this.collapsed.size || !asked) this.base = rows.map((r) => r[3]).sort((a, b) => a - b);
     const pinned = this.pinned.filter((o) => rows.some((r) => r[3] === o && !r[4]));
     this.panel.canvas.overlays.set('pins', pinned.length ? { objects: pinned } : null);
     return !asked && this.objects() !== undefined;
@@ -152,15 +154,27 @@ export class RowGroups {
     await this.show();
   }
 
-  async show() {
+  // The canonical names of the window's objects (asked once per level).
+  async loadNames() {
+    if (this.names) return;
     const p = this.panel;
+    const r = await postJson('/api/objects', { trace: p.doc.trace, cfg_text: p.doc.text, window: p.window.name });
+    this.names = r.objects;
+    this.level = p.window.level;
+  }
+
+  // Collapses the groups `names` (a permalink's), drawn at the next frame.
+  async restore(names) {
+    await this.loadNames();
+    this.collapsed = new Set(names);
+    if (!this.root.hidden) this.draw();
+    this.panel.render();
+  }
+
+  async show() {
     this.root.hidden = false;
     try {
-      if (!this.names) {
-        const r = await postJson('/api/objects', { trace: p.doc.trace, cfg_text: p.doc.text, window: p.window.name });
-        this.names = r.objects;
-        this.level = p.window.level;
-      }
+      await this.loadNames();
       this.draw();
     } catch (e) {
       this.root.replaceChildren(el('div', `${e.message}${e.hint ? ` (${e.hint})` : ''}`, 'error'));
@@ -227,6 +241,7 @@ export class RowGroups {
     this.collapsed = new Set(names);
     this.draw();
     this.panel.render();
+    this.panel.app.linkChanged();
   }
 
   toggle(name) {
@@ -234,5 +249,6 @@ export class RowGroups {
     else this.collapsed.add(name);
     this.draw();
     this.panel.render();
+    this.panel.app.linkChanged();
   }
 }

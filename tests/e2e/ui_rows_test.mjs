@@ -62,7 +62,7 @@ const steps = [
     await waitFrame(panel);
     check((await rowsOf(panel)).length === TASKS * THREADS, `${(await rowsOf(panel)).length} rows`);
   }],
-  ['a collapsed group is one summary row: its name, its count, the dominant state', async () => {
+  ['a collapsed group is one summary row: its name, its count, the dominant state; the permalink keeps it', async () => {
     await panel.locator('button.rows').click();
     const tree = panel.locator('.row-groups');
     await tree.locator('button.group[data-group="TASK 1.2"]').waitFor({ timeout: 10000 });
@@ -80,6 +80,17 @@ const steps = [
     check(first === running, `the summary row's first half is ${first}, not Running (${running}), its threads' dominant state`);
     check(second === other, `the summary row's second half is ${second}, not state 3 (${other})`);
     await shot('01-summary-row');
+    // The permalink keeps the collapsed group: a new page opened on it draws the summary row.
+    await page.waitForFunction(() => location.hash.includes('groups=0%3ATASK+1.2'), null, { timeout: 10000 });
+    const link = await page.evaluate(() => location.href);
+    const p2 = await page.context().newPage();
+    await p2.goto(link);
+    await p2.waitForFunction((threads) => {
+      const p = window.parallax && window.parallax.panels.find((x) => x.canvas && x.canvas.list);
+      const rows = p && p.canvas.list.rows;
+      return rows && rows[threads] && rows[threads][0] === `TASK 1.2 (${threads})` && rows[threads + 1][0] === 'THREAD 1.3.1';
+    }, THREADS, { timeout: 30000 });
+    await p2.close();
     // Collapse all: a summary row per task; expand all: every thread again.
     await tree.locator('button.collapse-all').click();
     n = await waitFrame(panel, n);
