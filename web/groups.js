@@ -110,6 +110,15 @@ export class RowGroups {
     return [...members].map(([g, objects]) => ({ objects: objectRanges(objects), label: `${g} (${objects.length})` }));
   }
 
+  // The objects a summary row (layout row `row`, whose fifth element counts them) stands for,
+  // from its label "GROUP (N)"; [] for any other row.
+  membersOf(row) {
+    if (!row || !(row[4] > 1) || !this.base || !this.names) return [];
+    const m = /^(.*) \((\d+)\)$/.exec(row[0]);
+    if (!m) return [];
+    return this.base.filter((o) => !this.pinned.includes(o) && groupsOf(this.names[o] || '').includes(m[1]));
+  }
+
   // After a frame: the objects drawn when nothing is collapsed, in the window's order; and the
   // pins shown. True when the frame was asked before the rows were known (pins from a link):
   // it must be asked again.

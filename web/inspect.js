@@ -51,6 +51,7 @@ register('found', {
 
 const HOVER_MS = 80;  // the cursor must rest this long before the server is asked
 const PIXEL_VALUES = 4;  // values of a pixel listed by name
+const SUMMARY_ASKED = 32;  // rows of a summary row asked for the tooltip
 
 // A value as the window means it: its label when it has one (states, events, objects).
 export function valueText(value, label) {
@@ -112,6 +113,14 @@ export class CellTooltip {
     const time = Math.min(to - 1, Math.max(from, c.timeAt(pt.x)));
     const seq = ++this.seq;
     try {
+      const members = this.panel.groups ? this.panel.groups.membersOf(row) : [];
+      if (members.length) {
+        // A summary row: what each of its rows holds there (the first SUMMARY_ASKED of them).
+        const asked = members.slice(0, SUMMARY_ASKED);
+        const answers = await Promise.all(asked.map((o) => postJson('/api/at', { ...windowOf(this.panel), object_index: o, time, from, to })));
+        if (seq === this.seq) this.showSummary(row, members.length, answers, time, at, pt);
+        return;
+      }
       const a = await postJson('/api/at', { ...windowOf(this.panel), object_index: row[3], time, from, to });
       if (seq === this.seq) this.show(a, time, at, pt);
     } catch (e) {
@@ -120,6 +129,7 @@ export class CellTooltip {
   }
 
   show(a, time, at, pt) {
+    delete this.tip.dataset.summary;
     const f = timeFormatter(a.time_unit, this.panel.window.unit);
     const t = (x) => `${f.format(x)} ${f.unit}`;
     const lines = [el('div', a.objects[0], 'tip-object'), el('div', `time ${t(time)}`, 'tip-time')];
@@ -142,6 +152,33 @@ export class CellTooltip {
     const c = this.panel.canvas;
     if (pt && c.list) for (const o of c.overlays.tooltip(c.viewport(), pt)) lines.push(el('div', o.text, `tip-overlay tip-${o.name}`));
     Object.assign(this.tip.dataset, { time, from: a.from, to: a.to, intervals: a.intervals, begin: a.at ? a.at.begin : '', end: a.at ? a.at.end : '' });
+    this.place(lines, at);
+  }
+
+  // The tooltip of a summary row: its group, how many of its rows hold each value at the time
+  // under the cursor (the pixel's value for each, as its own row would be drawn), most first.
+  showSummary(row, count, answers, time, at, pt) {
+    const f = timeFormatter(answers[0].time_unit, this.panel.window.unit);
+    const t = (x) => `${f.format(x)} ${f.unit}`;
+    const label = row[0].replace(/ \(\d+\)$/, '');
+    const lines = [el('div', `${label}: summary of ${count} rows`, 'tip-object'), el('div', `time ${t(time)}`, 'tip-time')];
+    const tally = new Map();  // value text -> rows
+    for (const a of answers) {
+      const key = a.at ? valueText(a.at.value, a.at.label) : 'no interval';
+      tally.set(key, (tally.get(key) || 0) + 1);
+    }
+    const sorted = [...tally].sort((x, y) => y[1] - x[1]);
+    const of = answers.length < count ? ` (of the first ${answers.length})` : '';
+    const named = (v) => (/^-?[\d.e+]+$/.test(v) ? `value ${v}` : v);
+    const rowsText = (n) => `${n} row${n === 1 ? '' : 's'}`;
+    const listed = sorted.slice(0, PIXEL_VALUES).map(([v, n]) => `${named(v)}: ${rowsText(n)}`);
+    if (sorted.length > PIXEL_VALUES) listed.push(`${sorted.length - PIXEL_VALUES} more values`);
+    lines.push(el('div', listed.join('; ') + of, 'tip-values'));
+    const a = answers[0];
+    lines.push(el('div', `pixel ${t(a.from)} – ${t(a.to)}; the row shows ${this.panel.window.color_mode === 'code' ? 'the value most of its rows hold' : 'their mean'}`, 'tip-pixel'));
+    const c = this.panel.canvas;
+    if (pt && c.list) for (const o of c.overlays.tooltip(c.viewport(), pt)) lines.push(el('div', o.text, `tip-overlay tip-${o.name}`));
+    Object.assign(this.tip.dataset, { time, from: a.from, to: a.to, summary: count });
     this.place(lines, at);
   }
 

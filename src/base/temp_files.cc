@@ -36,27 +36,37 @@ struct Registry {
 Registry registry{};
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 
-// Removes the files directly in `dir`, then `dir`, with system calls only (safe in a signal
-// handler, unlike opendir/readdir): getdents64 lists the entries, unlinkat removes them.
-void RemoveFolderSafely(const char* dir) {
+// The files directly in `dir`, removed (see RemoveFolderSafely).
+void RemoveFilesIn(const char* dir) {
   const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    alignas(8) char buffer[4096];
-    for (;;) {
-      const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
-      if (n <= 0) break;
-      for (long at = 0; at < n;) {
-        // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
-        unsigned short reclen;
-        std::memcpy(&reclen, buffer + at + 16, sizeof reclen);
-        const char* name = buffer + at + 19;
-        if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) ::unlinkat(fd, name, 0);
-        at += reclen;
-      }
+  if (fd < 0) return;
+  alignas(8) char buffer[4096];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+    if (n <= 0) break;
+    for (long at = 0; at < n;) {
+      // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
+      unsigned short reclen;
+      std::memcpy(&reclen, buffer + at + 16, sizeof reclen);
+      const char* name = buffer + at + 19;
+      if (!(name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))) ::unlinkat(fd, name, 0);
+      at += reclen;
     }
-    ::close(fd);
   }
-  ::rmdir(dir);
+  ::close(fd);
+}
+
+// Removes the files directly in `dir`, then `dir`, with system calls only (safe in a signal
+// handler, unlike opendir/readdir): getdents64 lists the entries, unlinkat removes them. A file
+// that appears meanwhile (another thread renaming its finished output into the folder) makes
+// the folder not empty: listed and removed again, a few times.
+void RemoveFolderSafely(const char* dir) {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    RemoveFilesIn(dir);
+    if (::rmdir(dir) == 0 || errno != ENOTEMPTY) return;
+    const struct timespec pause {0, 1000000};
+    ::nanosleep(&pause, nullptr);
+  }
 }
 
 [[noreturn]] void WaitForTheEnd() {

@@ -79,6 +79,19 @@ const steps = [
     const first = await colourAt(panel, summary, 0.25), second = await colourAt(panel, summary, 0.75);
     check(first === running, `the summary row's first half is ${first}, not Running (${running}), its threads' dominant state`);
     check(second === other, `the summary row's second half is ${second}, not state 3 (${other})`);
+    // Its tooltip says what it summarises: at a quarter, three threads Running and one in state 3.
+    const canvasBox = await panel.locator('canvas').boundingBox();
+    const area = await panel.evaluate((e) => window.parallax.panels.find((x) => x.root === e).canvas.list.area);
+    await page.mouse.move(canvasBox.x + area[0] + 0.25 * area[2], canvasBox.y + summary[1] + summary[2] / 2);
+    const tip = panel.locator('.tooltip');
+    await page.waitForFunction((t) => t.dataset.summary === '4' && !t.hidden, await tip.elementHandle(), { timeout: 10000 });
+    const tipText = await tip.textContent();
+    check(/TASK 1\.2: summary of 4 rows/.test(tipText) && /(?:value 1|\(1\)): 3 rows; (?:value 3|\(3\)): 1 row(?!s)/.test(tipText),
+      `the summary row's tooltip says: ${tipText}`);
+    await shot('01b-summary-tooltip');
+    await page.mouse.move(canvasBox.x + area[0] + 0.25 * area[2], canvasBox.y + rows[0][1] + rows[0][2] / 2);
+    await page.waitForFunction((t) => t.dataset.summary === undefined && t.textContent.includes('THREAD 1.1.1'), await tip.elementHandle(), { timeout: 10000 });
+    await page.mouse.move(0, 0);
     await shot('01-summary-row');
     // The permalink keeps the collapsed group: a new page opened on it draws the summary row.
     await page.waitForFunction(() => location.hash.includes('groups=0%3ATASK+1.2'), null, { timeout: 10000 });

@@ -1,7 +1,6 @@
 #include "src/base/temp_files.h"
 
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,16 +24,17 @@ namespace {
   std::thread idle([&] {
     while (!stop.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
   });
-  if (mode == 2) {  // temporary folders holding files that are not registered themselves
+  if (mode == 2) {  // temporary folders holding finished files (no longer registered themselves)
     ::setenv("TMPDIR", folder.c_str(), 1);
     for (unsigned i = 0;; ++i) {
       const std::string dir = CreateTempDir("scratch");
       if (dir.empty()) _exit(3);
       for (int k = 0; k < 3; ++k) {
         const std::string file = dir + "/file" + std::to_string(k);
-        const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        const int fd = CreateTempFile(file);
         if (fd < 0) _exit(4);
         ::close(fd);
+        UnregisterTempFile(file);
       }
       // The first ten are left for the signal (within the registry's size); the others are
       // removed at once, so the signal also comes between creation and removal.
