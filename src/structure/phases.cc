@@ -15,14 +15,23 @@ uint32_t SpanIterations(const calls::CallTable& table, const Iterations& its, Ca
   const size_t units = its.unit_threads.size();
   span->assign(its.count(), std::vector<std::pair<uint32_t, uint32_t>>(units));
   std::map<uint32_t, uint64_t> counts;
-  for (size_t i = 0; i < its.count(); ++i)
-    for (size_t u = 0; u < units && u < table.ranks.size(); ++u) {
-      const auto& calls = table.ranks[u].calls;
-      const uint32_t a = calls::FirstCallFrom(calls, its.Begin(i, u));
-      const uint32_t b = calls::FirstCallFrom(calls, its.End(i, u));
+  // A unit's iterations follow each other in time: one forward walk over its calls finds the
+  // first call from each begin and end (a search per iteration would miss the cache each time).
+  for (size_t u = 0; u < units && u < table.ranks.size(); ++u) {
+    const auto& calls = table.ranks[u].calls;
+    uint32_t at = 0;
+    auto first_from = [&](Time t) {
+      if (at > 0 && calls[at - 1].entry >= t) at = calls::FirstCallFrom(calls, t);  // not in order
+      while (at < calls.size() && calls[at].entry < t) ++at;
+      return at;
+    };
+    for (size_t i = 0; i < its.count(); ++i) {
+      const uint32_t a = first_from(its.Begin(i, u));
+      const uint32_t b = first_from(its.End(i, u));
       (*span)[i][u] = {a, b};
       ++counts[b - a];
     }
+  }
   uint32_t k = 0;
   uint64_t most = 0;
   for (const auto& [c, n] : counts)
