@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "src/base/gallop.h"
 #include "src/base/parallel.h"
 #include "src/store/block_reader.h"
 #include "src/store/type_filter.h"
@@ -143,44 +144,12 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
   }
 }
 
-// The first call of `calls` entered after t, searched from `*hint` (the answer of the previous
-// search on these calls, updated): exponentially away from it, then by bisection, so queries in
-// nearly increasing time order (a rank's messages) cost a few steps each instead of a search of
-// every call (cache misses over megabytes).
-size_t UpperBoundFrom(const std::vector<Call>& calls, Time t, size_t* hint) {
-  const size_t n = calls.size();
-  size_t lo = 0, hi = n;  // the answer is in [lo, hi]
-  const size_t h = std::min(*hint, n);
-  if (h < n && calls[h].entry <= t) {
-    size_t step = 1;
-    lo = h + 1;
-    while (lo + step - 1 < n && calls[lo + step - 1].entry <= t) {
-      lo += step;
-      step *= 2;
-    }
-    hi = std::min(n, lo + step - 1);
-  } else {
-    size_t step = 1;
-    hi = h;
-    while (hi >= step && calls[hi - step].entry > t) {
-      hi -= step;
-      step *= 2;
-    }
-    lo = hi >= step ? hi - step + 1 : 0;
-  }
-  auto it = std::upper_bound(calls.begin() + static_cast<std::ptrdiff_t>(lo),
-                             calls.begin() + static_cast<std::ptrdiff_t>(hi), t,
-                             [](Time v, const Call& c) { return v < c.entry; });
-  *hint = static_cast<size_t>(it - calls.begin());
-  return *hint;
-}
-
 // The call of `calls` holding time t (entry <= t <= exit), preferring calls for which `wanted`
 // is true, then the one that starts at t (`at_start`) or ends at t; kNoCall when none holds it.
-// `hint`: as UpperBoundFrom's.
+// Searched from `*hint` (base::PartitionPointFrom): a rank's messages come in time order.
 template <typename Wanted>
 uint32_t CallHolding(const std::vector<Call>& calls, Time t, Wanted wanted, bool at_start, size_t* hint) {
-  auto it = calls.begin() + static_cast<std::ptrdiff_t>(UpperBoundFrom(calls, t, hint));
+  auto it = base::PartitionPointFrom(calls.begin(), calls.end(), [t](const Call& c) { return c.entry <= t; }, hint);
   uint32_t best = kNoCall;
   int best_score = -1;
   // Calls do not overlap, so only calls that begin at t, and the one before them, can hold it.

@@ -4,6 +4,8 @@
 #include <functional>
 #include <unordered_map>
 
+#include "src/base/gallop.h"
+
 namespace parallax::diagnose {
 
 namespace {
@@ -57,11 +59,11 @@ class SyncPoints {
           m.send_call == kNoCall || m.done_call == kNoCall)
         continue;
       if (m.sender < m.receiver)
-        pairs_[Key(m.sender, m.receiver)].emplace_back(m.send_call, m.done_call);
+        pairs_[Key(m.sender, m.receiver)].points.emplace_back(m.send_call, m.done_call);
       else
-        pairs_[Key(m.receiver, m.sender)].emplace_back(m.done_call, m.send_call);
+        pairs_[Key(m.receiver, m.sender)].points.emplace_back(m.done_call, m.send_call);
     }
-    for (auto& [k, v] : pairs_) std::sort(v.begin(), v.end());
+    for (auto& [k, v] : pairs_) std::sort(v.points.begin(), v.points.end());
     collectives_of_rank_.resize(table.ranks.size());
     for (size_t i = 0; i + 1 < waits.collective_offsets.size(); ++i)
       for (uint64_t m = waits.collective_offsets[i]; m < waits.collective_offsets[i + 1]; ++m) {
@@ -69,21 +71,26 @@ class SyncPoints {
         collectives_of_rank_[rank].emplace_back(call, static_cast<uint32_t>(i));
       }
     for (auto& v : collectives_of_rank_) std::sort(v.begin(), v.end());
+    collective_hint_.assign(collectives_of_rank_.size(), 0);
   }
 
   // The last synchronisation of ranks w and c in calls before w's call `before_w` and c's call
   // `before_c`: the calls of each side (the latest on w's side), or false.
+  // The searches start where the previous ones on the same lists ended (wait states come latest
+  // first: nearly in order).
   bool Previous(uint32_t w, uint32_t c, uint32_t before_w, uint32_t before_c, uint32_t* cw,
-                uint32_t* cc) const {
+                uint32_t* cc) {
     bool found = false;
     auto take = [&](uint32_t x, uint32_t y) {
       if (x < before_w && y < before_c && (!found || x > *cw)) *cw = x, *cc = y, found = true;
     };
     if (auto it = pairs_.find(w < c ? Key(w, c) : Key(c, w)); it != pairs_.end()) {
       // Entries in the lower rank's call order; walk back from its limit.
-      const auto& v = it->second;
+      const auto& v = it->second.points;
       const uint32_t limit = w < c ? before_w : before_c;
-      auto pos = std::lower_bound(v.begin(), v.end(), std::make_pair(limit, 0u));
+      auto pos = base::PartitionPointFrom(
+          v.begin(), v.end(), [limit](const std::pair<uint32_t, uint32_t>& x) { return x.first < limit; },
+          &it->second.hint);
       for (int steps = 0; pos != v.begin() && steps < 64 && !found; ++steps) {
         --pos;
         w < c ? take(pos->first, pos->second) : take(pos->second, pos->first);
@@ -91,7 +98,9 @@ class SyncPoints {
     }
     // The latest collective of w before its limit that c took part in.
     const auto& mine = collectives_of_rank_[w];
-    auto it = std::lower_bound(mine.begin(), mine.end(), std::make_pair(before_w, 0u));
+    auto it = base::PartitionPointFrom(
+        mine.begin(), mine.end(), [before_w](const std::pair<uint32_t, uint32_t>& x) { return x.first < before_w; },
+        &collective_hint_[w]);
     for (int steps = 0; it != mine.begin() && steps < 64; ++steps) {
       --it;
       if (found && it->first <= *cw) break;
@@ -109,9 +118,14 @@ class SyncPoints {
  private:
   static uint64_t Key(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
 
+  struct Points {
+    std::vector<std::pair<uint32_t, uint32_t>> points;  // (lower rank's call, higher rank's call)
+    size_t hint = 0;                                     // where the last search ended
+  };
   const WaitStates& waits_;
-  std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> pairs_;
+  std::unordered_map<uint64_t, Points> pairs_;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> collectives_of_rank_;  // (call, op)
+  std::vector<size_t> collective_hint_;
 };
 
 // Where a rank's own time starts: MPI_Init's exit (its call), else its first record.

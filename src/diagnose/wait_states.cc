@@ -38,11 +38,15 @@ class Finder {
     PointToPoint();
     Collectives();
     Finalize();
+    // By rank, then call: every instance has its slot, so a walk of the slots in that order
+    // gives them sorted (no comparison sort).
+    std::vector<WaitInstance> sorted;
+    sorted.reserve(out_.instances.size());
+    for (const std::vector<uint32_t>& calls : slot_)
+      for (uint32_t s : calls)
+        if (s != UINT32_MAX) sorted.push_back(out_.instances[s]);
+    out_.instances = std::move(sorted);
     slot_.clear();
-    std::sort(out_.instances.begin(), out_.instances.end(),
-              [](const WaitInstance& a, const WaitInstance& b) {
-                return a.rank != b.rank ? a.rank < b.rank : a.call < b.call;
-              });
     return std::move(out_);
   }
 
