@@ -55,6 +55,17 @@ T Take(Result<T>&& r) {
   return std::move(r).value();
 }
 
+// Runs `run` (a call of the core returning a Result) without the GIL, so other Python threads
+// go on meanwhile; its value, or its error raised (with the GIL held again).
+template <typename Run>
+auto TakeReleased(Run&& run) {
+  auto r = [&] {
+    py::gil_scoped_release release;
+    return run();
+  }();
+  return Take(std::move(r));
+}
+
 // A NumPy array over the vector's memory, owning the vector.
 template <typename T>
 py::array_t<T> Array(std::vector<T>&& v) {
@@ -332,12 +343,7 @@ py::dict Window(const PyTrace& t, const std::string& cfg, const std::string& cfg
   CheckRange(t, from, to);
   WindowRequest req{cfg, cfg_text, window, function, parameters, from, to, 0};
   req.level = level;
-  Result<WindowIntervals> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = EvaluateWindow(t.get(), req);
-  }
-  WindowIntervals w = Take(std::move(r));
+  WindowIntervals w = TakeReleased([&] { return EvaluateWindow(t.get(), req); });
   py::dict d;
   d["window"] = w.window;
   d["level"] = w.level;
@@ -360,12 +366,7 @@ py::list Analyze(const PyTrace& t, const std::string& cfg, const std::string& cf
   AnalyzeRequest req{cfg, cfg_text, all, hide_empty};
   req.from = from;
   req.to = to;
-  Result<std::vector<AnalyzeTable>> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = Analyze(t.get(), req);
-  }
-  std::vector<AnalyzeTable> tables = Take(std::move(r));
+  std::vector<AnalyzeTable> tables = TakeReleased([&] { return Analyze(t.get(), req); });
   py::list out;
   for (const AnalyzeTable& table : tables) {
     py::list planes;
@@ -405,25 +406,15 @@ py::list Timeline(const PyTrace& t, const std::string& cfg, const std::string& c
   req.format = format;
   req.from = from;
   req.to = to;
-  Result<std::vector<TimelineImage>> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = RenderTimeline(t.get(), req);
-  }
   py::list out;
-  for (TimelineImage& img : Take(std::move(r)))
+  for (TimelineImage& img : TakeReleased([&] { return RenderTimeline(t.get(), req); }))
     out.append(py::dict(py::arg("window") = img.window, py::arg("format") = img.format,
                         py::arg("data") = py::bytes(img.data), py::arg("layout") = img.layout));
   return out;
 }
 
 py::dict Records(const PyTrace& t) {
-  Result<TraceRecords> result = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    result = Records(t.get());
-  }
-  TraceRecords r = Take(std::move(result));
+  TraceRecords r = TakeReleased([&] { return Records(t.get()); });
   py::dict states, events, comms;
   states["thread"] = Array(std::move(r.states.thread));
   states["begin"] = Array(std::move(r.states.begin));
@@ -452,13 +443,8 @@ py::list Paramedir(const PyTrace& t, const std::string& cfg, const std::string& 
   ParamedirOptions opt;
   opt.trace_units = trace_units;
   opt.no_precision_limit = no_precision_limit;
-  Result<std::vector<ParamedirOutput>> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = t.get().Paramedir(cfg, output_name, opt);
-  }
   py::list out;
-  for (const ParamedirOutput& o : Take(std::move(r)))
+  for (const ParamedirOutput& o : TakeReleased([&] { return t.get().Paramedir(cfg, output_name, opt); }))
     out.append(py::dict(py::arg("file_name") = o.file_name, py::arg("content") = o.content,
                         py::arg("notices") = o.notices, py::arg("write") = o.write));
   return out;
@@ -477,12 +463,7 @@ py::dict Pop(const std::vector<std::string>& traces, const std::string& scaling,
   else if (scaling == "weak") opt.scaling = PopScaling::kWeak;
   else if (scaling != "auto")
     Raise(Status::Error("unknown scaling '" + scaling + "'", {}, "use auto, strong or weak"));
-  Result<PopReport> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = ComputePop(traces, opt);
-  }
-  PopReport rep = Take(std::move(r));
+  PopReport rep = TakeReleased([&] { return ComputePop(traces, opt); });
   auto lines = [](const std::vector<PopLine>& v) {
     py::list out;
     for (const PopLine& l : v)
@@ -510,12 +491,7 @@ py::dict DiagnoseTrace(const PyTrace& t, std::optional<uint64_t> from, std::opti
   DiagnoseOptions opt;
   opt.strict_sizes = strict_sizes;
   if (from || to) opt.range = Take(TraceRange(t.get(), from, to));
-  Result<Diagnosis> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = Diagnose(t.get(), opt);
-  }
-  Diagnosis d = Take(std::move(r));
+  Diagnosis d = TakeReleased([&] { return Diagnose(t.get(), opt); });
   py::list pattern, rank, call, begin, wait, duration, culprit_rank, culprit_call, culprit_time,
       wrong_order, cause, cause_delay, cause_phase;
   for (const WaitStateInstance& i : d.instances) {
@@ -564,12 +540,7 @@ py::dict StructureTrace(const PyTrace& t, std::optional<uint32_t> marker_type, s
   opt.min_duration = min_duration;
   opt.duration_only = duration_only;
   opt.bursts = true;
-  Result<ProgramStructure> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = AnalyzeStructure(t.get(), opt);
-  }
-  ProgramStructure s = Take(std::move(r));
+  ProgramStructure s = TakeReleased([&] { return AnalyzeStructure(t.get(), opt); });
   py::list it_index, it_rank, it_begin, it_end;
   for (size_t i = 0; i < s.iterations.items.size(); ++i) {
     const IterationItem& item = s.iterations.items[i];
@@ -598,12 +569,7 @@ py::dict CompareTraces(const PyTrace& a, const PyTrace& b, const std::string& by
   if (!parsed) throw py::value_error("by must be auto, iteration, phase, call or rank, not '" + by + "'");
   opt.by = *parsed;
   opt.pop = pop;
-  Result<CompareReport> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = CompareRuns(a.get(), b.get(), opt);
-  }
-  CompareReport c = Take(std::move(r));
+  CompareReport c = TakeReleased([&] { return CompareRuns(a.get(), b.get(), opt); });
   return py::dict(py::arg("json") = FormatCompareJson(c), py::arg("text") = FormatCompareText(c));
 }
 
@@ -620,12 +586,7 @@ py::dict CompareWindowOf(const PyTrace& a, const PyTrace& b, const std::string& 
   req.iteration = iteration;
   req.from = from;
   req.to = to;
-  Result<DifferenceWindow> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = CompareWindow(a.get(), b.get(), req);
-  }
-  DifferenceWindow d = Take(std::move(r));
+  DifferenceWindow d = TakeReleased([&] { return CompareWindow(a.get(), b.get(), req); });
   py::dict images;
   if (!image_format.empty()) {
     for (const char* op : {"diff", "ratio"}) {
@@ -653,12 +614,7 @@ py::dict RegionProfileOf(const PyTrace& t, std::optional<uint64_t> from, std::op
   req.from = from;
   req.to = to;
   req.bins = bins;
-  Result<RegionProfile> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = ProfileRegions(t.get(), req);
-  }
-  RegionProfile p = Take(std::move(r));
+  RegionProfile p = TakeReleased([&] { return ProfileRegions(t.get(), req); });
   py::list names, kinds, types, values;
   for (const RegionProfile::Region& g : p.regions) {
     names.append(g.name);
@@ -696,12 +652,7 @@ py::dict RegionProfileOf(const PyTrace& t, std::optional<uint64_t> from, std::op
 }
 
 py::dict Messages(const PyTrace& t, std::optional<uint64_t> from, std::optional<uint64_t> to) {
-  Result<MessageColumns> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = PointToPointMessages(t.get(), from, to);
-  }
-  MessageColumns m = Take(std::move(r));
+  MessageColumns m = TakeReleased([&] { return PointToPointMessages(t.get(), from, to); });
   return py::dict(py::arg("sender") = Array(std::move(m.sender_task)),
                   py::arg("receiver") = Array(std::move(m.receiver_task)), py::arg("send") = Array(std::move(m.send)),
                   py::arg("recv") = Array(std::move(m.recv)), py::arg("size") = Array(std::move(m.size)));
@@ -714,12 +665,7 @@ py::dict TaskTraffic(const PyTrace& t, std::optional<uint64_t> from, std::option
   req.to = to;
   req.buckets = 1;
   req.max_task_matrix = UINT32_MAX;
-  Result<Traffic> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = CommTraffic(t.get(), req);
-  }
-  Traffic tr = Take(std::move(r));
+  Traffic tr = TakeReleased([&] { return CommTraffic(t.get(), req); });
   const size_t n = tr.tasks.size();
   py::array_t<double> bytes({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)});
   py::array_t<double> count({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)});
@@ -745,12 +691,7 @@ py::dict Cut(const std::string& input, const std::string& output, uint64_t begin
   opt.begin = begin;
   opt.end = end;
   for (const auto& [first, last] : tasks) opt.tasks.push_back({first, last});
-  Result<ToolReport> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = CutTrace(run, opt);
-  }
-  ToolReport rep = Take(std::move(r));
+  ToolReport rep = TakeReleased([&] { return CutTrace(run, opt); });
   return py::dict(py::arg("input_records") = rep.input_records, py::arg("output_records") = rep.output_records,
                   py::arg("notes") = rep.notes);
 }
@@ -762,12 +703,7 @@ py::dict FilterEventTypes(const std::string& input, const std::string& output, c
   run.output = output;
   FilterOptions opt;
   for (uint64_t type : types) opt.types.push_back({type, type, {}});
-  Result<ToolReport> r = Status::Ok();
-  {
-    py::gil_scoped_release release;
-    r = FilterTrace(run, opt);
-  }
-  ToolReport rep = Take(std::move(r));
+  ToolReport rep = TakeReleased([&] { return FilterTrace(run, opt); });
   return py::dict(py::arg("input_records") = rep.input_records, py::arg("output_records") = rep.output_records,
                   py::arg("notes") = rep.notes);
 }
