@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -38,15 +37,9 @@ bool EndsWith(const std::string& s, const std::string& end) {
   return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
-// A temporary folder removed when it goes out of scope, or by a signal that ends the process.
-struct TempDir {
-  ScratchFolder folder{"parallax-convert"};
-  std::filesystem::path path{folder.path()};
-};
-
 // The portion of `trace` (loaded from a.trace) that the range options give, cut into a .prv in
 // `dir` and loaded; null after printing why when it cannot be made.
-std::unique_ptr<Trace> CutPortion(const ConvertArgs& a, const Trace& trace, const TempDir& dir) {
+std::unique_ptr<Trace> CutPortion(const ConvertArgs& a, const Trace& trace, const ScratchFolder& dir) {
   const bool prv = EndsWith(a.trace, ".prv") || EndsWith(a.trace, ".prv.gz");
   if (!a.range.records.empty() && !prv) {
     std::fprintf(stderr,
@@ -60,13 +53,13 @@ std::unique_ptr<Trace> CutPortion(const ConvertArgs& a, const Trace& trace, cons
     std::fprintf(stderr, "%s\n", span.status().ToString().c_str());
     return nullptr;
   }
-  if (dir.path.empty()) {
+  if (dir.path().empty()) {
     std::fprintf(stderr, "%s: error: cannot create a temporary folder for the cut\n", a.trace.c_str());
     return nullptr;
   }
   std::string input = a.trace;
   if (!prv) {  // another format: through a .prv
-    input = (dir.path / "whole.prv").string();
+    input = dir.path() + "/whole.prv";
     Status w = trace.Write(input, true);
     if (!w.ok()) {
       std::fprintf(stderr, "%s\n", w.ToString().c_str());
@@ -75,7 +68,7 @@ std::unique_ptr<Trace> CutPortion(const ConvertArgs& a, const Trace& trace, cons
   }
   ToolRun run;
   run.input = input;
-  run.output = (dir.path / "portion.prv").string();
+  run.output = dir.path() + "/portion.prv";
   CutOptions cut;
   cut.by_time = true;
   cut.begin = span.value()->from;
@@ -99,9 +92,10 @@ int Run(const ConvertArgs& a) {
   } else {
     auto trace = LoadTraceOrReport(a.trace, a.strict);
     if (!trace) return 1;
-    std::optional<TempDir> dir;  // only a cut needs one: a plain conversion leaves no folder behind
+    // Only a cut needs a folder (removed at the end, or by a signal): a plain conversion makes none.
+    std::optional<ScratchFolder> dir;
     if (a.range.given()) {
-      trace = CutPortion(a, *trace, dir.emplace());
+      trace = CutPortion(a, *trace, dir.emplace("parallax-convert"));
       if (!trace) return 1;
     }
     s = IsSddf(a.output) ? WriteSddf(*trace, a.output, a.binary, a.force) : trace->Write(a.output, a.force);
