@@ -160,19 +160,26 @@ struct Evaluation {
   uint64_t startup = 0, teardown = 0;
 };
 
+// Per unit, the positions of each symbol in its sequence, grouped by symbol (symbol s's are
+// [offset[s], offset[s + 1]) of `positions`, in order).
+struct Positions {
+  std::vector<uint32_t> offset, positions;
+};
+
 // How many times `symbol` occurs in every steady iteration of `a` on every unit: the same
 // number everywhere, or 0.
-uint64_t NestedTimes(const Evaluation& a, uint32_t symbol, const std::vector<Sequence>& seq) {
+uint64_t NestedTimes(const Evaluation& a, uint32_t symbol, const std::vector<Sequence>& seq,
+                     const std::vector<Positions>& where) {
   uint64_t k = 0;
-  std::vector<Time> times;
   for (size_t u = 0; u < seq.size(); ++u) {
-    times.clear();
-    for (size_t i = 0; i < seq[u].symbol.size(); ++i)
-      if (seq[u].symbol[i] == symbol) times.push_back(seq[u].time[i]);
+    const auto first = where[u].positions.begin() + where[u].offset[symbol];
+    const auto last = where[u].positions.begin() + where[u].offset[symbol + 1];
+    auto from = [&](Time t) {  // the first occurrence at or after t
+      return std::lower_bound(first, last, t, [&](uint32_t pos, Time v) { return seq[u].time[pos] < v; });
+    };
     for (size_t j = 0; j < a.begins.size(); ++j) {
       const Time lo = a.begins[j][u], hi = j + 1 < a.begins.size() ? a.begins[j + 1][u] : a.last_end[u];
-      const auto n = static_cast<uint64_t>(std::lower_bound(times.begin(), times.end(), hi) -
-                                           std::lower_bound(times.begin(), times.end(), lo));
+      const auto n = static_cast<uint64_t>(from(hi) - from(lo));
       if (n == 0 || (k != 0 && n != k)) return 0;
       k = n;
     }
@@ -303,11 +310,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   std::vector<std::vector<uint64_t>> count(units, std::vector<uint64_t>(nsym, 0));
   for (size_t u = 0; u < units; ++u)
     for (uint32_t s : seq[u].symbol) ++count[u][s];
-  // Per unit, the positions of each symbol, grouped by symbol (symbol s's are
-  // [offset[s], offset[s + 1]) of `positions`): one pass instead of one per candidate.
-  struct Positions {
-    std::vector<uint32_t> offset, positions;
-  };
+  // Per unit, the positions of each symbol: one pass instead of one per candidate.
   std::vector<Positions> where(units);
   for (size_t u = 0; u < units; ++u) {
     Positions& w = where[u];
@@ -556,7 +559,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     if (!b.by_durations || b.c.consistency < 0.9 || b.c.coverage < kMinCoverage) continue;
     for (const Evaluation& a : evaluations) {
       if (!a.c.rejected.empty() || a.begins.empty()) continue;
-      const uint64_t k = NestedTimes(a, b.symbol, seq);
+      const uint64_t k = NestedTimes(a, b.symbol, seq, where);
       if (k < 2) continue;
       b.c.rejected.clear();
       b.c.nested_in = a.c.name;
