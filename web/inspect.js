@@ -129,7 +129,6 @@ export class CellTooltip {
   }
 
   show(a, time, at, pt) {
-    delete this.tip.dataset.summary;
     const f = timeFormatter(a.time_unit, this.panel.window.unit);
     const t = (x) => `${f.format(x)} ${f.unit}`;
     const lines = [el('div', a.objects[0], 'tip-object'), el('div', `time ${t(time)}`, 'tip-time')];
@@ -148,11 +147,7 @@ export class CellTooltip {
       if (a.values.length > PIXEL_VALUES) shown.push(`${a.values.length - PIXEL_VALUES} more`);
       lines.push(el('div', shown.join(', '), 'tip-values'));
     }
-    // What the overlays drawn there say (web/overlays.js).
-    const c = this.panel.canvas;
-    if (pt && c.list) for (const o of c.overlays.tooltip(c.viewport(), pt)) lines.push(el('div', o.text, `tip-overlay tip-${o.name}`));
-    Object.assign(this.tip.dataset, { time, from: a.from, to: a.to, intervals: a.intervals, begin: a.at ? a.at.begin : '', end: a.at ? a.at.end : '' });
-    this.place(lines, at);
+    this.place(lines, at, pt, { time, from: a.from, to: a.to, intervals: a.intervals, begin: a.at ? a.at.begin : '', end: a.at ? a.at.end : '' });
   }
 
   // The tooltip of a summary row: its group, how many of its rows hold each value at the time
@@ -176,14 +171,17 @@ export class CellTooltip {
     lines.push(el('div', listed.join('; ') + of, 'tip-values'));
     const a = answers[0];
     lines.push(el('div', `pixel ${t(a.from)} – ${t(a.to)}; the row shows ${this.panel.window.color_mode === 'code' ? 'the value most of its rows hold' : 'their mean'}`, 'tip-pixel'));
-    const c = this.panel.canvas;
-    if (pt && c.list) for (const o of c.overlays.tooltip(c.viewport(), pt)) lines.push(el('div', o.text, `tip-overlay tip-${o.name}`));
-    Object.assign(this.tip.dataset, { time, from: a.from, to: a.to, summary: count });
-    this.place(lines, at);
+    this.place(lines, at, pt, { time, from: a.from, to: a.to, summary: count });
   }
 
-  // Shows `lines` beside the cursor, kept inside the window.
-  place(lines, at) {
+  // Shows `lines` beside the cursor, kept inside the window; at the canvas point `pt`, what the
+  // overlays drawn there say follows (web/overlays.js). `data` becomes the tip's data attributes
+  // (those of an earlier tip go).
+  place(lines, at, pt = null, data = {}) {
+    const c = this.panel.canvas;
+    if (pt && c.list) for (const o of c.overlays.tooltip(c.viewport(), pt)) lines.push(el('div', o.text, `tip-overlay tip-${o.name}`));
+    for (const k of Object.keys(this.tip.dataset)) delete this.tip.dataset[k];
+    Object.assign(this.tip.dataset, data);
     this.tip.replaceChildren(...lines);
     this.tip.hidden = false;
     const w = this.tip.offsetWidth;
