@@ -12,7 +12,7 @@
 #include "src/base/gallop.h"
 #include "src/base/parallel.h"
 #include "src/store/block_reader.h"
-#include "src/store/type_filter.h"
+#include "src/store/type_scan.h"
 
 namespace parallax::calls {
 
@@ -63,8 +63,9 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
   std::vector<std::pair<uint32_t, uint32_t>> wanted = {{kMpiFirstType, kMpiLastType},
                                                        {kCollectiveSendSizeType, kCollectiveCommunicatorType}};
   wanted.insert(wanted.end(), also_read.begin(), also_read.end());
-  events.OnlyBlocksWith(std::move(wanted));
-  store::TypeFilter other(also_read);
+  events.OnlyBlocksWith(wanted);
+  const store::TypeScan scan(std::move(wanted));
+  const store::TypeScan other(also_read);
   bool open = false;
   Call call;
   struct {
@@ -77,64 +78,75 @@ void ReadThread(const store::TraceStore& store, const model::PcfCatalog* pcf, ui
     out.calls.push_back(call);
     open = false;
   };
+  auto take = [&](const store::EventColumns& ev, size_t i) {
+    const uint32_t type = ev.type[i];
+    if (IsMpiCallType(type)) {
+      ++out.counts.mpi_events;
+      const int64_t value = ev.value[i];
+      if (value == 0) {
+        if (open)
+          close(ev.time[i]);
+        else
+          ++out.counts.stray_closes;
+        return;
+      }
+      if (open) {
+        ++out.counts.nested_opens;
+        close(ev.time[i]);
+      }
+      call = Call{};
+      // Attributes written before the call at its time (another writer's order) are its own.
+      if (early.time == ev.time[i] && early.any) call = early.attributes;
+      early.any = false;
+      call.entry = call.exit = ev.time[i];
+      call.type = type;
+      call.value = value;
+      if (!ops) ops.emplace(pcf);
+      call.op = ops->Get(type, value);
+      open = true;
+      return;
+    }
+    if (type < kCollectiveSendSizeType || type > kCollectiveCommunicatorType) {
+      if (other.Contains(type)) out.other.push_back({ev.time[i], type, ev.value[i]});
+      return;
+    }
+    // Attributes belong to the call opened at the same time (Extrae writes them after it).
+    Call* to = nullptr;
+    if (open && ev.time[i] == call.entry) {
+      to = &call;
+    } else {
+      if (early.time != ev.time[i] || !early.any) early = {ev.time[i], true, Call{}};
+      to = &early.attributes;
+    }
+    switch (type) {
+      case kCollectiveSendSizeType:
+        to->send_bytes = ev.value[i];
+        break;
+      case kCollectiveRecvSizeType:
+        to->recv_bytes = ev.value[i];
+        break;
+      case kCollectiveRootType:
+        to->root = ev.value[i] == 1;
+        break;
+      case kCollectiveCommunicatorType:
+        to->communicator = ev.value[i];
+        break;
+      default:
+        break;
+    }
+  };
+  // Once a sixteenth of the thread is read, room for as many calls as its events promise at
+  // that rate (at most sixteen times those found): growing by doubling would copy them twice
+  // more, taking fresh pages each time.
+  const uint64_t thread_events = store.EventCount(model::ThreadIndex(t));
+  bool reserved = false;
   while (events.Next()) {
     const store::EventColumns& ev = events.columns();
-    for (size_t i = events.begin(); i < events.end(); ++i) {
-      const uint32_t type = ev.type[i];
-      if (IsMpiCallType(type)) {
-        ++out.counts.mpi_events;
-        const int64_t value = ev.value[i];
-        if (value == 0) {
-          if (open)
-            close(ev.time[i]);
-          else
-            ++out.counts.stray_closes;
-          continue;
-        }
-        if (open) {
-          ++out.counts.nested_opens;
-          close(ev.time[i]);
-        }
-        call = Call{};
-        // Attributes written before the call at its time (another writer's order) are its own.
-        if (early.time == ev.time[i] && early.any) call = early.attributes;
-        early.any = false;
-        call.entry = call.exit = ev.time[i];
-        call.type = type;
-        call.value = value;
-        if (!ops) ops.emplace(pcf);
-        call.op = ops->Get(type, value);
-        open = true;
-        continue;
-      }
-      if (type < kCollectiveSendSizeType || type > kCollectiveCommunicatorType) {
-        if (!other.empty() && other(type)) out.other.push_back({ev.time[i], type, ev.value[i]});
-        continue;
-      }
-      // Attributes belong to the call opened at the same time (Extrae writes them after it).
-      Call* to = nullptr;
-      if (open && ev.time[i] == call.entry) {
-        to = &call;
-      } else {
-        if (early.time != ev.time[i] || !early.any) early = {ev.time[i], true, Call{}};
-        to = &early.attributes;
-      }
-      switch (type) {
-        case kCollectiveSendSizeType:
-          to->send_bytes = ev.value[i];
-          break;
-        case kCollectiveRecvSizeType:
-          to->recv_bytes = ev.value[i];
-          break;
-        case kCollectiveRootType:
-          to->root = ev.value[i] == 1;
-          break;
-        case kCollectiveCommunicatorType:
-          to->communicator = ev.value[i];
-          break;
-        default:
-          break;
-      }
+    scan.ForEach(ev.type.data(), events.begin(), events.end(), [&](size_t i) { take(ev, i); });
+    if (!reserved && events.passed() >= thread_events / 16 && events.passed() < thread_events) {
+      reserved = true;
+      const double rate = static_cast<double>(out.calls.size()) / static_cast<double>(events.passed());
+      out.calls.reserve(static_cast<size_t>(rate * 1.05 * static_cast<double>(thread_events)) + 16);
     }
   }
   if (open) {
@@ -238,7 +250,7 @@ CallTable BuildCallTable(const model::TraceHeader& header, const store::TraceSto
     r.task = info.task.value;
     r.appl = info.appl.value;
     r.calls = std::move(read[t].calls);
-    r.calls.shrink_to_fit();
+    if (r.calls.capacity() > r.calls.size() + r.calls.size() / 4) r.calls.shrink_to_fit();  // a reserve too high
     r.other = std::move(read[t].other);
     r.first_record = store::FirstRecordTime(store, model::ThreadIndex(t));
     r.last_record = store::LastRecordTime(store, model::ThreadIndex(t));

@@ -75,11 +75,13 @@ bool BlockReader<Columns>::Next() {
     begin_ = next_;
     end_ = std::min(plain_->size(), next_ + compact::kBlockRecords);
     next_ = end_;
+    passed_ = end_;
     return true;
   }
-  while (next_ < coded_->blocks.size() && !Wanted(next_)) ++next_;
+  while (next_ < coded_->blocks.size() && !Wanted(next_)) passed_ += coded_->blocks[next_++].records;
   if (next_ >= coded_->blocks.size()) return false;
   Read(next_);
+  passed_ += end_;
   return true;
 }
 

@@ -32,6 +32,8 @@ class BlockReader {
   const Columns& columns() const { return plain_ != nullptr ? *plain_ : scratch_; }
   size_t begin() const { return begin_; }
   size_t end() const { return end_; }
+  // The thread's records in the blocks Next() has given or passed over so far.
+  uint64_t passed() const { return passed_; }
 
   // Events only: from now on, compact blocks whose dictionary has no type in any of the
   // inclusive `ranges` are passed over without decoding (plain slices are all given). A reader
@@ -53,6 +55,7 @@ class BlockReader {
   Columns scratch_;  // the decoded block
   size_t next_ = 0;  // the next block (compact) or row (plain)
   size_t begin_ = 0, end_ = 0;
+  uint64_t passed_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> ranges_;
   std::vector<uint32_t> dictionary_;
 };

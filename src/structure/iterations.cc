@@ -10,7 +10,7 @@
 
 #include "src/base/parallel.h"
 #include "src/store/block_reader.h"
-#include "src/store/type_filter.h"
+#include "src/store/type_scan.h"
 #include "src/structure/stats.h"
 
 namespace parallax::structure {
@@ -63,11 +63,9 @@ bool Covers(const std::vector<std::pair<uint32_t, uint32_t>>& have,
   return true;
 }
 
-// Adds one event to a unit's markers (its value) or their ends (0), when its type is wanted.
-void AddMarker(Time time, uint32_t type, int64_t value, store::TypeFilter& wanted,
-               const IterationOptions& options, std::vector<std::pair<Time, SymbolKey>>* out,
-               std::vector<std::pair<Time, uint32_t>>* exits) {
-  if (!wanted(type)) return;
+// Adds one event of a wanted type to a unit's markers (its value) or their ends (0).
+void AddMarker(Time time, uint32_t type, int64_t value, const IterationOptions& options,
+               std::vector<std::pair<Time, SymbolKey>>* out, std::vector<std::pair<Time, uint32_t>>* exits) {
   if (value == 0) {
     exits->push_back({time, type});
     return;
@@ -86,11 +84,11 @@ std::vector<std::pair<Time, SymbolKey>> ReadMarkers(const store::TraceStore& sto
   store::EventReader events(store, model::ThreadIndex(thread));
   const auto ranges = MarkerRanges(with_parallel, options);
   events.OnlyBlocksWith(ranges);
-  store::TypeFilter wanted(ranges);
+  const store::TypeScan wanted(ranges);
   while (events.Next()) {
     const store::EventColumns& ev = events.columns();
-    for (size_t i = events.begin(); i < events.end(); ++i)
-      AddMarker(ev.time[i], ev.type[i], ev.value[i], wanted, options, &out, exits);
+    wanted.ForEach(ev.type.data(), events.begin(), events.end(),
+                   [&](size_t i) { AddMarker(ev.time[i], ev.type[i], ev.value[i], options, &out, exits); });
   }
   return out;
 }
@@ -99,8 +97,9 @@ std::vector<std::pair<Time, SymbolKey>> ReadMarkers(const store::TraceStore& sto
 std::vector<std::pair<Time, SymbolKey>> KeptMarkers(const calls::Rank& rank, const IterationOptions& options,
                                                     std::vector<std::pair<Time, uint32_t>>* exits) {
   std::vector<std::pair<Time, SymbolKey>> out;
-  store::TypeFilter wanted(MarkerRanges(false, options));
-  for (const calls::OtherEvent& e : rank.other) AddMarker(e.time, e.type, e.value, wanted, options, &out, exits);
+  const store::TypeScan wanted(MarkerRanges(false, options));
+  for (const calls::OtherEvent& e : rank.other)
+    if (wanted.Contains(e.type)) AddMarker(e.time, e.type, e.value, options, &out, exits);
   return out;
 }
 
