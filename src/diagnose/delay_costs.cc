@@ -17,18 +17,28 @@ using calls::Op;
 
 constexpr uint32_t kBeforeFirst = UINT32_MAX;  // "no call": the interval starts at the rank's start
 
-// Per rank: prefix sums of its calls' durations and waiting, so the time in MPI and in waiting
-// between two calls is a subtraction.
+// Per rank, what the delay costs read of each call, side by side: its entry and exit, and the
+// prefix sums of the calls' durations and waiting before it, so the time in MPI and in waiting
+// between two calls is a subtraction. One cache line holds two calls (a Call is 56 bytes, and
+// the sums were two more arrays): the walks over an interval's calls and the reads at its ends
+// were bound by cache misses.
 class RankTimes {
  public:
-  RankTimes(const calls::Rank& rank, const std::vector<Time>& wait_of_call) : calls_(rank.calls) {
-    mpi_.assign(calls_.size() + 1, 0);
-    wait_.assign(calls_.size() + 1, 0);
-    for (size_t i = 0; i < calls_.size(); ++i) {
-      mpi_[i + 1] = mpi_[i] + (calls_[i].exit - calls_[i].entry);
-      wait_[i + 1] = wait_[i] + wait_of_call[i];
+  RankTimes(const calls::Rank& rank, const std::vector<Time>& wait_of_call) {
+    const std::vector<Call>& calls = rank.calls;
+    steps_.resize(calls.size() + 1);
+    Time mpi = 0, wait = 0;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      steps_[i] = {calls[i].entry, calls[i].exit, mpi, wait};
+      mpi += calls[i].exit - calls[i].entry;
+      wait += wait_of_call[i];
     }
+    steps_[calls.size()] = {0, 0, mpi, wait};
   }
+
+  size_t calls() const { return steps_.size() - 1; }
+  Time entry(uint32_t call) const { return steps_[call].entry; }
+  Time exit(uint32_t call) const { return steps_[call].exit; }
 
   // The calls strictly between call `after` (kBeforeFirst: none) and call `before`.
   void Between(uint32_t after, uint32_t before, Time* mpi, Time* wait) const {
@@ -37,16 +47,23 @@ class RankTimes {
       *mpi = *wait = 0;
       return;
     }
-    *mpi = mpi_[before] - mpi_[from];
-    *wait = wait_[before] - wait_[from];
+    *mpi = steps_[before].mpi - steps_[from].mpi;
+    *wait = steps_[before].wait - steps_[from].wait;
   }
 
   // The first call entered at or after t.
-  uint32_t FirstFrom(Time t) const { return calls::FirstCallFrom(calls_, t); }
+  uint32_t FirstFrom(Time t) const {
+    return static_cast<uint32_t>(std::lower_bound(steps_.begin(), steps_.end() - 1, t,
+                                                  [](const Step& s, Time v) { return s.entry < v; }) -
+                                 steps_.begin());
+  }
 
  private:
-  const std::vector<Call>& calls_;
-  std::vector<Time> mpi_, wait_;
+  struct Step {
+    Time entry, exit;
+    Time mpi, wait;  // of the calls before this one
+  };
+  std::vector<Step> steps_;  // one per call, and the sums of all after the last
 };
 
 // The synchronisation points of every pair of ranks (their messages and collective operations),
@@ -147,24 +164,38 @@ constexpr uint32_t kMaxPhaseWalk = 4096;
 // Adds `sign` x a rank's computation in [from, to) — the stretches after its call `after`
 // (kBeforeFirst: from its start) and after each later call before call `before` — to `by`
 // (phase -> time) by the phase of each stretch; false when the interval holds too many calls.
-bool ComputationByPhase(const std::vector<Call>& calls, const std::vector<uint16_t>& phase_of, uint32_t after,
+bool ComputationByPhase(const RankTimes& calls, const std::vector<uint16_t>& phase_of, uint32_t after,
                         uint32_t before, Time from, Time to, std::vector<std::pair<uint16_t, double>>* by, int sign) {
   const uint32_t first = after == kBeforeFirst ? 0 : after;
   if (before > first && before - first > kMaxPhaseWalk) return false;
-  auto add = [&](uint16_t phase, Time b, Time e) {
-    b = std::max(b, from);
-    e = std::min(e, to);
-    if (e <= b) return;
+  // Consecutive stretches mostly share a phase: their time is summed before it is added.
+  auto add = [&](uint16_t phase, Time time) {
+    if (time == 0) return;
     for (auto& [p, v] : *by)
       if (p == phase) {
-        v += sign * static_cast<double>(e - b);
+        v += sign * static_cast<double>(time);
         return;
       }
-    by->emplace_back(phase, sign * static_cast<double>(e - b));
+    by->emplace_back(phase, sign * static_cast<double>(time));
   };
-  if (after == kBeforeFirst) add(0, from, calls.empty() ? to : calls[0].entry);
-  for (uint32_t j = first; j < before && j < calls.size(); ++j)
-    add(j < phase_of.size() ? phase_of[j] : 0, calls[j].exit, j + 1 < calls.size() ? calls[j + 1].entry : to);
+  auto clipped = [&](Time b, Time e) {
+    b = std::max(b, from);
+    e = std::min(e, to);
+    return e > b ? e - b : 0;
+  };
+  const size_t n = calls.calls();
+  if (after == kBeforeFirst) add(0, clipped(from, n == 0 ? to : calls.entry(0)));
+  uint16_t phase = 0;
+  Time sum = 0;
+  for (uint32_t j = first; j < before && j < n; ++j) {
+    const uint16_t p = j < phase_of.size() ? phase_of[j] : 0;
+    if (p != phase) {
+      add(phase, sum);
+      phase = p, sum = 0;
+    }
+    sum += clipped(calls.exit(j), j + 1 < n ? calls.entry(j + 1) : to);
+  }
+  add(phase, sum);
   return true;
 }
 
@@ -200,7 +231,7 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
   // Latest wait first: a wait's delay can only propagate into waits that ended before it.
   std::vector<std::pair<Time, uint32_t>> order(inst.size());  // (wait end, instance)
   for (size_t i = 0; i < inst.size(); ++i)
-    order[i] = {table.ranks[inst[i].rank].calls[inst[i].call].entry + inst[i].wait,
+    order[i] = {times[inst[i].rank].entry(inst[i].call) + inst[i].wait,
                 static_cast<uint32_t>(i)};
   std::sort(order.begin(), order.end(), std::greater<>());
   std::vector<double> pushed(inst.size(), 0);  // waiting propagated into each instance
@@ -216,16 +247,15 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
     const WaitInstance& w = inst[i];
     if (w.culprit_rank == kNoRank || w.culprit_rank == w.rank) continue;
     const uint32_t c = w.culprit_rank;
-    const calls::Rank& rc = table.ranks[c];
-    const Time tw = table.ranks[w.rank].calls[w.call].entry;
+    const Time tw = times[w.rank].entry(w.call);
     const Time tc = w.culprit_time;
     // The culprit's calls before its synchronisation: those before its call, or before tc.
     const uint32_t before_c = w.culprit_call != kNoCall ? w.culprit_call : times[c].FirstFrom(tc);
     uint32_t sw = kBeforeFirst, sc = kBeforeFirst;
     Time aw, ac;
     if (sync.Previous(w.rank, c, w.call, before_c, &sw, &sc)) {
-      aw = table.ranks[w.rank].calls[sw].exit;
-      ac = rc.calls[sc].exit;
+      aw = times[w.rank].exit(sw);
+      ac = times[c].exit(sc);
     } else {
       sw = starts[w.rank].call, aw = starts[w.rank].time;
       sc = starts[c].call, ac = starts[c].time;
@@ -259,8 +289,8 @@ DelayCosts FindDelayCosts(const calls::CallTable& table, const WaitStates& waits
     if (phase_of_call != nullptr && d_comp > 0) {
       // The computation excess phase by phase: the culprit's time in each minus the waiter's.
       by_phase.clear();
-      if (ComputationByPhase(rc.calls, (*phase_of_call)[c], sc, before_c, ac, tc, &by_phase, 1) &&
-          ComputationByPhase(table.ranks[w.rank].calls, (*phase_of_call)[w.rank], sw, w.call, aw, tw, &by_phase, -1)) {
+      if (ComputationByPhase(times[c], (*phase_of_call)[c], sc, before_c, ac, tc, &by_phase, 1) &&
+          ComputationByPhase(times[w.rank], (*phase_of_call)[w.rank], sw, w.call, aw, tw, &by_phase, -1)) {
         double excess_sum = 0, largest = 0;
         for (const auto& [p, v] : by_phase)
           if (v > 0) excess_sum += v;

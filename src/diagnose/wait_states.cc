@@ -110,28 +110,33 @@ class Finder {
   // A Late Sender is "wrong order" when the receiver completed, in a later call, a message whose
   // send began before the one it waited for: it could have received that one first.
   void MarkWrongOrder(std::vector<std::vector<Received>>& received) {
+    constexpr Time kNever = UINT64_MAX;
+    std::vector<Time> by_sender(received.size(), kNever);  // earliest send in later calls, per sender
+    std::vector<uint32_t> senders;                         // the entries of by_sender set
+    auto by_call = [](const Received& a, const Received& b) { return a.done_call < b.done_call; };
     for (size_t r = 0; r < received.size(); ++r) {
       std::vector<Received>& v = received[r];
-      std::sort(v.begin(), v.end(),
-                [](const Received& a, const Received& b) { return a.done_call > b.done_call; });
-      Time earliest = UINT64_MAX;          // over messages completed in later calls
-      std::map<uint32_t, Time> by_sender;  // the same, per sender
-      for (size_t i = 0; i < v.size();) {
-        size_t j = i;
-        while (j < v.size() && v[j].done_call == v[i].done_call) ++j;
+      // Receives come nearly in call order already (messages are in time order).
+      if (!std::is_sorted(v.begin(), v.end(), by_call)) std::sort(v.begin(), v.end(), by_call);
+      Time earliest = kNever;  // over messages completed in later calls
+      for (size_t j = v.size(); j > 0;) {
+        size_t i = j;  // the receives [i, j) completed in one call, the latest not yet seen
+        while (i > 0 && v[i - 1].done_call == v[j - 1].done_call) --i;
         const uint32_t s = slot_[r][v[i].done_call];
         if (s != UINT32_MAX && out_.instances[s].pattern == Pattern::kLateSender) {
           WaitInstance& w = out_.instances[s];
           w.wrong_order = earliest < w.culprit_time;
-          auto it = by_sender.find(w.culprit_rank);
-          w.wrong_order_same = it != by_sender.end() && it->second < w.culprit_time;
+          w.wrong_order_same = w.culprit_rank < by_sender.size() && by_sender[w.culprit_rank] < w.culprit_time;
         }
-        for (; i < j; ++i) {
-          auto [it, added] = by_sender.try_emplace(v[i].sender, v[i].send_entry);
-          if (!added) it->second = std::min(it->second, v[i].send_entry);
-          earliest = std::min(earliest, v[i].send_entry);
+        for (; j > i; --j) {
+          const Received& m = v[j - 1];
+          if (by_sender[m.sender] == kNever) senders.push_back(m.sender);
+          by_sender[m.sender] = std::min(by_sender[m.sender], m.send_entry);
+          earliest = std::min(earliest, m.send_entry);
         }
       }
+      for (uint32_t k : senders) by_sender[k] = kNever;
+      senders.clear();
       std::vector<Received>().swap(v);
     }
   }
