@@ -154,8 +154,9 @@ struct Evaluation {
   uint32_t symbol = 0;
   bool by_durations = false;  // rejected for its durations only (spread, far from the median)
   double variation = 0;  // coefficient of variation of the steady durations
-  std::vector<std::vector<Time>> begins;  // steady iterations, per unit
+  std::vector<Time> begins;  // steady iterations x units, as Iterations::begins
   std::vector<Time> last_end;
+  size_t count() const { return last_end.empty() ? 0 : begins.size() / last_end.size(); }
   uint64_t startup = 0, teardown = 0;
 };
 
@@ -176,8 +177,9 @@ uint64_t NestedTimes(const Evaluation& a, uint32_t symbol, const std::vector<Seq
     auto from = [&](Time t) {  // the first occurrence at or after t
       return std::lower_bound(first, last, t, [&](uint32_t pos, Time v) { return seq[u].time[pos] < v; });
     };
-    for (size_t j = 0; j < a.begins.size(); ++j) {
-      const Time lo = a.begins[j][u], hi = j + 1 < a.begins.size() ? a.begins[j + 1][u] : a.last_end[u];
+    const size_t units = a.last_end.size(), count = a.count();
+    for (size_t j = 0; j < count; ++j) {
+      const Time lo = a.begins[j * units + u], hi = j + 1 < count ? a.begins[(j + 1) * units + u] : a.last_end[u];
       const auto n = static_cast<uint64_t>(from(hi) - from(lo));
       if (n == 0 || (k != 0 && n != k)) return 0;
       k = n;
@@ -377,24 +379,27 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     };
     // Iterations of q intervals each: their durations, the steady loop and the measures.
     // The durations of iterations of q intervals each, over all units.
+    // Unit by unit: each unit's times are read in order (iteration by iteration, the reads
+    // would jump between every unit's sequence).
     auto durations = [&](uint32_t q) {
       const size_t n = (c0 - 1) / q;
-      std::vector<double> d(n);
-      for (size_t j = 0; j < n; ++j) {
-        Time lo = UINT64_MAX, hi = 0;
-        for (size_t u = 0; u < units; ++u) {
-          lo = std::min(lo, seq[u].time[at[u][j * q]]);
-          hi = std::max(hi, seq[u].time[at[u][(j + 1) * q]]);
+      std::vector<Time> lo(n, UINT64_MAX), hi(n, 0);
+      for (size_t u = 0; u < units; ++u) {
+        const Time* time = seq[u].time.data();
+        const uint32_t* pos = at[u];
+        for (size_t j = 0; j < n; ++j) {
+          lo[j] = std::min(lo[j], time[pos[j * q]]);
+          hi[j] = std::max(hi[j], time[pos[(j + 1) * q]]);
         }
-        d[j] = double(hi - lo);
       }
+      std::vector<double> d(n);
+      for (size_t j = 0; j < n; ++j) d[j] = double(hi[j] - lo[j]);
       return d;
     };
-    auto evaluate = [&](uint32_t q, Evaluation& ev) {
+    auto evaluate = [&](uint32_t q, const std::vector<double>& d, Evaluation& ev) {
       ev.c.group = q;
       const size_t n = (c0 - 1) / q;
       ev.c.iterations = n;
-      const std::vector<double> d = durations(q);
       const double m = Median(d);
       // The steady loop: from the first to the last iteration whose duration is not far out
       // (slower or faster ones between them are iterations too); those before are start-up,
@@ -457,9 +462,9 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         ev.c.rejected = fmt::format("iteration durations too spread (deviation {:.0f}% of the median)", 100 * ev.c.spread);
       else if (ev.c.coverage < kMinCoverage)
         ev.c.rejected = fmt::format("its iterations cover only {:.0f}% of the run", 100 * ev.c.coverage);
-      ev.begins.assign(len, std::vector<Time>(units));
-      for (size_t j = 0; j < len; ++j)
-        for (size_t u = 0; u < units; ++u) ev.begins[j][u] = seq[u].time[at[u][(first + j) * q]];
+      ev.begins.resize(len * units);
+      for (size_t u = 0; u < units; ++u)
+        for (size_t j = 0; j < len; ++j) ev.begins[j * units + u] = seq[u].time[at[u][(first + j) * q]];
       ev.last_end.resize(units);
       for (size_t u = 0; u < units; ++u) ev.last_end[u] = seq[u].time[at[u][(first + len) * q]];
       ev.startup = first;
@@ -472,13 +477,13 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     // every few steps keeps single steps: their durations are regular, or vary as much at every
     // position (noise, which grouping would only average out).
     Evaluation single = e;
-    evaluate(1, single);
     const std::vector<double> single_d = durations(1);
+    evaluate(1, single_d, single);
     if (match(1) < 0.9 && (!single.c.rejected.empty() || single.variation > 0.3))
       for (uint32_t g = 2; g <= kMaxGroup && (c0 - 1) / g >= kMinSteady; ++g) {
         if (match(g) < 0.9 || ShareByPosition(single_d, g) < kMinPositionShare) continue;
         Evaluation grouped = e;
-        evaluate(g, grouped);
+        evaluate(g, durations(g), grouped);
         if (grouped.c.rejected.empty() && (!single.c.rejected.empty() || grouped.variation < single.variation / 2)) {
           single = std::move(grouped);
           break;
@@ -533,7 +538,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         }
       }
       if (all) {
-        e.begins.push_back(e.last_end);
+        e.begins.insert(e.begins.end(), e.last_end.begin(), e.last_end.end());
         e.last_end = ends;
       }
     }
@@ -545,7 +550,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         all = first >= common_body.size() && MatchesAt(seq[u].symbol, first - common_body.size(), common_body);
         if (all) begins[u] = seq[u].time[first - common_body.size()];
       }
-      if (all) e.begins.insert(e.begins.begin(), begins);
+      if (all) e.begins.insert(e.begins.begin(), begins.begin(), begins.end());
     }
     evaluations.push_back(std::move(e));
   }
@@ -557,7 +562,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   for (Evaluation& b : evaluations) {
     if (!b.by_durations || b.c.consistency < 0.9 || b.c.coverage < kMinCoverage) continue;
     for (const Evaluation& a : evaluations) {
-      if (!a.c.rejected.empty() || a.begins.empty()) continue;
+      if (!a.c.rejected.empty() || a.count() == 0) continue;
       const uint64_t k = NestedTimes(a, b.symbol, seq, where);
       if (k < 2) continue;
       b.c.rejected.clear();
@@ -574,7 +579,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     const int cb = static_cast<int>(std::floor(b.c.consistency * 10 + 1e-9));
     if (ca != cb) return ca > cb;
     // More iterations, those found at the ends included.
-    if (a.begins.size() != b.begins.size()) return a.begins.size() > b.begins.size();
+    if (a.count() != b.count()) return a.count() > b.count();
     if (a.c.spread != b.c.spread) return a.c.spread < b.c.spread;
     return a.c.occurrences > b.c.occurrences;
   };
