@@ -25,13 +25,41 @@ async function check(res) {
   throw new ApiError(res.status, body);
 }
 
+// A request that failed for a passing reason is made again, at most kAttempts times in all:
+// when the connection failed (a keep-alive connection the server closed as the request left,
+// a server restarting) and when a full server answered 429 (after its Retry-After, else a
+// growing pause). Asking twice does no harm: every route reads, opens an already open trace
+// again (the same one), or saves a cfg, which the second time answers 409 (the file exists)
+// rather than write another file when the first answer was lost. Other errors are the answer.
+const kAttempts = 3;
+
+async function fetchRetrying(path, init) {
+  for (let attempt = 1; ; ++attempt) {
+    let res;
+    try {
+      res = await fetch(path, init);
+    } catch (e) {
+      if (attempt >= kAttempts) throw e;
+      await pause(200 * attempt);
+      continue;
+    }
+    if (res.status !== 429 || attempt >= kAttempts) return res;
+    const after = Number(res.headers.get('Retry-After'));
+    await pause(after > 0 ? Math.min(after, 5) * 1000 : 250 * attempt);
+  }
+}
+
+function pause(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
 export async function getJson(path, params = {}) {
-  return (await check(await fetch(`${path}?${query(params)}`, { credentials: 'same-origin' }))).json();
+  return (await check(await fetchRetrying(`${path}?${query(params)}`, { credentials: 'same-origin' }))).json();
 }
 
 // POSTs a JSON body; returns the Response (already checked).
 export async function post(path, body) {
-  const res = await fetch(path, {
+  const res = await fetchRetrying(path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json' },

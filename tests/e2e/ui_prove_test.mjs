@@ -133,16 +133,53 @@ const steps = [
     check(Object.values(got).some((v) => v > 0), 'no cpu is Running in the range');
     await use.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(out, 'prove-03-cpus.png') });
-    // A zoom of the first window moves the cpu window and its shares with it.
-    const n = await frames(cpus);
+    // A zoom of the first window moves the cpu window and its shares with it. The range is
+    // read once both windows show the new one: another frame of the cpu window (a repaint of
+    // the old range after the scroll) is no sign of the zoom.
     await dragZoom(page, panel, 0.1, 0.4);
-    await waitFrame(cpus, n);
+    await page.waitForFunction(([a, b, f, t]) => a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to &&
+      (a.dataset.from !== String(f) || a.dataset.to !== String(t)),
+    [await panel.elementHandle(), await cpus.elementHandle(), r.from, r.to], { timeout: 60000, polling: 50 });
     const z = await range();
     got = await shares(z.from, z.to);
     Object.values(got).forEach((v, i) => {
       const want = runningShare(i + 1, z.from, z.to);
       check(Math.abs(v - want) < 1e-9, `after the zoom, cpu ${i + 1} is Running ${v}, the .prv says ${want}`);
     });
+  }],
+  ['a request whose connection failed, or that a full server refused (429), is made again', async () => {
+    const cpus = page.locator('#windows > section.timeline').nth(1);
+    const use = cpus.locator('.cpu-use');
+    const asked = [];
+    await page.route('**/api/utilisation', async (route) => {
+      asked.push(route.request().method());
+      if (asked.length === 1) return route.abort('connectionreset');
+      if (asked.length === 2) {
+        return route.fulfill({ status: 429, headers: { 'Retry-After': '1' }, contentType: 'application/json',
+          body: '{"error":"the server is busy: too many connections","status":429,"hint":"retry in a moment"}' });
+      }
+      return route.continue();
+    });
+    const known = problems.length;
+    const before = await range();
+    await dragZoom(page, panel, 0.2, 0.6);
+    await page.waitForFunction(([a, b, f, t]) => a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to &&
+      (a.dataset.from !== String(f) || a.dataset.to !== String(t)),
+    [await panel.elementHandle(), await cpus.elementHandle(), before.from, before.to], { timeout: 60000, polling: 50 });
+    const z = await range();
+    await page.waitForFunction(([e, f, t]) => e.dataset.from === String(f) && e.dataset.to === String(t) && e.dataset.shares,
+      [await use.elementHandle(), z.from, z.to], { timeout: 30000, polling: 50 });
+    await page.unroute('**/api/utilisation');
+    check(asked.length === 3, `the utilisation was asked ${asked.length} times, not 3 (a reset, a 429, an answer)`);
+    check(!(await use.locator('.error').count()), 'the cpu shares show an error');
+    const got = JSON.parse(await use.getAttribute('data-shares'));
+    Object.values(got).forEach((v, i) => {
+      const want = runningShare(i + 1, z.from, z.to);
+      check(Math.abs(v - want) < 1e-9, `after the retries, cpu ${i + 1} is Running ${v}, the .prv says ${want}`);
+    });
+    // The browser logs both failed attempts; they were the point of this step.
+    const logged = problems.splice(known);
+    check(logged.every((m) => /ERR_CONNECTION_RESET|ERR_FAILED|status of 429/.test(m)), `unexpected problems:\n${logged.join('\n')}`);
   }],
   ['the Traffic button hides the views again', async () => {
     await panel.locator('button.traffic-toggle').click();
