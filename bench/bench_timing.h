@@ -1,6 +1,8 @@
 #pragma once
 // Timing helpers of the benchmark programs: the best thread-cpu and wall time of repeated runs.
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -11,6 +13,13 @@ inline double ThreadCpuSeconds() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// The process's peak resident memory so far, in MiB (ru_maxrss: KiB on Linux).
+inline double PeakRssMiB() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 struct Best {

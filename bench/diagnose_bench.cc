@@ -6,8 +6,8 @@
 // event blocks that hold MPI events), then runs the diagnosis N times on one thread: the call
 // table (reading every thread's MPI events and binding the messages), the wait states, the
 // critical path and the delay costs, each timed. Prints the best thread-cpu and wall time of each part, MPI call
-// events (entries and exits of 50000001-50000005) per cpu second, and the bytes the call table
-// and the wait states hold.
+// events (entries and exits of 50000001-50000005) per cpu second, the bytes the call table
+// and the wait states hold, and the process's peak memory (with the loaded trace's).
 
 #include <fmt/format.h>
 
@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const auto& t = *trace.value();
+  const double loaded_peak = parallax::bench::PeakRssMiB();
   namespace c = parallax::calls;
   namespace d = parallax::diagnose;
   Best table_time, waits_time, path_time, phases_time, costs_time;
@@ -91,5 +92,7 @@ int main(int argc, char** argv) {
               static_cast<double>(messages) * sizeof(c::MessageCalls)) / 1048576.0,
              sizeof(c::Call), sizeof(c::MessageCalls),
              static_cast<double>(instances) * sizeof(d::WaitInstance) / 1048576.0);
+  fmt::print("peak memory: {:.0f} MiB ({:.0f} MiB once the trace was loaded)\n", parallax::bench::PeakRssMiB(),
+             loaded_peak);
   return 0;
 }
