@@ -47,6 +47,15 @@ const shot = (name) => page.screenshot({ path: path.join(out, `prove-${name}.png
 let panel, traffic;
 
 const range = async () => ({ from: Number(await panel.getAttribute('data-from')), to: Number(await panel.getAttribute('data-to')) });
+// Once the window and `other` (synchronised with it) both show a range other than `before`: the
+// range they moved to. Another frame of `other` is no sign of the move (a repaint of the old
+// range after a scroll).
+async function movedTogether(other, before) {
+  await page.waitForFunction(([a, b, f, t]) => a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to &&
+    (a.dataset.from !== String(f) || a.dataset.to !== String(t)),
+  [await panel.elementHandle(), await other.elementHandle(), before.from, before.to], { timeout: 60000, polling: 50 });
+  return range();
+}
 
 // Waits until the views show the window's range, then compares them with the .prv.
 async function checkViews(what) {
@@ -133,14 +142,9 @@ const steps = [
     check(Object.values(got).some((v) => v > 0), 'no cpu is Running in the range');
     await use.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(out, 'prove-03-cpus.png') });
-    // A zoom of the first window moves the cpu window and its shares with it. The range is
-    // read once both windows show the new one: another frame of the cpu window (a repaint of
-    // the old range after the scroll) is no sign of the zoom.
+    // A zoom of the first window moves the cpu window and its shares with it.
     await dragZoom(page, panel, 0.1, 0.4);
-    await page.waitForFunction(([a, b, f, t]) => a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to &&
-      (a.dataset.from !== String(f) || a.dataset.to !== String(t)),
-    [await panel.elementHandle(), await cpus.elementHandle(), r.from, r.to], { timeout: 60000, polling: 50 });
-    const z = await range();
+    const z = await movedTogether(cpus, r);
     got = await shares(z.from, z.to);
     Object.values(got).forEach((v, i) => {
       const want = runningShare(i + 1, z.from, z.to);
@@ -163,10 +167,7 @@ const steps = [
     const known = problems.length;
     const before = await range();
     await dragZoom(page, panel, 0.2, 0.6);
-    await page.waitForFunction(([a, b, f, t]) => a.dataset.from === b.dataset.from && a.dataset.to === b.dataset.to &&
-      (a.dataset.from !== String(f) || a.dataset.to !== String(t)),
-    [await panel.elementHandle(), await cpus.elementHandle(), before.from, before.to], { timeout: 60000, polling: 50 });
-    const z = await range();
+    const z = await movedTogether(cpus, before);
     await page.waitForFunction(([e, f, t]) => e.dataset.from === String(f) && e.dataset.to === String(t) && e.dataset.shares,
       [await use.elementHandle(), z.from, z.to], { timeout: 30000, polling: 50 });
     await page.unroute('**/api/utilisation');
