@@ -14,13 +14,13 @@ check() {  # name, analyze arguments...
   shift
   "$BIN" analyze "$TRACE" "$@" >"$OUT/$name.single" 2>/dev/null
   [[ $(wc -l <"$OUT/$name.single") -ge 4 ]] || { echo "FAIL $name: the single run printed too little"; exit 1; }
-  for n in 1 2 3; do
+  for n in $(mpi_ranks 1 2 3); do
     mpi "$n" "$MPI_BIN" analyze "$TRACE" "$@" >"$OUT/$name.np$n" 2>"$OUT/$name.np$n.err" ||
       { echo "FAIL $name: $n ranks exited non-zero"; cat "$OUT/$name.np$n.err"; exit 1; }
     cmp -s "$OUT/$name.single" "$OUT/$name.np$n" ||
       { echo "FAIL $name: $n ranks differ from the single process"; diff "$OUT/$name.single" "$OUT/$name.np$n" | head; exit 1; }
   done
-  echo "ok $name: identical with 1, 2 and 3 ranks"
+  echo "ok $name: identical with $(mpi_ranks 1 2 3 | sed "s/ /, /g") ranks"
 }
 
 check stats --cfg "$DATA/cfg/bsc/mpi/analysis/mpi_stats.cfg"

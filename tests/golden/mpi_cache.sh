@@ -62,7 +62,7 @@ run build 2 0  # no cache yet: rank 0 writes it, silently
 size=$(stat -c %s "$OUT"/cache/*.pxc)
 (( size > 16 * 1048576 + 56 )) || { echo "FAIL: the cache has one checksum block only ($size bytes)"; exit 1; }
 run reopen 2 0
-for n in 2 3; do
+for n in $(mpi_ranks 2 3); do
   corrupt -1000  # in the last block: not rank 0's
   run "last-block-np$n" "$n" 1
   corrupt 4096  # in the first block: rank 0's (with 3 ranks, rank 1's)

@@ -23,14 +23,14 @@ run_both() {  # name, extra paramedir options...
   local n files
   files=$(cd "$OUT/$name/single" && ls)
   [[ $(echo "$files" | wc -l) -ge 4 ]] || { echo "FAIL $name: single run wrote only: $files"; exit 1; }
-  for n in 1 2 3; do
+  for n in $(mpi_ranks 1 2 3); do
     mkdir -p "$OUT/$name/np$n"
     (cd "$OUT/$name/np$n" && mpi "$n" "$MPI_BIN" paramedir "$@" "$TRACE" "${CFGS[@]}" >/dev/null 2>"$OUT/$name/np$n.err") ||
       { echo "FAIL $name: $n ranks exited non-zero"; cat "$OUT/$name/np$n.err"; exit 1; }
     diff -r "$OUT/$name/single" "$OUT/$name/np$n" >/dev/null ||
       { echo "FAIL $name: $n ranks differ from the single process"; diff -r "$OUT/$name/single" "$OUT/$name/np$n" | head; exit 1; }
   done
-  echo "ok $name: $(echo "$files" | wc -l) files identical with 1, 2 and 3 ranks"
+  echo "ok $name: $(echo "$files" | wc -l) files identical with $(mpi_ranks 1 2 3 | sed "s/ /, /g") ranks"
 }
 
 run_both plain

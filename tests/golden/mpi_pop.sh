@@ -16,7 +16,7 @@ check() {  # name, pop arguments...
   shift
   "$BIN" pop "$@" >"$OUT/$name.single" 2>"$OUT/$name.single.err"
   [[ $(wc -l <"$OUT/$name.single") -ge 10 ]] || { echo "FAIL $name: the single run printed too little"; exit 1; }
-  for n in 1 2 3; do
+  for n in $(mpi_ranks 1 2 3); do
     mpi "$n" "$MPI_BIN" pop "$@" >"$OUT/$name.np$n" 2>"$OUT/$name.np$n.err" ||
       { echo "FAIL $name: $n ranks exited non-zero"; cat "$OUT/$name.np$n.err"; exit 1; }
     cmp -s "$OUT/$name.single" "$OUT/$name.np$n" ||
@@ -26,7 +26,7 @@ check() {  # name, pop arguments...
     cmp -s <(notes <"$OUT/$name.single.err") <(notes <"$OUT/$name.np$n.err") ||
       { echo "FAIL $name: $n ranks' notes differ"; diff "$OUT/$name.single.err" "$OUT/$name.np$n.err" | head; exit 1; }
   done
-  echo "ok $name: identical with 1, 2 and 3 ranks"
+  echo "ok $name: identical with $(mpi_ranks 1 2 3 | sed "s/ /, /g") ranks"
 }
 
 # One trace (4 tasks, PAPI_TOT_INS and PAPI_TOT_CYC): its threads are dealt out, the last rank

@@ -23,7 +23,7 @@ set +e
 set -e
 strip < "$OUT/single.json" > "$OUT/single.stripped"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["passed"] >= 4 and d["failed"] >= 1, d' "$OUT/single.json"
-for n in 2 3; do
+for n in $(mpi_ranks 2 3); do
   set +e
   mpi "$n" "$MPI_BIN" check "$EPOCH/epoch_4proc.prv.gz" --baseline "$EPOCH/epoch_2proc.prv.gz" --assert "$OUT/gate.txt" \
     --format json > "$OUT/np$n.json" 2> "$OUT/np$n.err"; rc=$?
@@ -35,7 +35,7 @@ for n in 2 3; do
 done
 
 "$BIN" report "$EPOCH/epoch_2proc.prv.gz" "$EPOCH/epoch_4proc.prv.gz" -o "$OUT/single.html" > /dev/null
-for n in 2 3; do
+for n in $(mpi_ranks 2 3); do
   mpi "$n" "$MPI_BIN" report "$EPOCH/epoch_2proc.prv.gz" "$EPOCH/epoch_4proc.prv.gz" -o "$OUT/np$n.html" \
     > "$OUT/np$n.out" 2> "$OUT/np$n.err" || { echo "FAIL report: $n ranks exited non-zero"; cat "$OUT/np$n.err"; exit 1; }
   cmp -s <(grep -v 'Written by Parallax on' "$OUT/single.html") <(grep -v 'Written by Parallax on' "$OUT/np$n.html") ||

@@ -17,15 +17,16 @@ check() {  # name, extension, trace, timeline arguments...
   mkdir -p "$OUT/$name"
   "$BIN" timeline "$trace" "$@" -o "$OUT/$name/single.$ext" >/dev/null 2>&1
   [[ $(stat -c %s "$OUT/$name/single.$ext") -gt 500 ]] || { echo "FAIL $name: the single run wrote too little"; exit 1; }
-  for n in 1 2 3; do
+  for n in $(mpi_ranks 1 2 3); do
     (cd "$OUT/$name" && mpi "$n" "$MPI_BIN" timeline "$trace" "$@" -o "np$n.$ext" >"np$n.out" 2>"np$n.err") ||
       { echo "FAIL $name: $n ranks exited non-zero"; cat "$OUT/$name/np$n.err"; exit 1; }
     cmp -s "$OUT/$name/single.$ext" "$OUT/$name/np$n.$ext" ||
       { echo "FAIL $name: $n ranks' image differs from the single process'"; exit 1; }
     [[ $(wc -l <"$OUT/$name/np$n.out") -eq 1 ]] || { echo "FAIL $name: $n ranks printed more than rank 0's line"; cat "$OUT/$name/np$n.out"; exit 1; }
   done
-  [[ $(find "$OUT/$name" -name "*.$ext" | wc -l) -eq 4 ]] || { echo "FAIL $name: other files written"; ls "$OUT/$name"; exit 1; }
-  echo "ok $name: identical with 1, 2 and 3 ranks"
+  local runs=($(mpi_ranks 1 2 3))
+  [[ $(find "$OUT/$name" -name "*.$ext" | wc -l) -eq $((1 + ${#runs[@]})) ]] || { echo "FAIL $name: other files written"; ls "$OUT/$name"; exit 1; }
+  echo "ok $name: identical with $(mpi_ranks 1 2 3 | sed "s/ /, /g") ranks"
 }
 
 check mpi-call png "$EPOCH" --cfg "$VIEWS/mpi/views/MPI_call.cfg"
