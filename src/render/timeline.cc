@@ -27,9 +27,15 @@ std::vector<uint32_t> SelectObjects(const semantic::WindowEvaluator& w, const Ti
     for (uint32_t i = 0; i < w.rows(); ++i)
       if (sel.empty() || (i < sel.size() && sel[i])) out.push_back(i);
   }
+  if (o.summaries.empty()) return out;
+  std::vector<bool> in(w.rows(), false);  // a look-up per object, not a search of `out`
+  for (uint32_t obj : out) in[obj] = true;
   for (const auto& s : o.summaries)
     for (uint32_t obj : s.objects)
-      if (obj < w.rows() && std::find(out.begin(), out.end(), obj) == out.end()) out.push_back(obj);
+      if (obj < w.rows() && !in[obj]) {
+        in[obj] = true;
+        out.push_back(obj);
+      }
   return out;
 }
 
@@ -37,14 +43,16 @@ std::vector<uint32_t> SelectObjects(const semantic::WindowEvaluator& w, const Ti
 // is met.
 void PlanSummaries(Frame& f) {
   const auto& summaries = f.options->summaries;
-  std::vector<int32_t> summary_of(f.objects.size(), -1);
-  for (size_t k = 0; k < f.objects.size(); ++k)
-    for (size_t s = 0; s < summaries.size() && summary_of[k] < 0; ++s)
-      if (std::find(summaries[s].objects.begin(), summaries[s].objects.end(), f.objects[k]) != summaries[s].objects.end())
-        summary_of[k] = static_cast<int32_t>(s);
+  // Per window-level object, the first summary holding it (an object belongs to one at most).
+  uint32_t rows = 0;
+  for (uint32_t obj : f.objects) rows = std::max(rows, obj + 1);
+  std::vector<int32_t> summary_of_object(rows, -1);
+  for (size_t s = summaries.size(); s-- > 0;)
+    for (uint32_t obj : summaries[s].objects)
+      if (obj < rows) summary_of_object[obj] = static_cast<int32_t>(s);
   std::vector<int32_t> planned_at(summaries.size(), -1);
   for (size_t k = 0; k < f.objects.size(); ++k) {
-    const int32_t s = summary_of[k];
+    const int32_t s = summary_of_object[f.objects[k]];
     if (s >= 0 && planned_at[static_cast<size_t>(s)] >= 0) {
       f.planned[static_cast<size_t>(planned_at[static_cast<size_t>(s)])].members.push_back(static_cast<uint32_t>(k));
       continue;
