@@ -154,9 +154,7 @@ struct Evaluation {
   uint32_t symbol = 0;
   bool by_durations = false;  // rejected for its durations only (spread, far from the median)
   double variation = 0;  // coefficient of variation of the steady durations
-  std::vector<Time> begins;  // steady iterations x units, as Iterations::begins
-  std::vector<Time> last_end;
-  size_t count() const { return last_end.empty() ? 0 : begins.size() / last_end.size(); }
+  IterationTimes steady;  // its steady iterations
   uint64_t startup = 0, teardown = 0;
 };
 
@@ -177,10 +175,8 @@ uint64_t NestedTimes(const Evaluation& a, uint32_t symbol, const std::vector<Seq
     auto from = [&](Time t) {  // the first occurrence at or after t
       return std::lower_bound(first, last, t, [&](uint32_t pos, Time v) { return seq[u].time[pos] < v; });
     };
-    const size_t units = a.last_end.size(), count = a.count();
-    for (size_t j = 0; j < count; ++j) {
-      const Time lo = a.begins[j * units + u], hi = j + 1 < count ? a.begins[(j + 1) * units + u] : a.last_end[u];
-      const auto n = static_cast<uint64_t>(from(hi) - from(lo));
+    for (size_t j = 0; j < a.steady.count(); ++j) {
+      const auto n = static_cast<uint64_t>(from(a.steady.End(j, u)) - from(a.steady.Begin(j, u)));
       if (n == 0 || (k != 0 && n != k)) return 0;
       k = n;
     }
@@ -462,11 +458,11 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         ev.c.rejected = fmt::format("iteration durations too spread (deviation {:.0f}% of the median)", 100 * ev.c.spread);
       else if (ev.c.coverage < kMinCoverage)
         ev.c.rejected = fmt::format("its iterations cover only {:.0f}% of the run", 100 * ev.c.coverage);
-      ev.begins.resize(len * units);
+      ev.steady.begins.resize(len * units);
       for (size_t u = 0; u < units; ++u)
-        for (size_t j = 0; j < len; ++j) ev.begins[j * units + u] = seq[u].time[at[u][(first + j) * q]];
-      ev.last_end.resize(units);
-      for (size_t u = 0; u < units; ++u) ev.last_end[u] = seq[u].time[at[u][(first + len) * q]];
+        for (size_t j = 0; j < len; ++j) ev.steady.begins[j * units + u] = seq[u].time[at[u][(first + j) * q]];
+      ev.steady.last_end.resize(units);
+      for (size_t u = 0; u < units; ++u) ev.steady.last_end[u] = seq[u].time[at[u][(first + len) * q]];
       ev.startup = first;
       ev.teardown = n - first - len;
     };
@@ -538,8 +534,8 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         }
       }
       if (all) {
-        e.begins.insert(e.begins.end(), e.last_end.begin(), e.last_end.end());
-        e.last_end = ends;
+        e.steady.begins.insert(e.steady.begins.end(), e.steady.last_end.begin(), e.steady.last_end.end());
+        e.steady.last_end = ends;
       }
     }
     if (e.startup == 0 && !common_body.empty()) {
@@ -550,7 +546,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
         all = first >= common_body.size() && MatchesAt(seq[u].symbol, first - common_body.size(), common_body);
         if (all) begins[u] = seq[u].time[first - common_body.size()];
       }
-      if (all) e.begins.insert(e.begins.begin(), begins.begin(), begins.end());
+      if (all) e.steady.begins.insert(e.steady.begins.begin(), begins.begin(), begins.end());
     }
     evaluations.push_back(std::move(e));
   }
@@ -562,7 +558,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   for (Evaluation& b : evaluations) {
     if (!b.by_durations || b.c.consistency < 0.9 || b.c.coverage < kMinCoverage) continue;
     for (const Evaluation& a : evaluations) {
-      if (!a.c.rejected.empty() || a.count() == 0) continue;
+      if (!a.c.rejected.empty() || a.steady.count() == 0) continue;
       const uint64_t k = NestedTimes(a, b.symbol, seq, where);
       if (k < 2) continue;
       b.c.rejected.clear();
@@ -579,7 +575,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
     const int cb = static_cast<int>(std::floor(b.c.consistency * 10 + 1e-9));
     if (ca != cb) return ca > cb;
     // More iterations, those found at the ends included.
-    if (a.count() != b.count()) return a.count() > b.count();
+    if (a.steady.count() != b.steady.count()) return a.steady.count() > b.steady.count();
     if (a.c.spread != b.c.spread) return a.c.spread < b.c.spread;
     return a.c.occurrences > b.c.occurrences;
   };
@@ -595,8 +591,7 @@ Iterations FindIterations(const model::TraceHeader& header, const store::TraceSt
   Evaluation& best = evaluations.front();
   out.found = true;
   out.anchor = best.c;
-  out.begins = std::move(best.begins);
-  out.last_end = std::move(best.last_end);
+  static_cast<IterationTimes&>(out) = std::move(best.steady);
   out.startup_iterations = best.startup;
   out.teardown_iterations = best.teardown;
   out.startup_end = out.SpanBegin(0);

@@ -50,21 +50,12 @@ struct Candidate {
   std::string nested_in;
 };
 
-struct Iterations {
-  bool found = false;
-  Candidate anchor;
-  std::vector<uint32_t> unit_threads;  // the global thread of each unit (rank)
-  // Steady iterations: per iteration, per unit, the begin (the anchor's entry), iteration by
-  // iteration (count() x units, one array: no allocation per iteration); the end of iteration
-  // i on a unit is the begin of i + 1, and `last_end` the end of the last one.
+// Iterations' times: per iteration, per unit, the begin (the anchor's entry), iteration by
+// iteration (count() x units, one array: no allocation per iteration); the end of iteration i
+// on a unit is the begin of i + 1, and `last_end` the end of the last one.
+struct IterationTimes {
   std::vector<Time> begins;
   std::vector<Time> last_end;
-  Time startup_end = 0, teardown_begin = 0;  // the loop's span over all units
-  Time run_begin = 0, run_end = 0;           // the first and last symbol of any unit
-  uint64_t startup_iterations = 0, teardown_iterations = 0;  // irregular ones left out
-  double confidence = 0;
-  std::vector<Candidate> tried;  // every candidate, the best first
-  std::string why_none;          // when none was found
 
   size_t count() const { return last_end.empty() ? 0 : begins.size() / last_end.size(); }
   Time Begin(size_t i, size_t unit) const { return begins[i * last_end.size() + unit]; }
@@ -72,6 +63,20 @@ struct Iterations {
     const size_t next = (i + 1) * last_end.size() + unit;
     return next < begins.size() ? begins[next] : last_end[unit];
   }
+};
+
+// The steady iterations (IterationTimes), and how they were found.
+struct Iterations : IterationTimes {
+  bool found = false;
+  Candidate anchor;
+  std::vector<uint32_t> unit_threads;  // the global thread of each unit (rank)
+  Time startup_end = 0, teardown_begin = 0;  // the loop's span over all units
+  Time run_begin = 0, run_end = 0;           // the first and last symbol of any unit
+  uint64_t startup_iterations = 0, teardown_iterations = 0;  // irregular ones left out
+  double confidence = 0;
+  std::vector<Candidate> tried;  // every candidate, the best first
+  std::string why_none;          // when none was found
+
   Time SpanBegin(size_t i) const;  // min over units
   Time SpanEnd(size_t i) const;    // max over units
 };
